@@ -1,0 +1,83 @@
+#include "config.h"
+
+#include "arena.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct arena_chunk {
+	struct arena_chunk *next;
+	size_t size, used;
+	max_align_t data[];
+};
+
+enum { ARENA_FIRST_CHUNK = 4096, ARENA_MAX_CHUNK = 1 << 20 };
+
+void arena_init(struct arena *a)
+{
+	a->head = NULL;
+	a->chunk_size = ARENA_FIRST_CHUNK;
+}
+
+void arena_release(struct arena *a)
+{
+	struct arena_chunk *c = a->head;
+	while (c) {
+		struct arena_chunk *next = c->next;
+		free(c);
+		c = next;
+	}
+	a->head = NULL;
+}
+
+void *arena_alloc(struct arena *a, size_t size)
+{
+	const size_t align = _Alignof(max_align_t);
+	size_t need = (size + align - 1) & ~(align - 1);
+	struct arena_chunk *c = a->head;
+
+	if (size > SIZE_MAX / 2)
+		return NULL;
+	if (!c || c->size - c->used < need) {
+		/* Chunks double up to 1 MiB so small results stay small. */
+		size_t sz = a->chunk_size;
+		if (sz < ARENA_MAX_CHUNK)
+			a->chunk_size = sz * 2;
+		if (sz < need)
+			sz = need;
+		c = malloc(sizeof(*c) + sz);
+		if (!c)
+			return NULL;
+		c->size = sz;
+		c->used = 0;
+		c->next = a->head;
+		a->head = c;
+	}
+	void *p = (char *)c->data + c->used;
+	c->used += need;
+	return p;
+}
+
+char *arena_strndup(struct arena *a, const char *s, size_t n)
+{
+	char *p = arena_alloc(a, n + 1);
+	if (p) {
+		memcpy(p, s, n);
+		p[n] = '\0';
+	}
+	return p;
+}
+
+char *arena_strdup(struct arena *a, const char *s)
+{
+	return arena_strndup(a, s, strlen(s));
+}
+
+size_t arena_footprint(const struct arena *a)
+{
+	size_t total = 0;
+	for (const struct arena_chunk *c = a->head; c; c = c->next)
+		total += sizeof(*c) + c->size;
+	return total;
+}

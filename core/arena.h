@@ -1,0 +1,23 @@
+/* A bump allocator: a result's strings and arrays live in a few large
+ * chunks and are freed together, which keeps 10,000-task results cheap. */
+#ifndef MUSTER_ARENA_H
+#define MUSTER_ARENA_H
+
+#include <stddef.h>
+
+struct arena_chunk;
+
+struct arena {
+	struct arena_chunk *head;
+	size_t chunk_size;
+};
+
+void arena_init(struct arena *a);
+void arena_release(struct arena *a);
+void *arena_alloc(struct arena *a, size_t size);
+char *arena_strdup(struct arena *a, const char *s);
+char *arena_strndup(struct arena *a, const char *s, size_t n);
+/* Total bytes reserved, for the memory benchmark. */
+size_t arena_footprint(const struct arena *a);
+
+#endif

@@ -1,0 +1,223 @@
+#include "config.h"
+
+#include "builder.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int fail(struct builder *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int fail(struct builder *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(b->reason, sizeof(b->reason), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Grows *array (of `size`-byte elements) to hold one more. */
+static int grow(void **array, size_t *cap, size_t n, size_t size)
+{
+	if (n < *cap)
+		return 0;
+	size_t ncap = *cap ? *cap * 2 : 8;
+	if (ncap > SIZE_MAX / size)
+		return -1;
+	void *p = realloc(*array, ncap * size);
+	if (!p)
+		return -1;
+	*array = p;
+	*cap = ncap;
+	return 0;
+}
+
+int builder_init(struct builder *b)
+{
+	b->r = model_new();
+	b->last_job = NULL;
+	b->reason[0] = '\0';
+	return b->r ? 0 : -1;
+}
+
+void builder_discard(struct builder *b)
+{
+	muster_result_free(b->r);
+	b->r = NULL;
+}
+
+static int valid_name(const char *s)
+{
+	return s && *s;
+}
+
+struct job *builder_job(struct builder *b, const char *name)
+{
+	struct muster_result *r = b->r;
+	if (b->last_job && strcmp(b->last_job->name, name) == 0)
+		return b->last_job;
+	if (!valid_name(name)) {
+		fail(b, "a job name must be a non-empty string");
+		return NULL;
+	}
+	struct job *job = model_job(r, name);
+	if (!job) {
+		if (grow((void **)&r->jobs, &r->jobs_cap, r->njobs, sizeof(*r->jobs)) < 0) {
+			fail(b, "out of memory");
+			return NULL;
+		}
+		job = &r->jobs[r->njobs];
+		memset(job, 0, sizeof(*job));
+		job->in_order = 1;
+		job->name = arena_strdup(&r->arena, name);
+		if (!job->name) {
+			fail(b, "out of memory");
+			return NULL;
+		}
+		r->njobs++;
+	}
+	b->last_job = job;
+	return job;
+}
+
+int builder_task(struct builder *b, const char *name, long index, const char *address)
+{
+	if (!address)
+		return fail(b, "task %s:%ld has no address", name ? name : "?", index);
+	struct job *job = builder_job(b, name);
+	if (!job)
+		return -1;
+	long last = job->ntasks ? job->tasks[job->ntasks - 1].index : -1;
+	if (index < 0)
+		index = last + 1;
+	if (index <= last)
+		job->in_order = 0;
+	if (grow((void **)&job->tasks, &job->cap, job->ntasks, sizeof(*job->tasks)) < 0)
+		return fail(b, "out of memory");
+	const char *copy = arena_strdup(&b->r->arena, address);
+	if (!copy)
+		return fail(b, "out of memory");
+	job->tasks[job->ntasks].index = index;
+	job->tasks[job->ntasks].address = copy;
+	job->ntasks++;
+	return 0;
+}
+
+int builder_accel(struct builder *b, const char *name, long index, const char *kind, long count)
+{
+	struct muster_result *r = b->r;
+	if (!valid_name(kind))
+		return fail(b, "an accelerator kind must be a non-empty string");
+	if (count < 0 || index < 0)
+		return fail(b, "accelerators of %s:%ld: negative %s", name ? name : "?", index,
+		            count < 0 ? "count" : "index");
+	struct job *job = builder_job(b, name);
+	if (!job)
+		return -1;
+	if (grow((void **)&r->accels, &r->accels_cap, r->naccels, sizeof(*r->accels)) < 0)
+		return fail(b, "out of memory");
+	struct accel *a = &r->accels[r->naccels];
+	a->job = model_job_pos(r, job);
+	a->index = index;
+	a->count = count;
+	a->kind = arena_strdup(&r->arena, kind);
+	if (!a->kind)
+		return fail(b, "out of memory");
+	r->naccels++;
+	return 0;
+}
+
+int builder_set_task(struct builder *b, const char *type, long index)
+{
+	if (builder_set_string(b, &b->r->task_type, type) < 0)
+		return -1;
+	b->r->task_index = index < 0 ? -1 : index;
+	return 0;
+}
+
+int builder_set_string(struct builder *b, const char **field, const char *value)
+{
+	if (!value) {
+		*field = NULL;
+		return 0;
+	}
+	*field = arena_strdup(&b->r->arena, value);
+	return *field ? 0 : fail(b, "out of memory");
+}
+
+static int task_cmp(const void *pa, const void *pb)
+{
+	const struct task *a = pa, *b = pb;
+	return (a->index > b->index) - (a->index < b->index);
+}
+
+static int accel_cmp(const void *pa, const void *pb)
+{
+	const struct accel *a = pa, *b = pb;
+	if (a->job != b->job)
+		return a->job < b->job ? -1 : 1;
+	if (a->index != b->index)
+		return a->index < b->index ? -1 : 1;
+	return strcmp(a->kind, b->kind);
+}
+
+/* Sorts tasks by index (only when they came out of order) and rejects a
+ * duplicate index: two addresses for one task is never a right answer. */
+static int finish_job(struct builder *b, struct job *job)
+{
+	if (job->in_order)
+		return 0;
+	qsort(job->tasks, job->ntasks, sizeof(*job->tasks), task_cmp);
+	for (size_t i = 1; i < job->ntasks; i++)
+		if (job->tasks[i].index == job->tasks[i - 1].index)
+			return fail(b, "task %s:%ld is given twice ('%s' and '%s')", job->name,
+			            job->tasks[i].index, job->tasks[i - 1].address,
+			            job->tasks[i].address);
+	job->in_order = 1;
+	return 0;
+}
+
+/* Sorts accelerators, adds up repeats of a kind (a task with two GPU
+ * containers has both), drops zero counts, and rejects accelerators of a task that is not in
+ * the cluster. */
+static int finish_accels(struct builder *b)
+{
+	struct muster_result *r = b->r;
+	if (!r->naccels)
+		return 0;
+	qsort(r->accels, r->naccels, sizeof(*r->accels), accel_cmp);
+	size_t out = 0;
+	for (size_t i = 0; i < r->naccels; i++) {
+		struct accel *a = &r->accels[i];
+		if (!model_task(&r->jobs[a->job], a->index))
+			return fail(b, "accelerators given for %s:%ld, which is not a task",
+			            r->jobs[a->job].name, a->index);
+		if (out && accel_cmp(&r->accels[out - 1], a) == 0) {
+			r->accels[out - 1].count += a->count;
+			continue;
+		}
+		r->accels[out++] = *a;
+	}
+	/* As in TensorFlow's maps, a kind with no devices is absent. */
+	size_t kept = 0;
+	for (size_t i = 0; i < out; i++)
+		if (r->accels[i].count > 0)
+			r->accels[kept++] = r->accels[i];
+	r->naccels = kept;
+	return 0;
+}
+
+struct muster_result *builder_finish(struct builder *b)
+{
+	for (size_t i = 0; i < b->r->njobs; i++)
+		if (finish_job(b, &b->r->jobs[i]) < 0)
+			return NULL;
+	if (finish_accels(b) < 0)
+		return NULL;
+	struct muster_result *r = b->r;
+	b->r = NULL;
+	return r;
+}

@@ -1,0 +1,26 @@
+/* Building a result: what the host's builder services call.  Each call
+ * copies its strings; a failure leaves a reason in the builder. */
+#ifndef MUSTER_BUILDER_H
+#define MUSTER_BUILDER_H
+
+#include "model.h"
+
+struct builder {
+	struct muster_result *r;
+	struct job *last_job;  /* most adds go to the job added to last */
+	char reason[512];      /* why the last call failed */
+};
+
+int builder_init(struct builder *b);
+/* Hands over the result, sorted and checked; NULL with a reason. */
+struct muster_result *builder_finish(struct builder *b);
+void builder_discard(struct builder *b);
+
+struct job *builder_job(struct builder *b, const char *name);
+int builder_task(struct builder *b, const char *job, long index, const char *address);
+int builder_accel(struct builder *b, const char *job, long index, const char *kind, long count);
+int builder_set_task(struct builder *b, const char *type, long index);
+/* Replaces *field with a copy of value (NULL clears it). */
+int builder_set_string(struct builder *b, const char **field, const char *value);
+
+#endif

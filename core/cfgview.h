@@ -1,0 +1,34 @@
+/* The plugin's read-only view of its own config group.  A muster_cfg is a
+ * libconfig setting behind an opaque type: no libconfig type crosses the
+ * plugin ABI, and every node still knows its file:line. */
+#ifndef MUSTER_CFGVIEW_H
+#define MUSTER_CFGVIEW_H
+
+#include <libconfig.h>
+
+#include <muster/plugin.h>
+
+#include "log.h"
+
+const muster_cfg *cfgview_node(const config_setting_t *s);
+
+/* While a plugin's open() runs, the getters remember which keys it read;
+ * afterwards the keys it never read are warned about as unknown. */
+void cfgview_begin_open(config_setting_t *group);
+void cfgview_end_open(config_setting_t *group);
+void cfgview_warn_unread(const config_setting_t *group, const struct logger *lg,
+                         const char *prefix);
+
+const muster_cfg *cfgview_get(const muster_cfg *group, const char *name);
+int cfgview_type(const muster_cfg *node);
+size_t cfgview_count(const muster_cfg *node);
+const muster_cfg *cfgview_at(const muster_cfg *node, size_t i);
+const char *cfgview_name(const muster_cfg *node);
+int cfgview_string(const muster_cfg *node, const char **out);
+int cfgview_int(const muster_cfg *node, long long *out);
+int cfgview_bool(const muster_cfg *node, int *out);
+int cfgview_float(const muster_cfg *node, double *out);
+const char *cfgview_file(const muster_cfg *node);
+int cfgview_line(const muster_cfg *node);
+
+#endif

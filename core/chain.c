@@ -1,0 +1,152 @@
+/*
+ * The chain, entry by entry:
+ *  - success: `return` gives this answer (united with anything merged so
+ *    far); `merge` adds it to the union and goes on; `continue` drops it
+ *    and goes on.
+ *  - notfound, unavail, tryagain: `return` ends the chain with that status;
+ *    `continue` and `merge` go on.
+ *  - the last entry's answer is final, whatever its actions say.
+ *  - once something has been merged, the chain succeeds with it whatever
+ *    later entries answer (NSS's rule for merged data).
+ * When the chain fails, the error lists every entry's answer and reason,
+ * and its code is the status of the entry that ended it.
+ */
+#include "config.h"
+
+#include "chain.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "error.h"
+#include "merge.h"
+
+struct answer {
+	int status;
+	struct muster_result *result;
+	char reason[1024];
+	long ms;
+};
+
+static int status_code(int status)
+{
+	switch (status) {
+	case MUSTER_STATUS_NOTFOUND: return MUSTER_ENOTFOUND;
+	case MUSTER_STATUS_TRYAGAIN: return MUSTER_ETRYAGAIN;
+	default: return MUSTER_EUNAVAIL;
+	}
+}
+
+/* Turns what the plugin built into a result, or says why not. */
+static void collect(struct answer *a, struct muster_call *call, const struct entry *e)
+{
+	if (a->status == MUSTER_STATUS_SUCCESS && !call->build_failed &&
+	    builder_set_string(&call->builder, &call->builder.r->source, e->set->name) == 0)
+		a->result = builder_finish(&call->builder);
+	if (a->status == MUSTER_STATUS_SUCCESS && !a->result) {
+		a->status = MUSTER_STATUS_UNAVAIL;
+		snprintf(a->reason, sizeof(a->reason), "%s",
+		         call->build_failed ? call->reason : call->builder.reason);
+	} else if (a->status != MUSTER_STATUS_SUCCESS) {
+		snprintf(a->reason, sizeof(a->reason), "%s",
+		         call->reason[0] ? call->reason : "(no reason given)");
+	}
+}
+
+static void run_entry(struct entry *e, struct answer *a)
+{
+	struct muster_call call;
+	struct timespec start;
+	memset(a, 0, sizeof(*a));
+	if (!e->plugin) {
+		a->status = MUSTER_STATUS_UNAVAIL;
+		snprintf(a->reason, sizeof(a->reason), "%s", e->load_error);
+		return;
+	}
+	call_init(&call, &e->pc, e->set->timeout_ms);
+	if (builder_init(&call.builder) < 0) {
+		a->status = MUSTER_STATUS_UNAVAIL;
+		snprintf(a->reason, sizeof(a->reason), "out of memory");
+		return;
+	}
+	monotonic_now(&start);
+	if (e->serialise)
+		pthread_mutex_lock(&e->lock);
+	a->status = (int)e->plugin->desc->resolve(e->state, &host_services, &call);
+	if (e->serialise)
+		pthread_mutex_unlock(&e->lock);
+	a->ms = elapsed_ms(&start);
+
+	if (a->status < MUSTER_STATUS_SUCCESS || a->status > MUSTER_STATUS_TRYAGAIN) {
+		snprintf(a->reason, sizeof(a->reason), "answered an invalid status %d", a->status);
+		a->status = MUSTER_STATUS_UNAVAIL;
+	} else if (a->ms > e->set->timeout_ms) {
+		/* Too late is as good as no answer: the budget is a promise to
+		 * the host, and a late cluster may already be stale. */
+		snprintf(a->reason, sizeof(a->reason), "no answer within its %ld ms budget (took %ld ms)",
+		         e->set->timeout_ms, a->ms);
+		a->status = MUSTER_STATUS_UNAVAIL;
+	} else {
+		collect(a, &call, e);
+	}
+	builder_discard(&call.builder);
+}
+
+static void note(char *summary, size_t len, size_t *used, const struct entry *e,
+                 const struct answer *a)
+{
+	if (*used >= len)
+		return;
+	int n = snprintf(summary + *used, len - *used, "%s%s%s: %s (%s:%d)", *used ? "; " : "",
+	                 e->pc.prefix, status_name(a->status), a->reason,
+	                 e->set->file ? e->set->file : "?", e->set->line);
+	if (n > 0)
+		*used += (size_t)n;
+}
+
+int chain_resolve(struct muster_ctx *ctx, struct muster_result **out, muster_error *err)
+{
+	struct muster_result *merged = NULL;
+	char summary[sizeof(err->message)];
+	size_t used = 0;
+	int code = MUSTER_ENOTFOUND;
+	summary[0] = '\0';
+
+	for (size_t i = 0; i < ctx->nentries; i++) {
+		struct entry *e = &ctx->entries[i];
+		struct answer a;
+		run_entry(e, &a);
+		log_msg(&ctx->logger, MUSTER_LOG_INFO, "%s%s%s%s (%ld ms)", e->pc.prefix,
+		        status_name(a.status), a.result ? "" : ": ", a.result ? "" : a.reason, a.ms);
+		int last = i + 1 == ctx->nentries;
+		int action = last ? ACTION_RETURN : e->set->actions[a.status];
+
+		if (a.status != MUSTER_STATUS_SUCCESS) {
+			note(summary, sizeof(summary), &used, e, &a);
+			code = status_code(a.status);
+			if (action == ACTION_RETURN)
+				break;
+			continue;
+		}
+		if (action == ACTION_CONTINUE) {
+			muster_result_free(a.result);
+			continue;
+		}
+		if (merged) {
+			struct muster_result *so_far = merged;
+			int rc = merge_results(&merged, so_far, a.result, err);
+			if (rc < 0)
+				return rc;
+		} else {
+			merged = a.result;
+		}
+		if (action == ACTION_RETURN)
+			break;
+	}
+	if (merged) {
+		error_clear(err);
+		*out = merged;
+		return 0;
+	}
+	return error_set(err, code, "no backend could resolve the cluster: %s", summary);
+}

@@ -1,0 +1,205 @@
+/* Opening a context: settings, plugin search path, loading and opening
+ * each chain entry.  Also the public resolve entry point. */
+#include "config.h"
+
+#include "ctx.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cfgview.h"
+#include "chain.h"
+#include "error.h"
+
+static void apply_options(struct muster_ctx *ctx, const muster_options *o, unsigned *flags)
+{
+	ctx->logger.level = MUSTER_LOG_WARNING;
+	*flags = 0;
+	if (!o)
+		return;
+	/* Read only the fields the caller's struct has. */
+	if (o->size >= offsetof(muster_options, flags) + sizeof(o->flags))
+		*flags = o->flags;
+	if (o->size >= offsetof(muster_options, log_level) + sizeof(o->log_level))
+		ctx->logger.level = o->log_level;
+	if (o->size >= offsetof(muster_options, log_data) + sizeof(o->log_data)) {
+		ctx->logger.fn = o->log;
+		ctx->logger.data = o->log_data;
+	}
+}
+
+static int add_dir(struct muster_ctx *ctx, const char *dir, size_t len)
+{
+	if (len == 0)
+		return 0;
+	char **p = realloc(ctx->search, (ctx->nsearch + 1) * sizeof(*p));
+	if (!p)
+		return -1;
+	ctx->search = p;
+	if (!(p[ctx->nsearch] = strndup(dir, len)))
+		return -1;
+	ctx->nsearch++;
+	return 0;
+}
+
+/* The config's plugin_path, then $MUSTER_PLUGIN_PATH, then the installed
+ * directory. */
+static int build_search_path(struct muster_ctx *ctx)
+{
+	for (size_t i = 0; i < ctx->settings.nplugin_path; i++)
+		if (add_dir(ctx, ctx->settings.plugin_path[i], strlen(ctx->settings.plugin_path[i])) < 0)
+			return -1;
+#ifdef HAVE_SECURE_GETENV
+	const char *env = secure_getenv("MUSTER_PLUGIN_PATH");
+#else
+	const char *env = getenv("MUSTER_PLUGIN_PATH");
+#endif
+	while (env && *env) {
+		size_t n = strcspn(env, ":");
+		if (add_dir(ctx, env, n) < 0)
+			return -1;
+		env += n + (env[n] == ':');
+	}
+	return add_dir(ctx, MUSTER_PLUGINDIR, strlen(MUSTER_PLUGINDIR));
+}
+
+static int open_entry(struct muster_ctx *ctx, struct entry *e, int strict, muster_error *err)
+{
+	const struct entry_settings *set = e->set;
+	snprintf(e->pc.prefix, sizeof(e->pc.prefix), "%s(%s): ", set->plugin, set->name);
+	e->pc.logger = &ctx->logger;
+	e->pc.config = set->config;
+
+	e->load_code = loader_load(set->plugin, ctx->search, ctx->nsearch, &e->plugin,
+	                           e->load_error, sizeof(e->load_error));
+	if (e->load_code == MUSTER_ENOMEM)
+		return error_set(err, MUSTER_ENOMEM, "out of memory");
+	if (e->load_code < 0) {
+		if (strict)
+			return error_set(err, e->load_code, "%s:%d: %s%s", set->file, set->line,
+			                 e->pc.prefix, e->load_error);
+		/* Logged once, here; every resolve then answers unavail with it. */
+		log_msg(&ctx->logger, MUSTER_LOG_WARNING,
+		        "%s:%d: %s%s (the entry will answer unavail; is a package or library missing? try ldd)",
+		        set->file, set->line, e->pc.prefix, e->load_error);
+		return 0;
+	}
+
+	const muster_plugin *d = e->plugin->desc;
+	e->serialise = !(d->flags & MUSTER_PLUGIN_THREADSAFE);
+	if (e->serialise && pthread_mutex_init(&e->lock, NULL) != 0)
+		return error_set(err, MUSTER_ENOMEM, "cannot create a lock");
+	if (d->open) {
+		cfgview_begin_open(set->config);
+		int rc = d->open(&host_services, &e->pc, &e->state);
+		cfgview_end_open(set->config);
+		if (rc != 0) {
+			e->plugin = NULL; /* never closed: it did not open */
+			if (!e->pc.open_error[0])
+				snprintf(e->pc.open_error, sizeof(e->pc.open_error), "%s:%d: %scannot open",
+				         set->file, set->line, e->pc.prefix);
+			return error_set(err, MUSTER_ECONFIG, "%s", e->pc.open_error);
+		}
+	}
+	cfgview_warn_unread(set->config, &ctx->logger, e->pc.prefix);
+	return 0;
+}
+
+MUSTER_API void muster_ctx_free(muster_ctx *ctx)
+{
+	if (!ctx)
+		return;
+	for (size_t i = 0; i < ctx->nentries; i++) {
+		struct entry *e = &ctx->entries[i];
+		if (e->plugin && e->plugin->desc->close)
+			e->plugin->desc->close(e->state);
+		if (e->serialise)
+			pthread_mutex_destroy(&e->lock);
+	}
+	free(ctx->entries);
+	for (size_t i = 0; i < ctx->nsearch; i++)
+		free(ctx->search[i]);
+	free(ctx->search);
+	settings_release(&ctx->settings);
+	free(ctx);
+}
+
+MUSTER_API int muster_ctx_open(muster_ctx **out, const char *config_path,
+                               const muster_options *options, muster_error *err)
+{
+	unsigned flags;
+	int rc;
+	if (!out)
+		return error_set(err, MUSTER_EINVAL, "muster_ctx_open: NULL argument");
+	*out = NULL;
+	struct muster_ctx *ctx = calloc(1, sizeof(*ctx));
+	if (!ctx)
+		return error_set(err, MUSTER_ENOMEM, "out of memory");
+	apply_options(ctx, options, &flags);
+
+	const char *path = settings_default_path(config_path);
+	if ((rc = settings_load(&ctx->settings, path, &ctx->logger, err)) < 0)
+		goto fail;
+	if (build_search_path(ctx) < 0 ||
+	    !(ctx->entries = calloc(ctx->settings.nentries, sizeof(*ctx->entries)))) {
+		rc = error_set(err, MUSTER_ENOMEM, "out of memory");
+		goto fail;
+	}
+	int strict = ctx->settings.strict || (flags & MUSTER_CTX_STRICT);
+	for (size_t i = 0; i < ctx->settings.nentries; i++) {
+		struct entry *e = &ctx->entries[i];
+		e->set = &ctx->settings.entries[i];
+		ctx->nentries++;
+		if ((rc = open_entry(ctx, e, strict, err)) < 0)
+			goto fail;
+	}
+	error_clear(err);
+	*out = ctx;
+	return 0;
+fail:
+	muster_ctx_free(ctx);
+	return rc;
+}
+
+MUSTER_API const char *muster_ctx_config_path(const muster_ctx *ctx)
+{
+	return ctx ? ctx->settings.path : NULL;
+}
+
+MUSTER_API size_t muster_ctx_entry_count(const muster_ctx *ctx)
+{
+	return ctx ? ctx->nentries : 0;
+}
+
+MUSTER_API int muster_ctx_entry_info(const muster_ctx *ctx, size_t i, muster_entry_info *out)
+{
+	if (!ctx || !out || i >= ctx->nentries)
+		return MUSTER_EINVAL;
+	const struct entry *e = &ctx->entries[i];
+	memset(out, 0, sizeof(*out));
+	out->plugin = e->set->plugin;
+	out->instance = e->set->name;
+	out->config_file = e->set->file;
+	out->config_line = e->set->line;
+	if (!e->plugin) {
+		out->state = MUSTER_PLUGIN_FAILED;
+		out->reason = e->load_error;
+		return 0;
+	}
+	const muster_plugin *d = e->plugin->desc;
+	out->version = d->version;
+	out->abi_major = d->abi_major;
+	out->abi_minor = d->abi_minor;
+	out->file = e->plugin->file;
+	out->state = e->plugin->file ? MUSTER_PLUGIN_LOADED : MUSTER_PLUGIN_BUILTIN;
+	return 0;
+}
+
+MUSTER_API int muster_resolve(muster_result **out, muster_ctx *ctx, muster_error *err)
+{
+	if (!out || !ctx)
+		return error_set(err, MUSTER_EINVAL, "muster_resolve: NULL argument");
+	*out = NULL;
+	return chain_resolve(ctx, out, err);
+}

@@ -1,0 +1,32 @@
+/* A context: the parsed settings and one opened instance per chain entry. */
+#ifndef MUSTER_CTX_H
+#define MUSTER_CTX_H
+
+#include <pthread.h>
+
+#include "host.h"
+#include "loader.h"
+#include "log.h"
+#include "settings.h"
+
+struct entry {
+	const struct entry_settings *set;
+	const struct loaded_plugin *plugin; /* NULL when it failed to load */
+	int load_code;
+	char load_error[640];
+	void *state;
+	struct muster_plugin_ctx pc;
+	int serialise;                      /* plugin is not thread-safe */
+	pthread_mutex_t lock;
+};
+
+struct muster_ctx {
+	struct logger logger;
+	struct settings settings;
+	char **search;                      /* plugin directories, in order */
+	size_t nsearch;
+	struct entry *entries;
+	size_t nentries;
+};
+
+#endif

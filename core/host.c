@@ -1,0 +1,199 @@
+#include "config.h"
+
+#include "host.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cfgview.h"
+#include "settings.h"
+
+void monotonic_now(struct timespec *ts)
+{
+	clock_gettime(CLOCK_MONOTONIC, ts);
+}
+
+long elapsed_ms(const struct timespec *since)
+{
+	struct timespec now;
+	monotonic_now(&now);
+	return (long)(now.tv_sec - since->tv_sec) * 1000 + (now.tv_nsec - since->tv_nsec) / 1000000;
+}
+
+void call_init(struct muster_call *call, struct muster_plugin_ctx *pc, long budget_ms)
+{
+	memset(call, 0, sizeof(*call));
+	call->pc = pc;
+	monotonic_now(&call->deadline);
+	call->deadline.tv_sec += budget_ms / 1000;
+	call->deadline.tv_nsec += (budget_ms % 1000) * 1000000;
+	if (call->deadline.tv_nsec >= 1000000000) {
+		call->deadline.tv_sec++;
+		call->deadline.tv_nsec -= 1000000000;
+	}
+}
+
+static void host_log(muster_plugin_ctx *pc, int level, const char *fmt, ...)
+{
+	va_list ap;
+	if (!pc)
+		return;
+	if (level < MUSTER_LOG_ERR)
+		level = MUSTER_LOG_ERR;
+	va_start(ap, fmt);
+	log_msgv(pc->logger, level, pc->prefix, fmt, ap);
+	va_end(ap);
+}
+
+static const muster_cfg *host_cfg_root(muster_plugin_ctx *pc)
+{
+	return pc ? cfgview_node(pc->config) : NULL;
+}
+
+static void host_open_error(muster_plugin_ctx *pc, const muster_cfg *at, const char *fmt, ...)
+{
+	char where[512], what[512];
+	va_list ap;
+	if (!pc)
+		return;
+	/* A node muster added (an absent `config`) has no line: use its entry's. */
+	const config_setting_t *node = at ? (const config_setting_t *)at : pc->config;
+	while (node && !config_setting_source_file(node) && config_setting_parent(node))
+		node = config_setting_parent(node);
+	settings_where(node, where, sizeof(where));
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	snprintf(pc->open_error, sizeof(pc->open_error), "%s%s%s", where, pc->prefix, what);
+}
+
+static void host_fail(muster_call *call, const char *fmt, ...)
+{
+	va_list ap;
+	if (!call)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(call->reason, sizeof(call->reason), fmt, ap);
+	va_end(ap);
+}
+
+static long host_remaining_ms(const muster_call *call)
+{
+	struct timespec now;
+	if (!call)
+		return 0;
+	monotonic_now(&now);
+	long ms = (long)(call->deadline.tv_sec - now.tv_sec) * 1000 +
+	          (call->deadline.tv_nsec - now.tv_nsec) / 1000000;
+	return ms > 0 ? ms : 0;
+}
+
+/* A refused builder call fails the whole answer, even if the plugin then
+ * says success: a half-built cluster is never returned. */
+static int built(muster_call *call, int rc)
+{
+	if (rc < 0) {
+		call->build_failed = 1;
+		snprintf(call->reason, sizeof(call->reason), "%s", call->builder.reason);
+	}
+	return rc;
+}
+
+static int refuse(muster_call *call, const char *what)
+{
+	if (!call)
+		return -1;
+	snprintf(call->builder.reason, sizeof(call->builder.reason), "%s", what);
+	return built(call, -1);
+}
+
+static int host_add_job(muster_call *call, const char *job)
+{
+	if (!call || !job)
+		return refuse(call, "add_job: NULL job name");
+	return built(call, builder_job(&call->builder, job) ? 0 : -1);
+}
+
+static int host_add_task(muster_call *call, const char *job, long index, const char *address)
+{
+	if (!call || !job)
+		return refuse(call, "add_task: NULL job name");
+	return built(call, builder_task(&call->builder, job, index, address));
+}
+
+static int host_add_accelerator(muster_call *call, const char *job, long index, const char *kind,
+                                long count)
+{
+	if (!call || !job)
+		return refuse(call, "add_accelerator: NULL job name");
+	return built(call, builder_accel(&call->builder, job, index, kind, count));
+}
+
+static int host_set_task(muster_call *call, const char *type, long index)
+{
+	if (!call)
+		return -1;
+	return built(call, builder_set_task(&call->builder, type, index));
+}
+
+static int host_set_rpc_layer(muster_call *call, const char *layer)
+{
+	if (!call)
+		return -1;
+	return built(call, builder_set_string(&call->builder, &call->builder.r->rpc_layer, layer));
+}
+
+static int host_set_environment(muster_call *call, const char *env)
+{
+	if (!call)
+		return -1;
+	return built(call, builder_set_string(&call->builder, &call->builder.r->environment, env));
+}
+
+static int host_set_master(muster_call *call, const char *master)
+{
+	if (!call)
+		return -1;
+	return built(call, builder_set_string(&call->builder, &call->builder.r->master, master));
+}
+
+static int host_set_master_rule(muster_call *call, int rule)
+{
+	if (!call)
+		return -1;
+	if (rule != MUSTER_MASTER_TF_CONFIG && rule != MUSTER_MASTER_SIMPLE && rule != MUSTER_MASTER_TASK)
+		return refuse(call, "set_master_rule: unknown rule");
+	call->builder.r->master_rule = rule;
+	return 0;
+}
+
+const muster_host host_services = {
+	.abi_major = MUSTER_PLUGIN_ABI_MAJOR,
+	.abi_minor = MUSTER_PLUGIN_ABI_MINOR,
+	.struct_size = sizeof(muster_host),
+	.log = host_log,
+	.cfg_root = host_cfg_root,
+	.cfg_get = cfgview_get,
+	.cfg_type = cfgview_type,
+	.cfg_count = cfgview_count,
+	.cfg_at = cfgview_at,
+	.cfg_name = cfgview_name,
+	.cfg_string = cfgview_string,
+	.cfg_int = cfgview_int,
+	.cfg_bool = cfgview_bool,
+	.cfg_float = cfgview_float,
+	.cfg_file = cfgview_file,
+	.cfg_line = cfgview_line,
+	.open_error = host_open_error,
+	.fail = host_fail,
+	.remaining_ms = host_remaining_ms,
+	.add_job = host_add_job,
+	.add_task = host_add_task,
+	.add_accelerator = host_add_accelerator,
+	.set_task = host_set_task,
+	.set_rpc_layer = host_set_rpc_layer,
+	.set_environment = host_set_environment,
+	.set_master = host_set_master,
+	.set_master_rule = host_set_master_rule,
+};

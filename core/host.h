@@ -1,0 +1,36 @@
+/* The services the core offers plugins, and the two handles plugins hold:
+ * one per chain entry, one per call of resolve(). */
+#ifndef MUSTER_HOST_H
+#define MUSTER_HOST_H
+
+#include <time.h>
+
+#include <libconfig.h>
+
+#include <muster/plugin.h>
+
+#include "builder.h"
+#include "log.h"
+
+struct muster_plugin_ctx {
+	char prefix[160];              /* "plugin(instance): " */
+	const struct logger *logger;
+	config_setting_t *config;      /* the entry's config group */
+	char open_error[1024];         /* set by host->open_error */
+};
+
+struct muster_call {
+	struct muster_plugin_ctx *pc;
+	struct builder builder;
+	int build_failed;              /* a builder service refused something */
+	char reason[1024];             /* set by host->fail or the builder */
+	struct timespec deadline;
+};
+
+extern const muster_host host_services;
+
+void call_init(struct muster_call *call, struct muster_plugin_ctx *pc, long budget_ms);
+long elapsed_ms(const struct timespec *since);
+void monotonic_now(struct timespec *ts);
+
+#endif

@@ -1,0 +1,217 @@
+#include "config.h"
+
+#include "loader.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdarg.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <muster/muster.h>
+
+#include "settings.h"
+#include "../plugins/static/static.h"
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define ENTRY_NAME "muster_plugin_entry_v" STR(MUSTER_PLUGIN_ABI_MAJOR)
+
+/* The smallest descriptor this core can use: up to and including close. */
+#define MIN_DESCRIPTOR_SIZE (offsetof(muster_plugin, close) + sizeof(void (*)(void *)))
+
+struct registry_entry {
+	char *path;                 /* canonical path */
+	int code;                   /* 0, or why it cannot be used */
+	char why[512];
+	muster_plugin desc;         /* a copy, zero-padded to this ABI's size */
+	struct loaded_plugin plugin;
+	struct registry_entry *next;
+};
+
+/* dlopen/dlsym/dlerror and the registry are serialised: dlerror's
+ * thread-safety is implementation-defined. */
+static pthread_mutex_t loader_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct registry_entry *registry;
+
+/* Built-in backends: the chain always has a working end, with no .so. */
+static const struct loaded_plugin builtins[] = {
+	{ .desc = &static_plugin, .file = NULL },
+};
+
+static int fail(char *why, size_t len, int code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int fail(char *why, size_t len, int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+/* Refuses what others than its owner could have replaced. */
+static int check_owner_mode(const char *path, const struct stat *st, char *why, size_t len)
+{
+	if (st->st_mode & (S_IWGRP | S_IWOTH))
+		return fail(why, len, MUSTER_EPLUGIN,
+		            "%s is writable by group or others; refusing to load it", path);
+	if (st->st_uid != 0 && st->st_uid != geteuid())
+		return fail(why, len, MUSTER_EPLUGIN,
+		            "%s is owned by uid %ld, neither root nor this user; refusing to load it",
+		            path, (long)st->st_uid);
+	return 0;
+}
+
+static int check_file(const char *real, char *why, size_t len)
+{
+	struct stat st;
+	if (stat(real, &st) < 0)
+		return fail(why, len, MUSTER_EPLUGIN, "cannot load %s: %s", real, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return fail(why, len, MUSTER_EPLUGIN, "cannot load %s: not a regular file", real);
+	int rc = check_owner_mode(real, &st, why, len);
+	if (rc)
+		return rc;
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof(dir), "%s", real);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	if (stat(dir, &st) < 0)
+		return fail(why, len, MUSTER_EPLUGIN, "cannot load %s: %s: %s", real, dir,
+		            strerror(errno));
+	return check_owner_mode(dir, &st, why, len);
+}
+
+/* A plugin for another ABI major exports another entry name: say which. */
+static int other_abi(void *handle)
+{
+	for (int major = 0; major <= 9; major++) {
+		char sym[48];
+		if (major == MUSTER_PLUGIN_ABI_MAJOR)
+			continue;
+		snprintf(sym, sizeof(sym), "muster_plugin_entry_v%d", major);
+		if (dlsym(handle, sym))
+			return major;
+	}
+	return -1;
+}
+
+static int validate(struct registry_entry *e, const char *name, void *handle)
+{
+	char *why = e->why;
+	size_t len = sizeof(e->why);
+	const char *file = e->path;
+	const muster_plugin *(*entry)(void);
+	*(void **)&entry = dlsym(handle, ENTRY_NAME);
+	if (!entry) {
+		int major = other_abi(handle);
+		if (major >= 0)
+			return fail(why, len, MUSTER_EABI, "%s was built for plugin ABI %d, this libmuster speaks %d",
+			            file, major, MUSTER_PLUGIN_ABI_MAJOR);
+		return fail(why, len, MUSTER_EPLUGIN, "%s does not export " ENTRY_NAME, file);
+	}
+	const muster_plugin *d = entry();
+	if (!d)
+		return fail(why, len, MUSTER_EPLUGIN, "%s returned no descriptor", file);
+	if (d->abi_major != MUSTER_PLUGIN_ABI_MAJOR)
+		return fail(why, len, MUSTER_EABI, "%s was built for plugin ABI %u, this libmuster speaks %d",
+		            file, d->abi_major, MUSTER_PLUGIN_ABI_MAJOR);
+	if (d->struct_size < MIN_DESCRIPTOR_SIZE)
+		return fail(why, len, MUSTER_EABI,
+		            "%s: descriptor is %u bytes, shorter than plugin ABI %d.0's %zu", file,
+		            d->struct_size, MUSTER_PLUGIN_ABI_MAJOR, MIN_DESCRIPTOR_SIZE);
+	/* A newer minor's larger descriptor is read up to what we know. */
+	memcpy(&e->desc, d,
+	       d->struct_size < sizeof(muster_plugin) ? d->struct_size : sizeof(muster_plugin));
+	if (!e->desc.name || strcmp(e->desc.name, name) != 0)
+		return fail(why, len, MUSTER_EPLUGIN, "%s declares itself as '%s', not '%s'", file,
+		            e->desc.name ? e->desc.name : "(null)", name);
+	if (!e->desc.resolve)
+		return fail(why, len, MUSTER_EPLUGIN, "%s has no resolve callback", file);
+	e->plugin.desc = &e->desc;
+	e->plugin.file = e->path;
+	return 0;
+}
+
+/* Loads (once) the file at canonical path `real`; the lock is held. */
+static struct registry_entry *load_file(const char *name, const char *real)
+{
+	for (struct registry_entry *e = registry; e; e = e->next)
+		if (strcmp(e->path, real) == 0)
+			return e;
+	struct registry_entry *e = calloc(1, sizeof(*e));
+	if (!e || !(e->path = strdup(real))) {
+		free(e);
+		return NULL;
+	}
+	e->code = check_file(real, e->why, sizeof(e->why));
+	if (e->code == 0) {
+		int saved = errno;
+		dlerror();
+		void *handle = dlopen(real, RTLD_NOW | RTLD_LOCAL);
+		if (!handle) {
+			const char *msg = dlerror();
+			e->code = fail(e->why, sizeof(e->why), MUSTER_EPLUGIN, "cannot load %s: %s", real,
+			               msg ? msg : "unknown error");
+		} else {
+			e->code = validate(e, name, handle);
+		}
+		errno = saved;
+	}
+	/* Failures are remembered as well: the handle (if any) stays open,
+	 * since its constructors have run. */
+	e->next = registry;
+	registry = e;
+	return e;
+}
+
+static const struct loaded_plugin *find_builtin(const char *name)
+{
+	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+		if (strcmp(name, builtins[i].desc->name) == 0)
+			return &builtins[i];
+	return NULL;
+}
+
+int loader_load(const char *name, char *const *dirs, size_t ndirs,
+                const struct loaded_plugin **out, char *why, size_t whylen)
+{
+	*out = NULL;
+	if (!plugin_name_valid(name))
+		return fail(why, whylen, MUSTER_EPLUGIN, "invalid plugin name '%s': use [a-z0-9_]+",
+		            name ? name : "");
+	if ((*out = find_builtin(name)) != NULL)
+		return 0;
+
+	for (size_t i = 0; i < ndirs; i++) {
+		char path[PATH_MAX], real[PATH_MAX];
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s.so", dirs[i], name) >= sizeof(path))
+			continue;
+		if (!realpath(path, real))
+			continue; /* not in this directory */
+		pthread_mutex_lock(&loader_lock);
+		struct registry_entry *e = load_file(name, real);
+		int code = e ? e->code : MUSTER_ENOMEM;
+		if (code == 0)
+			*out = &e->plugin;
+		else
+			snprintf(why, whylen, "%s", e ? e->why : "out of memory");
+		pthread_mutex_unlock(&loader_lock);
+		return code;
+	}
+
+	/* Name every directory searched, so a typo or a missing package shows. */
+	size_t n = (size_t)snprintf(why, whylen, "plugin '%s' not found in ", name);
+	for (size_t i = 0; i < ndirs && n < whylen; i++)
+		n += (size_t)snprintf(why + n, whylen - n, "%s%s", i ? ":" : "", dirs[i]);
+	return MUSTER_EPLUGIN;
+}

@@ -1,0 +1,68 @@
+/* The resolved cluster: jobs → tasks → address, self identity and
+ * accelerators.  Built once by a builder, immutable afterwards. */
+#ifndef MUSTER_MODEL_H
+#define MUSTER_MODEL_H
+
+#include <stddef.h>
+
+#include <muster/muster.h>
+#include <muster/plugin.h>
+
+#include "arena.h"
+
+struct task {
+	long index;
+	const char *address;
+};
+
+struct job {
+	const char *name;
+	struct task *tasks; /* sorted by index, unique, once finalised */
+	size_t ntasks, cap;
+	int in_order;       /* every add so far had a larger index than the last */
+	int merged_as_map;  /* merge: some contributor was sparse (see merge.c) */
+};
+
+/* One accelerator kind of one task. */
+struct accel {
+	size_t job;         /* position in result->jobs */
+	long index;
+	const char *kind;
+	long count;
+};
+
+struct muster_result {
+	struct arena arena;
+	struct job *jobs;
+	size_t njobs, jobs_cap;
+	struct accel *accels; /* sorted by (job, index, kind) once finalised */
+	size_t naccels, accels_cap;
+
+	const char *task_type;  /* NULL: unknown */
+	long task_index;        /* -1: unknown */
+	const char *rpc_layer;  /* NULL: unknown */
+	const char *environment;
+	const char *master;     /* session_master, or Simple's stored master */
+	int master_rule;        /* enum muster_master_rule */
+	const char *source;     /* "instance" or "a+b" after a merge */
+
+	/* A merged result answers master() without a task the way its first
+	 * contributor would (TF's UnionClusterResolver delegates). */
+	struct muster_result *first;
+};
+
+struct muster_result *model_new(void);
+
+/* Look a job up by name; NULL when absent. */
+struct job *model_job(const struct muster_result *r, const char *name);
+size_t model_job_pos(const struct muster_result *r, const struct job *job);
+/* The task with `index`, NULL when absent (binary search). */
+const struct task *model_task(const struct job *job, long index);
+int model_job_dense(const struct job *job);
+/* Highest index + 1: TF's "padded length". */
+long model_job_padded(const struct job *job);
+/* The accelerators of one task: a run of r->accels, possibly empty. */
+const struct accel *model_accels(const struct muster_result *r, size_t job, long index,
+                                 size_t *count);
+
+#endif

@@ -1,0 +1,101 @@
+/* Reading a result: the public accessors.  All are lock-free reads of an
+ * immutable structure. */
+#include "config.h"
+
+#include "model.h"
+
+MUSTER_API const char *muster_result_source(const muster_result *r)
+{
+	return r ? r->source : NULL;
+}
+
+MUSTER_API size_t muster_result_job_count(const muster_result *r)
+{
+	return r ? r->njobs : 0;
+}
+
+MUSTER_API const char *muster_result_job_name(const muster_result *r, size_t i)
+{
+	return r && i < r->njobs ? r->jobs[i].name : NULL;
+}
+
+static const struct job *find_job(const muster_result *r, const char *name)
+{
+	return r && name ? model_job(r, name) : NULL;
+}
+
+MUSTER_API size_t muster_result_task_count(const muster_result *r, const char *name)
+{
+	const struct job *job = find_job(r, name);
+	return job ? job->ntasks : 0;
+}
+
+MUSTER_API int muster_result_job_is_dense(const muster_result *r, const char *name)
+{
+	const struct job *job = find_job(r, name);
+	return job ? model_job_dense(job) : 0;
+}
+
+MUSTER_API int muster_result_task_at(const muster_result *r, const char *name, size_t i,
+                                     long *index, const char **address)
+{
+	const struct job *job = find_job(r, name);
+	if (!job || i >= job->ntasks)
+		return MUSTER_ENOENT;
+	if (index)
+		*index = job->tasks[i].index;
+	if (address)
+		*address = job->tasks[i].address;
+	return 0;
+}
+
+MUSTER_API const char *muster_result_address(const muster_result *r, const char *name,
+                                             long index)
+{
+	const struct job *job = find_job(r, name);
+	const struct task *t = job ? model_task(job, index) : NULL;
+	return t ? t->address : NULL;
+}
+
+MUSTER_API const char *muster_result_task_type(const muster_result *r)
+{
+	return r ? r->task_type : NULL;
+}
+
+MUSTER_API long muster_result_task_index(const muster_result *r)
+{
+	return r ? r->task_index : -1;
+}
+
+MUSTER_API const char *muster_result_rpc_layer(const muster_result *r)
+{
+	return r ? r->rpc_layer : NULL;
+}
+
+MUSTER_API const char *muster_result_environment(const muster_result *r)
+{
+	return r ? r->environment : NULL;
+}
+
+MUSTER_API int muster_result_accelerator_at(const muster_result *r, const char *name, long index,
+                                            size_t i, const char **kind, long *count)
+{
+	if (!r)
+		return MUSTER_EINVAL;
+	if (!name) {
+		name = r->task_type;
+		index = r->task_index;
+	}
+	const struct job *job = find_job(r, name);
+	if (!job)
+		return MUSTER_ENOENT;
+	size_t n;
+	const struct accel *a = model_accels(r, model_job_pos(r, job), index, &n);
+	if (i >= n)
+		return MUSTER_ENOENT;
+	if (kind)
+		*kind = a[i].kind;
+	if (count)
+		*count = a[i].count;
+	return 0;
+}

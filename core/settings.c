@@ -1,0 +1,414 @@
+#include "config.h"
+
+#include "settings.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "error.h"
+
+/* libconfig aborts on out-of-memory; bounding the file keeps that out of
+ * reach of anything but a broken machine. */
+#define MAX_CONFIG_BYTES (4 << 20)
+
+static const char *const status_names[STATUS_COUNT] = {"success", "notfound", "unavail",
+                                                       "tryagain"};
+static const char *const action_keys[STATUS_COUNT] = {"on_success", "on_notfound", "on_unavail",
+                                                      "on_tryagain"};
+
+const char *status_name(int status)
+{
+	return status >= 0 && status < STATUS_COUNT ? status_names[status] : "invalid";
+}
+
+const char *settings_default_path(const char *explicit_path)
+{
+	if (explicit_path)
+		return explicit_path;
+#ifdef HAVE_SECURE_GETENV
+	const char *env = secure_getenv("MUSTER_CONF");
+#else
+	const char *env = getenv("MUSTER_CONF");
+#endif
+	return env && *env ? env : MUSTER_DEFAULT_CONFIG;
+}
+
+int plugin_name_valid(const char *name)
+{
+	if (!name || !*name)
+		return 0;
+	for (const char *p = name; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
+			return 0;
+	return 1;
+}
+
+void settings_where(const config_setting_t *node, char *buf, size_t len)
+{
+	const char *file = node ? config_setting_source_file(node) : NULL;
+	if (file)
+		snprintf(buf, len, "%s:%u: ", file, config_setting_source_line(node));
+	else
+		buf[0] = '\0';
+}
+
+static int fail_at(muster_error *err, const config_setting_t *node, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail_at(muster_error *err, const config_setting_t *node, const char *fmt, ...)
+{
+	char where[512], what[512];
+	va_list ap;
+	settings_where(node, where, sizeof(where));
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	return error_set(err, MUSTER_ECONFIG, "%s%s", where, what);
+}
+
+/* Keywords compare in ASCII whatever the locale (glibc's tr_TR lesson). */
+static int ascii_ieq(const char *a, const char *b)
+{
+	for (;; a++, b++) {
+		char x = (*a >= 'A' && *a <= 'Z') ? (char)(*a + 32) : *a;
+		char y = (*b >= 'A' && *b <= 'Z') ? (char)(*b + 32) : *b;
+		if (x != y)
+			return 0;
+		if (!x)
+			return 1;
+	}
+}
+
+static int read_file(config_t *cfg, const char *path, muster_error *err)
+{
+	struct stat st;
+	config_init(cfg);
+	if (stat(path, &st) < 0)
+		return error_set(err, MUSTER_ECONFIG, "cannot read %s: %s", path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return error_set(err, MUSTER_ECONFIG, "cannot read %s: not a regular file", path);
+	if (st.st_size > MAX_CONFIG_BYTES)
+		return error_set(err, MUSTER_ECONFIG, "%s: %lld bytes is larger than %d", path,
+		                 (long long)st.st_size, MAX_CONFIG_BYTES);
+	/* @include paths are relative to the including file's directory. */
+	char *dir = strdup(path);
+	if (!dir)
+		return error_set(err, MUSTER_ENOMEM, "out of memory");
+	char *slash = strrchr(dir, '/');
+	if (slash) {
+		*slash = '\0';
+		config_set_include_dir(cfg, *dir ? dir : "/");
+	}
+	free(dir);
+	if (config_read_file(cfg, path) != CONFIG_TRUE) {
+		if (config_error_type(cfg) == CONFIG_ERR_FILE_IO)
+			return error_set(err, MUSTER_ECONFIG, "cannot read %s: %s", path,
+			                 config_error_text(cfg));
+		return error_set(err, MUSTER_ECONFIG, "%s:%d: %s",
+		                 config_error_file(cfg) ? config_error_file(cfg) : path,
+		                 config_error_line(cfg), config_error_text(cfg));
+	}
+	return 0;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int has_conf_suffix(const char *name)
+{
+	size_t n = strlen(name);
+	return n > 5 && name[0] != '.' && strcmp(name + n - 5, ".conf") == 0;
+}
+
+/* The drop-ins: files "<path>.d/NAME.conf", in byte order (not the locale's). */
+static int list_dropins(const char *path, char ***out, size_t *count, muster_error *err)
+{
+	char dirpath[4096];
+	*out = NULL;
+	*count = 0;
+	if ((size_t)snprintf(dirpath, sizeof(dirpath), "%s.d", path) >= sizeof(dirpath))
+		return error_set(err, MUSTER_ECONFIG, "%s: path too long", path);
+	DIR *d = opendir(dirpath);
+	if (!d)
+		return 0;
+	struct dirent *de;
+	size_t cap = 0;
+	int rc = 0;
+	while ((de = readdir(d)) != NULL && rc == 0) {
+		if (!has_conf_suffix(de->d_name))
+			continue;
+		if (*count == cap) {
+			cap = cap ? cap * 2 : 8;
+			char **p = realloc(*out, cap * sizeof(**out));
+			if (!p) {
+				rc = error_set(err, MUSTER_ENOMEM, "out of memory");
+				break;
+			}
+			*out = p;
+		}
+		size_t n = strlen(dirpath) + strlen(de->d_name) + 2;
+		char *full = malloc(n);
+		if (!full) {
+			rc = error_set(err, MUSTER_ENOMEM, "out of memory");
+			break;
+		}
+		snprintf(full, n, "%s/%s", dirpath, de->d_name);
+		(*out)[(*count)++] = full;
+	}
+	closedir(d);
+	if (rc == 0 && *count)
+		qsort(*out, *count, sizeof(**out), name_cmp);
+	return rc;
+}
+
+static void warn_unknown(const struct logger *lg, const config_setting_t *node, const char *what)
+{
+	char where[512];
+	settings_where(node, where, sizeof(where));
+	log_msg(lg, MUSTER_LOG_WARNING, "%sunknown %s '%s' (ignored)", where, what,
+	        config_setting_name(node));
+}
+
+static int string_setting(const config_setting_t *node, const char *key, const char **out,
+                          muster_error *err)
+{
+	if (config_setting_type(node) != CONFIG_TYPE_STRING)
+		return fail_at(err, node, "'%s' must be a string", key);
+	*out = config_setting_get_string(node);
+	return 0;
+}
+
+static int parse_action(const config_setting_t *node, int *action, muster_error *err)
+{
+	int rc;
+	const char *s = NULL;
+	if ((rc = string_setting(node, config_setting_name(node), &s, err)) < 0)
+		return rc;
+	if (ascii_ieq(s, "return"))
+		*action = ACTION_RETURN;
+	else if (ascii_ieq(s, "continue"))
+		*action = ACTION_CONTINUE;
+	else if (ascii_ieq(s, "merge"))
+		*action = ACTION_MERGE;
+	else
+		return fail_at(err, node, "'%s' must be \"return\", \"continue\" or \"merge\", not \"%s\"",
+		               config_setting_name(node), s);
+	return 0;
+}
+
+static int parse_entry(struct settings *s, config_setting_t *node, struct entry_settings *e,
+                       const struct logger *lg, muster_error *err)
+{
+	int rc;
+	memset(e, 0, sizeof(*e));
+	e->actions[MUSTER_STATUS_SUCCESS] = ACTION_RETURN;
+	e->actions[MUSTER_STATUS_NOTFOUND] = ACTION_CONTINUE;
+	e->actions[MUSTER_STATUS_UNAVAIL] = ACTION_CONTINUE;
+	e->actions[MUSTER_STATUS_TRYAGAIN] = ACTION_CONTINUE;
+	e->timeout_ms = DEFAULT_TIMEOUT_MS;
+	e->file = config_setting_source_file(node);
+	e->line = (int)config_setting_source_line(node);
+	if (config_setting_type(node) != CONFIG_TYPE_GROUP)
+		return fail_at(err, node, "each chain entry must be a group { plugin = \"...\"; }");
+
+	for (int i = 0; i < config_setting_length(node); i++) {
+		config_setting_t *m = config_setting_get_elem(node, (unsigned)i);
+		const char *key = config_setting_name(m);
+		int known = 0;
+		if (strcmp(key, "plugin") == 0) {
+			if ((rc = string_setting(m, key, &e->plugin, err)) < 0)
+				return rc;
+			if (!plugin_name_valid(e->plugin))
+				return fail_at(err, m, "invalid plugin name '%s': use [a-z0-9_]+", e->plugin);
+			known = 1;
+		} else if (strcmp(key, "name") == 0) {
+			if ((rc = string_setting(m, key, &e->name, err)) < 0)
+				return rc;
+			if (!*e->name)
+				return fail_at(err, m, "'name' must not be empty");
+			known = 1;
+		} else if (strcmp(key, "config") == 0) {
+			if (config_setting_type(m) != CONFIG_TYPE_GROUP)
+				return fail_at(err, m, "'config' must be a group { ... }");
+			e->config = m;
+			known = 1;
+		} else if (strcmp(key, "timeout_ms") == 0) {
+			if (config_setting_type(m) != CONFIG_TYPE_INT &&
+			    config_setting_type(m) != CONFIG_TYPE_INT64)
+				return fail_at(err, m, "'timeout_ms' must be an integer");
+			long long v = config_setting_get_int64(m);
+			if (v <= 0 || v > 86400000LL)
+				return fail_at(err, m, "'timeout_ms' must be between 1 and 86400000, not %lld", v);
+			e->timeout_ms = (long)v;
+			known = 1;
+		}
+		for (int st = 0; st < STATUS_COUNT && !known; st++)
+			if (strcmp(key, action_keys[st]) == 0) {
+				if ((rc = parse_action(m, &e->actions[st], err)) < 0)
+					return rc;
+				known = 1;
+			}
+		if (!known)
+			warn_unknown(lg, m, "chain entry setting");
+	}
+	if (!e->plugin)
+		return fail_at(err, node, "chain entry has no 'plugin'");
+	if (!e->name)
+		e->name = e->plugin;
+	for (size_t i = 0; i < s->nentries; i++)
+		if (strcmp(s->entries[i].name, e->name) == 0)
+			return fail_at(err, node, "entry name '%s' is already used at line %d; set 'name'",
+			               e->name, s->entries[i].line);
+	if (!e->config) {
+		e->config = config_setting_add(node, "config", CONFIG_TYPE_GROUP);
+		if (!e->config)
+			return error_set(err, MUSTER_ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+static int parse_chain(struct settings *s, config_setting_t *chain, const struct logger *lg,
+                       muster_error *err)
+{
+	int rc;
+	if (config_setting_type(chain) != CONFIG_TYPE_LIST)
+		return fail_at(err, chain, "'chain' must be a list ( { plugin = \"...\"; }, ... )");
+	int n = config_setting_length(chain);
+	if (n == 0)
+		return fail_at(err, chain, "'chain' is empty");
+	s->entries = calloc((size_t)n, sizeof(*s->entries));
+	if (!s->entries)
+		return error_set(err, MUSTER_ENOMEM, "out of memory");
+	for (int i = 0; i < n; i++) {
+		if ((rc = parse_entry(s, config_setting_get_elem(chain, (unsigned)i), &s->entries[i], lg, err)) < 0)
+			return rc;
+		s->nentries++;
+	}
+	return 0;
+}
+
+static int add_plugin_dir(struct settings *s, const char *dir, size_t len)
+{
+	if (len == 0)
+		return 0;
+	char **p = realloc(s->plugin_path, (s->nplugin_path + 1) * sizeof(*p));
+	if (!p)
+		return -1;
+	s->plugin_path = p;
+	if (!(p[s->nplugin_path] = strndup(dir, len)))
+		return -1;
+	s->nplugin_path++;
+	return 0;
+}
+
+/* A string (colon-separated, like $PATH) or an array/list of strings. */
+static int parse_plugin_path(struct settings *s, const config_setting_t *node, muster_error *err)
+{
+	for (size_t i = 0; i < s->nplugin_path; i++)
+		free(s->plugin_path[i]);
+	s->nplugin_path = 0;
+	int type = config_setting_type(node);
+	if (type == CONFIG_TYPE_STRING) {
+		const char *p = config_setting_get_string(node);
+		while (*p) {
+			size_t n = strcspn(p, ":");
+			if (add_plugin_dir(s, p, n) < 0)
+				return error_set(err, MUSTER_ENOMEM, "out of memory");
+			p += n + (p[n] == ':');
+		}
+		return 0;
+	}
+	if (type != CONFIG_TYPE_ARRAY && type != CONFIG_TYPE_LIST)
+		return fail_at(err, node, "'plugin_path' must be a string or a list of strings");
+	for (int i = 0; i < config_setting_length(node); i++) {
+		const config_setting_t *el = config_setting_get_elem(node, (unsigned)i);
+		if (config_setting_type(el) != CONFIG_TYPE_STRING)
+			return fail_at(err, el, "'plugin_path' must be a string or a list of strings");
+		const char *dir = config_setting_get_string(el);
+		if (add_plugin_dir(s, dir, strlen(dir)) < 0)
+			return error_set(err, MUSTER_ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+/* Top-level settings of one file; a later file's settings replace an
+ * earlier file's (the chain as a whole). */
+static int parse_top(struct settings *s, config_t *cfg, config_setting_t **chain,
+                     const struct logger *lg, muster_error *err)
+{
+	int rc;
+	config_setting_t *root = config_root_setting(cfg);
+	for (int i = 0; i < config_setting_length(root); i++) {
+		config_setting_t *m = config_setting_get_elem(root, (unsigned)i);
+		const char *key = config_setting_name(m);
+		if (strcmp(key, "chain") == 0) {
+			*chain = m;
+		} else if (strcmp(key, "strict") == 0) {
+			if (config_setting_type(m) != CONFIG_TYPE_BOOL)
+				return fail_at(err, m, "'strict' must be true or false");
+			s->strict = config_setting_get_bool(m);
+		} else if (strcmp(key, "plugin_path") == 0) {
+			if ((rc = parse_plugin_path(s, m, err)) < 0)
+				return rc;
+		} else {
+			warn_unknown(lg, m, "setting");
+		}
+	}
+	return 0;
+}
+
+int settings_load(struct settings *s, const char *path, const struct logger *lg,
+                  muster_error *err)
+{
+	char **dropins = NULL;
+	size_t ndropins = 0;
+	int rc;
+	memset(s, 0, sizeof(*s));
+	if (!(s->path = strdup(path)))
+		return error_set(err, MUSTER_ENOMEM, "out of memory");
+	if ((rc = list_dropins(path, &dropins, &ndropins, err)) < 0)
+		goto out;
+	s->files = calloc(ndropins + 1, sizeof(*s->files));
+	if (!s->files) {
+		rc = error_set(err, MUSTER_ENOMEM, "out of memory");
+		goto out;
+	}
+	config_setting_t *chain = NULL;
+	for (size_t i = 0; i <= ndropins; i++) {
+		const char *file = i == 0 ? path : dropins[i - 1];
+		s->nfiles++;
+		if ((rc = read_file(&s->files[i], file, err)) < 0)
+			goto out;
+		if ((rc = parse_top(s, &s->files[i], &chain, lg, err)) < 0)
+			goto out;
+	}
+	if (!chain) {
+		rc = error_set(err, MUSTER_ECONFIG, "%s: no 'chain' setting", path);
+		goto out;
+	}
+	rc = parse_chain(s, chain, lg, err);
+out:
+	for (size_t i = 0; i < ndropins; i++)
+		free(dropins[i]);
+	free(dropins);
+	return rc < 0 ? rc : 0;
+}
+
+void settings_release(struct settings *s)
+{
+	for (size_t i = 0; i < s->nfiles; i++)
+		config_destroy(&s->files[i]);
+	free(s->files);
+	for (size_t i = 0; i < s->nplugin_path; i++)
+		free(s->plugin_path[i]);
+	free(s->plugin_path);
+	free(s->entries);
+	free(s->path);
+	memset(s, 0, sizeof(*s));
+}

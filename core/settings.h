@@ -1,0 +1,53 @@
+/* Reading muster.conf (and its drop-ins) into the chain's settings.  Every
+ * error names file:line; unknown keys are warned about, not fatal. */
+#ifndef MUSTER_SETTINGS_H
+#define MUSTER_SETTINGS_H
+
+#include <libconfig.h>
+
+#include <muster/muster.h>
+#include <muster/plugin.h>
+
+#include "log.h"
+
+enum action { ACTION_RETURN, ACTION_CONTINUE, ACTION_MERGE };
+
+#define STATUS_COUNT 4 /* indexed by muster_status */
+#define DEFAULT_TIMEOUT_MS 5000
+
+struct entry_settings {
+	const char *plugin;         /* [a-z0-9_]+ */
+	const char *name;           /* instance name, unique in the chain */
+	config_setting_t *config;   /* the plugin's own group (possibly empty) */
+	int actions[STATUS_COUNT];  /* enum action per muster_status */
+	long timeout_ms;
+	const char *file;
+	int line;
+};
+
+struct settings {
+	config_t *files;            /* the main file, then each drop-in */
+	size_t nfiles;
+	char *path;
+	int strict;
+	char **plugin_path;         /* directories from the config, in order */
+	size_t nplugin_path;
+	struct entry_settings *entries;
+	size_t nentries;
+};
+
+/* Where the context's config comes from: the argument, $MUSTER_CONF, or the
+ * installed default. */
+const char *settings_default_path(const char *explicit_path);
+
+int settings_load(struct settings *s, const char *path, const struct logger *lg,
+                  muster_error *err);
+void settings_release(struct settings *s);
+
+/* "file:line: " of a setting, for messages. */
+void settings_where(const config_setting_t *node, char *buf, size_t len);
+
+int plugin_name_valid(const char *name);
+const char *status_name(int status);
+
+#endif

@@ -1,0 +1,201 @@
+/*
+ * muster — who is in my training cluster?
+ *
+ * The host API: open a context from a configuration file, resolve the
+ * cluster through the configured chain of backends, read the immutable
+ * result, and emit it in the formats launchers expect.
+ *
+ * Conventions (see muster(3) in docs/):
+ *  - Calls that can fail return 0 or a negative MUSTER_E* code.  When the
+ *    caller passes a muster_error, it receives the code and a message naming
+ *    the backend, the config file:line and the reason.  No global or
+ *    thread-local error state exists.
+ *  - Strings returned by accessors are borrowed from their result and live
+ *    as long as it does.  Strings returned through a char ** out-parameter
+ *    are the caller's, to be released with muster_free().
+ *  - One context may be used by many threads at once.  Results are
+ *    immutable and may be shared freely between threads.
+ *  - The library prints nothing unless the host installs a log callback.
+ */
+#ifndef MUSTER_MUSTER_H
+#define MUSTER_MUSTER_H
+
+#include <stddef.h>
+
+#include <muster/version.h>
+
+#if defined(_WIN32)
+#define MUSTER_API __declspec(dllexport)
+#elif defined(__GNUC__)
+#define MUSTER_API __attribute__((visibility("default")))
+#else
+#define MUSTER_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Error codes.  The numbers are part of the ABI and are never reused. */
+enum muster_code {
+	MUSTER_OK = 0,
+	MUSTER_ENOMEM = -1,    /* out of memory */
+	MUSTER_EINVAL = -2,    /* invalid argument */
+	MUSTER_ECONFIG = -3,   /* configuration is invalid */
+	MUSTER_EPLUGIN = -4,   /* a plugin could not be loaded */
+	MUSTER_EABI = -5,      /* a plugin speaks another ABI */
+	MUSTER_ENOTFOUND = -6, /* no backend recognised this environment */
+	MUSTER_EUNAVAIL = -7,  /* a backend failed or was unreachable */
+	MUSTER_ETRYAGAIN = -8, /* the cluster is not ready yet */
+	MUSTER_ENOENT = -9,    /* no such job or task */
+	MUSTER_ECONFLICT = -10 /* merged backends disagree */
+};
+
+/* A name for a code: "out of memory", "no such job or task", ... */
+MUSTER_API const char *muster_strerror(int code);
+
+/* The library's own version string, to compare with MUSTER_VERSION. */
+MUSTER_API const char *muster_version(void);
+
+/* The detail of a failure, filled by the call that failed. */
+typedef struct muster_error {
+	int code;
+	char message[1024];
+} muster_error;
+
+/* Log levels, numbered as syslog's. */
+enum muster_log_level {
+	MUSTER_LOG_ERR = 3,
+	MUSTER_LOG_WARNING = 4,
+	MUSTER_LOG_NOTICE = 5,
+	MUSTER_LOG_INFO = 6,
+	MUSTER_LOG_DEBUG = 7
+};
+
+/* Called for each message at or below the chosen level; may be called from
+ * any thread that uses the context.  `message` has no trailing newline. */
+typedef void (*muster_log_fn)(int level, const char *message, void *data);
+
+/* Options for muster_ctx_open().  Start from MUSTER_OPTIONS_INIT; fields
+ * are only ever appended, and `size` tells the library which exist. */
+typedef struct muster_options {
+	size_t size;
+	unsigned flags;       /* MUSTER_CTX_* */
+	int log_level;        /* messages up to this level reach `log` */
+	muster_log_fn log;    /* NULL: the library stays silent */
+	void *log_data;
+} muster_options;
+
+/* Fail to open when any plugin cannot be loaded (as `strict = true`). */
+#define MUSTER_CTX_STRICT 0x1u
+
+#define MUSTER_OPTIONS_INIT { sizeof(muster_options), 0, MUSTER_LOG_WARNING, NULL, NULL }
+
+typedef struct muster_ctx muster_ctx;
+typedef struct muster_result muster_result;
+
+/*
+ * Open a context.  `config_path` NULL means $MUSTER_CONF when set (ignored
+ * in setuid programs), else the installed default
+ * (MUSTER_DEFAULT_CONFIG).  Drop-ins in "<config_path>.d/" are read after
+ * it.  Plugins are loaded now; `options` may be NULL.
+ */
+MUSTER_API int muster_ctx_open(muster_ctx **out, const char *config_path,
+                               const muster_options *options, muster_error *err);
+MUSTER_API void muster_ctx_free(muster_ctx *ctx);
+
+/* The configuration file the context was opened from. */
+MUSTER_API const char *muster_ctx_config_path(const muster_ctx *ctx);
+
+/* Introspection of the chain, for `muster plugins` and diagnostics. */
+enum muster_plugin_state {
+	MUSTER_PLUGIN_LOADED = 0,
+	MUSTER_PLUGIN_BUILTIN = 1,
+	MUSTER_PLUGIN_FAILED = 2
+};
+
+typedef struct muster_entry_info {
+	const char *plugin;   /* plugin name from the config */
+	const char *instance; /* entry name (defaults to the plugin name) */
+	const char *version;  /* plugin's version, NULL when not loaded */
+	unsigned abi_major, abi_minor; /* 0 when not loaded */
+	const char *file;     /* shared object, NULL for a built-in */
+	int state;            /* enum muster_plugin_state */
+	const char *reason;   /* why it failed, NULL otherwise */
+	const char *config_file; /* where the entry is declared */
+	int config_line;
+} muster_entry_info;
+
+MUSTER_API size_t muster_ctx_entry_count(const muster_ctx *ctx);
+MUSTER_API int muster_ctx_entry_info(const muster_ctx *ctx, size_t i, muster_entry_info *out);
+
+/* Run the chain.  The result is an immutable snapshot owned by the caller. */
+MUSTER_API int muster_resolve(muster_result **out, muster_ctx *ctx, muster_error *err);
+MUSTER_API void muster_result_free(muster_result *result);
+
+/* Which backend instance (or "a+b" for a merge) produced the result. */
+MUSTER_API const char *muster_result_source(const muster_result *result);
+
+/* Jobs, in the order the backend gave them. */
+MUSTER_API size_t muster_result_job_count(const muster_result *result);
+MUSTER_API const char *muster_result_job_name(const muster_result *result, size_t i);
+
+/* Tasks of a job in index order; `i` counts real tasks (0..task_count-1).
+ * A job is dense when its indices are exactly 0..n-1. */
+MUSTER_API size_t muster_result_task_count(const muster_result *result, const char *job);
+MUSTER_API int muster_result_job_is_dense(const muster_result *result, const char *job);
+MUSTER_API int muster_result_task_at(const muster_result *result, const char *job, size_t i,
+                                     long *index, const char **address);
+
+/* The address of one task, NULL when the job or index does not exist. */
+MUSTER_API const char *muster_result_address(const muster_result *result, const char *job,
+                                             long index);
+
+/* Self identity: NULL / -1 when unknown. */
+MUSTER_API const char *muster_result_task_type(const muster_result *result);
+MUSTER_API long muster_result_task_index(const muster_result *result);
+MUSTER_API const char *muster_result_rpc_layer(const muster_result *result);
+MUSTER_API const char *muster_result_environment(const muster_result *result);
+
+/*
+ * Accelerators of one task (`job` NULL: this process's own task), walked
+ * by position: returns MUSTER_ENOENT past the last kind.  A task with no
+ * accelerators has none.
+ */
+MUSTER_API int muster_result_accelerator_at(const muster_result *result, const char *job,
+                                            long index, size_t i, const char **kind,
+                                            long *count);
+
+/*
+ * The master URL, TensorFlow's rules for the backend that answered:
+ * `task_type` NULL and `task_id` < 0 mean "not given" (Python's None);
+ * `rpc_layer` NULL means not given, "" means no prefix.  On success *out is
+ * "grpc://host:port", "host:port" or "" (unknowable).
+ */
+MUSTER_API int muster_master(char **out, const muster_result *result, const char *task_type,
+                             long task_id, const char *rpc_layer, muster_error *err);
+
+/* {"cluster": ..., "task": ..., "rpc_layer": ..., "environment": ...,
+ *  "accelerators": ...}: dense jobs as arrays, sparse as objects. */
+MUSTER_API int muster_result_to_json(char **out, const muster_result *result, muster_error *err);
+
+/* The TF_CONFIG a task should get, byte-identical to what the Kubeflow
+ * training operator writes (compact, jobs sorted, "environment":"cloud").
+ * MUSTER_TF_CONFIG_SPARSE selects its dynamic-worker form. */
+#define MUSTER_TF_CONFIG_SPARSE 0x1u
+MUSTER_API int muster_result_to_tf_config(char **out, const muster_result *result,
+                                          const char *task_type, long task_id, unsigned flags,
+                                          muster_error *err);
+
+/* The accelerator map of one task as JSON {"GPU": 8}; `job` NULL: self. */
+MUSTER_API int muster_result_accelerators_json(char **out, const muster_result *result,
+                                               const char *job, long index, muster_error *err);
+
+/* Release a string the library handed to the caller. */
+MUSTER_API void muster_free(void *p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MUSTER_MUSTER_H */

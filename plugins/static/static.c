@@ -1,0 +1,277 @@
+/*
+ * static: the cluster written in the config, as TensorFlow's
+ * SimpleClusterResolver holds it.
+ *
+ *   config = {
+ *     jobs = {
+ *       worker = ["h1:2222", "h2:2222"];                 # dense: index = position
+ *       ps = ( { index = 3; address = "h3:2222";         # sparse, per-task accelerators
+ *                accelerators = { GPU = 8; }; } );
+ *     };
+ *     task = { type = "worker"; index = 0; };           # self identity
+ *     rpc_layer = "grpc"; environment = ""; master = "";
+ *     accelerators = { worker = { GPU = 8; }; };        # every task of a job
+ *   };
+ *
+ * Everything is read and checked in open(), with file:line errors; resolve()
+ * only replays it, so it is thread-safe and cannot fail on bad input.
+ */
+#include "config.h"
+
+#include "static.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct static_task {
+	const char *job;
+	long index;
+	const char *address;
+	const muster_cfg *accelerators; /* per-task group, or NULL */
+};
+
+struct static_state {
+	const muster_host *host;
+	const muster_cfg *jobs;         /* for the job order, and empty jobs */
+	struct static_task *tasks;
+	size_t ntasks, cap;
+	const muster_cfg *accelerators; /* per-job groups, or NULL */
+	const char *task_type;
+	long task_index;
+	const char *rpc_layer, *environment, *master;
+};
+
+static int get_string(const muster_host *h, muster_plugin_ctx *pc, const muster_cfg *group,
+                      const char *key, const char **out)
+{
+	const muster_cfg *n = h->cfg_get(group, key);
+	*out = NULL;
+	if (!n)
+		return 0;
+	if (h->cfg_string(n, out) < 0) {
+		h->open_error(pc, n, "'%s' must be a string", key);
+		return -1;
+	}
+	return 0;
+}
+
+static int get_index(const muster_host *h, muster_plugin_ctx *pc, const muster_cfg *group,
+                     const char *key, long *out)
+{
+	const muster_cfg *n = h->cfg_get(group, key);
+	long long v;
+	if (!n) {
+		h->open_error(pc, group, "'%s' is missing", key);
+		return -1;
+	}
+	if (h->cfg_int(n, &v) < 0 || v < 0 || v > 0x7fffffff) {
+		h->open_error(pc, n, "'%s' must be an integer from 0 to 2147483647", key);
+		return -1;
+	}
+	*out = (long)v;
+	return 0;
+}
+
+/* A group of kind = count. */
+static int check_accelerators(const muster_host *h, muster_plugin_ctx *pc, const muster_cfg *g)
+{
+	if (h->cfg_type(g) != MUSTER_CFG_GROUP) {
+		h->open_error(pc, g, "accelerators must be a group { GPU = 8; }");
+		return -1;
+	}
+	for (size_t i = 0; i < h->cfg_count(g); i++) {
+		const muster_cfg *k = h->cfg_at(g, i);
+		long long v;
+		if (h->cfg_int(k, &v) < 0 || v < 0 || v > 0x7fffffff) {
+			h->open_error(pc, k, "accelerator count '%s' must be an integer from 0", h->cfg_name(k));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int add_task(struct static_state *st, const char *job, long index, const char *address,
+                    const muster_cfg *accelerators)
+{
+	if (st->ntasks == st->cap) {
+		size_t cap = st->cap ? st->cap * 2 : 16;
+		struct static_task *p = realloc(st->tasks, cap * sizeof(*p));
+		if (!p)
+			return -1;
+		st->tasks = p;
+		st->cap = cap;
+	}
+	st->tasks[st->ntasks++] = (struct static_task){ job, index, address, accelerators };
+	return 0;
+}
+
+/* One element of a job's list: an address string, or a task group. */
+static int read_task(struct static_state *st, muster_plugin_ctx *pc, const char *job, size_t pos,
+                     const muster_cfg *el)
+{
+	const muster_host *h = st->host;
+	const char *address;
+	if (h->cfg_string(el, &address) == 0)
+		return add_task(st, job, (long)pos, address, NULL) < 0 ? -1 : 0;
+	if (h->cfg_type(el) != MUSTER_CFG_GROUP) {
+		h->open_error(pc, el, "job '%s': each task must be \"host:port\" or { index = N; address = \"host:port\"; }", job);
+		return -1;
+	}
+	long index;
+	const muster_cfg *acc = h->cfg_get(el, "accelerators");
+	if (get_index(h, pc, el, "index", &index) < 0 ||
+	    get_string(h, pc, el, "address", &address) < 0)
+		return -1;
+	if (!address) {
+		h->open_error(pc, el, "job '%s': task %ld has no 'address'", job, index);
+		return -1;
+	}
+	if (acc && check_accelerators(h, pc, acc) < 0)
+		return -1;
+	for (size_t i = 0; i < st->ntasks; i++)
+		if (strcmp(st->tasks[i].job, job) == 0 && st->tasks[i].index == index) {
+			h->open_error(pc, el, "job '%s': task %ld is given twice", job, index);
+			return -1;
+		}
+	return add_task(st, job, index, address, acc);
+}
+
+static int read_jobs(struct static_state *st, muster_plugin_ctx *pc, const muster_cfg *root)
+{
+	const muster_host *h = st->host;
+	st->jobs = h->cfg_get(root, "jobs");
+	if (!st->jobs) {
+		h->open_error(pc, root, "'jobs' is missing: jobs = { worker = [\"host:2222\"]; };");
+		return -1;
+	}
+	if (h->cfg_type(st->jobs) != MUSTER_CFG_GROUP) {
+		h->open_error(pc, st->jobs, "'jobs' must be a group { worker = [\"host:2222\"]; }");
+		return -1;
+	}
+	for (size_t j = 0; j < h->cfg_count(st->jobs); j++) {
+		const muster_cfg *job = h->cfg_at(st->jobs, j);
+		int type = h->cfg_type(job);
+		if (type != MUSTER_CFG_ARRAY && type != MUSTER_CFG_LIST) {
+			h->open_error(pc, job, "job '%s' must be a list of tasks", h->cfg_name(job));
+			return -1;
+		}
+		for (size_t i = 0; i < h->cfg_count(job); i++)
+			if (read_task(st, pc, h->cfg_name(job), i, h->cfg_at(job, i)) < 0)
+				return -1;
+	}
+	return 0;
+}
+
+static int read_job_accelerators(struct static_state *st, muster_plugin_ctx *pc,
+                                 const muster_cfg *root)
+{
+	const muster_host *h = st->host;
+	st->accelerators = h->cfg_get(root, "accelerators");
+	if (!st->accelerators)
+		return 0;
+	if (h->cfg_type(st->accelerators) != MUSTER_CFG_GROUP) {
+		h->open_error(pc, st->accelerators, "'accelerators' must be a group { worker = { GPU = 8; }; }");
+		return -1;
+	}
+	for (size_t i = 0; i < h->cfg_count(st->accelerators); i++) {
+		const muster_cfg *g = h->cfg_at(st->accelerators, i);
+		if (!h->cfg_get(st->jobs, h->cfg_name(g))) {
+			h->open_error(pc, g, "accelerators for job '%s', which is not in 'jobs'", h->cfg_name(g));
+			return -1;
+		}
+		if (check_accelerators(h, pc, g) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int read_self(struct static_state *st, muster_plugin_ctx *pc, const muster_cfg *root)
+{
+	const muster_host *h = st->host;
+	const muster_cfg *task = h->cfg_get(root, "task");
+	st->task_index = -1;
+	if (!task)
+		return 0;
+	if (h->cfg_type(task) != MUSTER_CFG_GROUP) {
+		h->open_error(pc, task, "'task' must be a group { type = \"worker\"; index = 0; }");
+		return -1;
+	}
+	if (get_string(h, pc, task, "type", &st->task_type) < 0)
+		return -1;
+	return h->cfg_get(task, "index") ? get_index(h, pc, task, "index", &st->task_index) : 0;
+}
+
+static void static_close(void *state)
+{
+	struct static_state *st = state;
+	if (st)
+		free(st->tasks);
+	free(st);
+}
+
+static int static_open(const muster_host *h, muster_plugin_ctx *pc, void **state)
+{
+	struct static_state *st = calloc(1, sizeof(*st));
+	if (!st) {
+		h->open_error(pc, NULL, "out of memory");
+		return -1;
+	}
+	st->host = h;
+	const muster_cfg *root = h->cfg_root(pc);
+	if (read_jobs(st, pc, root) < 0 || read_job_accelerators(st, pc, root) < 0 ||
+	    read_self(st, pc, root) < 0 || get_string(h, pc, root, "rpc_layer", &st->rpc_layer) < 0 ||
+	    get_string(h, pc, root, "environment", &st->environment) < 0 ||
+	    get_string(h, pc, root, "master", &st->master) < 0) {
+		static_close(st);
+		return -1;
+	}
+	*state = st;
+	return 0;
+}
+
+static int add_accelerators(const muster_host *h, muster_call *call, const struct static_task *t,
+                            const muster_cfg *g)
+{
+	for (size_t i = 0; i < h->cfg_count(g); i++) {
+		const muster_cfg *k = h->cfg_at(g, i);
+		long long v = 0;
+		h->cfg_int(k, &v);
+		if (h->add_accelerator(call, t->job, t->index, h->cfg_name(k), (long)v) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static muster_status static_resolve(void *state, const muster_host *h, muster_call *call)
+{
+	const struct static_state *st = state;
+	/* Jobs first, in config order, so empty jobs exist and order is kept. */
+	for (size_t j = 0; j < h->cfg_count(st->jobs); j++)
+		if (h->add_job(call, h->cfg_name(h->cfg_at(st->jobs, j))) < 0)
+			return MUSTER_STATUS_UNAVAIL;
+	for (size_t i = 0; i < st->ntasks; i++) {
+		const struct static_task *t = &st->tasks[i];
+		/* A task's own accelerators replace its job's. */
+		const muster_cfg *acc = t->accelerators ? t->accelerators
+		                        : st->accelerators ? h->cfg_get(st->accelerators, t->job) : NULL;
+		if (h->add_task(call, t->job, t->index, t->address) < 0 ||
+		    (acc && add_accelerators(h, call, t, acc) < 0))
+			return MUSTER_STATUS_UNAVAIL;
+	}
+	if (h->set_task(call, st->task_type, st->task_index) < 0 ||
+	    h->set_rpc_layer(call, st->rpc_layer) < 0 ||
+	    h->set_environment(call, st->environment) < 0 || h->set_master(call, st->master) < 0 ||
+	    h->set_master_rule(call, MUSTER_MASTER_SIMPLE) < 0)
+		return MUSTER_STATUS_UNAVAIL;
+	return MUSTER_STATUS_SUCCESS;
+}
+
+const muster_plugin static_plugin = {
+	MUSTER_PLUGIN_HEADER,
+	MUSTER_PLUGIN_THREADSAFE,
+	"static",
+	MUSTER_VERSION,
+	static_open,
+	static_resolve,
+	static_close,
+};

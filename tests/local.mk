@@ -1,0 +1,18 @@
+# The test harness: cmocka programs and shell scripts share one environment.
+TEST_EXTENSIONS = .sh
+SH_LOG_COMPILER = $(SHELL)
+
+# Tests never read /etc or the caller's environment: plugins come from the
+# build tree, configs from tests/ fixtures.
+AM_TESTS_ENVIRONMENT = \
+	unset MUSTER_CONF TF_CONFIG KUBERNETES_SERVICE_HOST; \
+	MUSTER_PLUGIN_PATH='$(abs_top_builddir)/plugins/tf_config/.libs:$(abs_top_builddir)/tests/plugins/.libs'; \
+	MUSTER_TEST_SRCDIR='$(abs_top_srcdir)'; \
+	MUSTER_TEST_BUILDDIR='$(abs_top_builddir)'; \
+	MUSTER_BIN='$(abs_top_builddir)/cli/muster'; \
+	export MUSTER_PLUGIN_PATH MUSTER_TEST_SRCDIR MUSTER_TEST_BUILDDIR MUSTER_BIN;
+
+# Unit tests link the library's objects directly (core/libmuster-internal.la)
+# so they can reach internal functions the shared library does not export.
+unit_test_cflags = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBCONFIG_CFLAGS)
+unit_test_ldadd = core/libmuster-internal.la $(CMOCKA_LIBS) $(LIBCONFIG_LIBS)

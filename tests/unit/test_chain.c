@@ -1,0 +1,249 @@
+/* The chain: every status × action, the last entry's finality, merged data
+ * surviving later failures, time budgets, and the failure summary. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+static const char *const status_names[] = {"success", "notfound", "unavail", "tryagain"};
+static const char *const action_names[] = {"return", "continue", "merge"};
+static const int status_codes[] = {0, MUSTER_ENOTFOUND, MUSTER_EUNAVAIL, MUSTER_ETRYAGAIN};
+
+/* The first entry answers `status` with job a; the second always succeeds
+ * with job b. */
+static const char *two_entries(int status, int action)
+{
+	static char text[1024];
+	snprintf(text, sizeof(text),
+	         "chain = (\n"
+	         "  { plugin = \"stub\"; name = \"one\"; on_%s = \"%s\";\n"
+	         "    config = { status = \"%s\"; reason = \"first says %s\"; jobs = { a = [\"a0:1\"]; }; }; },\n"
+	         "  { plugin = \"stub_b\"; name = \"two\";\n"
+	         "    config = { jobs = { b = [\"b0:1\"]; }; }; }\n"
+	         ");\n",
+	         status_names[status], action_names[action], status_names[status],
+	         status_names[status]);
+	return text;
+}
+
+static int resolve_text(const char *text, char **json, muster_error *err)
+{
+	muster_ctx *ctx = open_text(text, NULL);
+	muster_result *r = NULL;
+	int rc = muster_resolve(&r, ctx, err);
+	*json = rc == 0 ? json_of(r) : NULL;
+	if (rc == 0)
+		assert_null(err->message[0] ? "message not cleared" : NULL);
+	muster_result_free(r);
+	muster_ctx_free(ctx);
+	return rc;
+}
+
+static void every_status_and_action(void **state)
+{
+	for (int s = 0; s < 4; s++) {
+		for (int a = 0; a < 3; a++) {
+			char *json;
+			muster_error err;
+			int rc = resolve_text(two_entries(s, a), &json, &err);
+			const char *want;
+			int want_rc = 0;
+			if (s == 0)
+				want = a == 0 ? "{\"cluster\":{\"a\":[\"a0:1\"]}}"
+				       : a == 1 ? "{\"cluster\":{\"b\":[\"b0:1\"]}}"
+				                : "{\"cluster\":{\"a\":[\"a0:1\"],\"b\":[\"b0:1\"]}}";
+			else if (a == 0)
+				want = NULL, want_rc = status_codes[s];
+			else
+				want = "{\"cluster\":{\"b\":[\"b0:1\"]}}";
+			if (rc != want_rc)
+				fail_msg("%s/%s: rc %d, want %d (%s)", status_names[s], action_names[a], rc,
+				         want_rc, rc ? err.message : json);
+			if (want) {
+				assert_string_equal(json, want);
+			} else {
+				char needle[128];
+				snprintf(needle, sizeof(needle), "stub(one): %s: first says %s (",
+				         status_names[s], status_names[s]);
+				assert_non_null(strstr(err.message, needle));
+				assert_null(strstr(err.message, "stub_b(two)"));
+			}
+			muster_free(json);
+		}
+	}
+}
+
+/* The last entry's answer is final, whatever its actions say. */
+static void last_entry_is_final(void **state)
+{
+	for (int s = 0; s < 4; s++) {
+		char text[512];
+		snprintf(text, sizeof(text),
+		         "chain = ( { plugin = \"stub\"; on_%s = \"%s\";"
+		         " config = { status = \"%s\"; jobs = { a = [\"a0:1\"]; }; }; } );",
+		         status_names[s], s == 0 ? "continue" : "return", status_names[s]);
+		char *json;
+		muster_error err;
+		int rc = resolve_text(text, &json, &err);
+		assert_int_equal(rc, status_codes[s]);
+		if (s == 0)
+			assert_string_equal(json, "{\"cluster\":{\"a\":[\"a0:1\"]}}");
+		muster_free(json);
+	}
+}
+
+/* Once something is merged, later failures (even `return`) keep it. */
+static void merged_data_survives_later_failures(void **state)
+{
+	char *json;
+	muster_error err;
+	int rc = resolve_text(
+		"chain = (\n"
+		" { plugin = \"stub\"; name = \"m\"; on_success = \"merge\"; config = { jobs = { a = [\"a0:1\"]; }; }; },\n"
+		" { plugin = \"stub_b\"; name = \"x\"; on_unavail = \"return\"; config = { status = \"unavail\"; }; },\n"
+		" { plugin = \"stub\"; name = \"never\"; config = { jobs = { c = [\"c0:1\"]; }; }; }\n"
+		");",
+		&json, &err);
+	assert_int_equal(rc, 0);
+	assert_string_equal(json, "{\"cluster\":{\"a\":[\"a0:1\"]}}");
+	muster_free(json);
+}
+
+static void failure_lists_every_entry(void **state)
+{
+	char *json;
+	muster_error err;
+	int rc = resolve_text(
+		"chain = (\n"
+		" { plugin = \"stub\"; name = \"first\"; config = { status = \"notfound\"; reason = \"not here\"; }; },\n"
+		" { plugin = \"stub_b\"; name = \"second\"; config = { status = \"tryagain\"; reason = \"3/4 ready\"; }; }\n"
+		");",
+		&json, &err);
+	assert_int_equal(rc, MUSTER_ETRYAGAIN);
+	assert_int_equal(err.code, MUSTER_ETRYAGAIN);
+	assert_non_null(strstr(err.message, "no backend could resolve the cluster: "
+	                                    "stub(first): notfound: not here ("));
+	assert_non_null(strstr(err.message, "muster.conf:2); stub_b(second): tryagain: 3/4 ready ("));
+	assert_non_null(strstr(err.message, "muster.conf:3)"));
+}
+
+static void overrunning_the_budget_is_unavail(void **state)
+{
+	char *json;
+	muster_error err;
+	int rc = resolve_text(
+		"chain = (\n"
+		" { plugin = \"stub\"; name = \"slow\"; timeout_ms = 20; config = { sleep_ms = 120; jobs = { a = [\"a:1\"]; }; }; },\n"
+		" { plugin = \"stub_b\"; name = \"fast\"; config = { status = \"notfound\"; }; }\n"
+		");",
+		&json, &err);
+	assert_int_equal(rc, MUSTER_ENOTFOUND);
+	assert_non_null(strstr(err.message, "stub(slow): unavail: no answer within its 20 ms budget (took "));
+}
+
+static int count_level(const char *text, int level)
+{
+	char prefix[8];
+	int n = 0;
+	snprintf(prefix, sizeof(prefix), "%d ", level);
+	for (const char *line = text; *line;) {
+		n += strncmp(line, prefix, strlen(prefix)) == 0;
+		const char *end = strchr(line, '\n');
+		if (!end)
+			break;
+		line = end + 1;
+	}
+	return n;
+}
+
+static void missing_plugin_answers_unavail_and_is_logged_once(void **state)
+{
+	struct captured_log log;
+	muster_ctx *ctx = open_text(
+		"chain = ( { plugin = \"no_such_backend\"; }, { plugin = \"static\"; config = { jobs = { w = [\"w:1\"]; }; }; } );",
+		&log);
+	assert_non_null(strstr(log.text, "muster.conf:1: no_such_backend(no_such_backend): plugin 'no_such_backend' not found in "));
+	for (int i = 0; i < 3; i++) {
+		muster_result *r = resolve_ok(ctx);
+		assert_string_equal(muster_result_source(r), "static");
+		muster_result_free(r);
+	}
+	/* Logged once, at open; the resolves log only at INFO. */
+	assert_int_equal(count_level(log.text, MUSTER_LOG_WARNING), 1);
+	assert_non_null(strstr(log.text, "6 no_such_backend(no_such_backend): unavail: plugin 'no_such_backend' not found"));
+
+	muster_entry_info info;
+	assert_int_equal(muster_ctx_entry_count(ctx), 2);
+	assert_int_equal(muster_ctx_entry_info(ctx, 0, &info), 0);
+	assert_int_equal(info.state, MUSTER_PLUGIN_FAILED);
+	assert_non_null(strstr(info.reason, "not found in "));
+	assert_int_equal(muster_ctx_entry_info(ctx, 1, &info), 0);
+	assert_int_equal(info.state, MUSTER_PLUGIN_BUILTIN);
+	assert_null(info.file);
+	assert_int_equal(info.abi_major, 1);
+	assert_int_equal(muster_ctx_entry_info(ctx, 2, &info), MUSTER_EINVAL);
+	muster_ctx_free(ctx);
+}
+
+static void strict_makes_a_missing_plugin_fatal(void **state)
+{
+	muster_error err;
+	assert_int_equal(open_text_fails("strict = true;\nchain = ( { plugin = \"no_such_backend\"; } );", &err),
+	                 MUSTER_EPLUGIN);
+	assert_non_null(strstr(err.message, "muster.conf:2: no_such_backend(no_such_backend): plugin 'no_such_backend' not found in "));
+
+	/* The same through the context flag. */
+	muster_options o = MUSTER_OPTIONS_INIT;
+	o.flags = MUSTER_CTX_STRICT;
+	muster_ctx *ctx = NULL;
+	assert_int_equal(muster_ctx_open(&ctx, write_config("chain = ( { plugin = \"nope\"; } );"), &o, &err),
+	                 MUSTER_EPLUGIN);
+	assert_null(ctx);
+}
+
+static void failing_open_is_a_config_error(void **state)
+{
+	muster_error err;
+	assert_int_equal(open_text_fails("chain = ( { plugin = \"stub\"; config = {\n fail_open = true; }; } );", &err),
+	                 MUSTER_ECONFIG);
+	assert_string_equal(strstr(err.message, "muster.conf:2:"), "muster.conf:2: stub(stub): told to fail");
+}
+
+static void loaded_plugin_is_introspectable(void **state)
+{
+	muster_ctx *ctx = open_text("chain = ( { plugin = \"stub\"; name = \"s\"; config = { jobs = { a = [\"x\"]; }; }; } );", NULL);
+	muster_entry_info info;
+	assert_int_equal(muster_ctx_entry_info(ctx, 0, &info), 0);
+	assert_int_equal(info.state, MUSTER_PLUGIN_LOADED);
+	assert_string_equal(info.plugin, "stub");
+	assert_string_equal(info.instance, "s");
+	assert_string_equal(info.version, "1.0-test");
+	assert_non_null(strstr(info.file, "/stub.so"));
+	assert_int_equal(info.config_line, 1);
+	muster_ctx_free(ctx);
+}
+
+static int teardown(void **state)
+{
+	testutil_cleanup();
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(every_status_and_action, teardown),
+		cmocka_unit_test_teardown(last_entry_is_final, teardown),
+		cmocka_unit_test_teardown(merged_data_survives_later_failures, teardown),
+		cmocka_unit_test_teardown(failure_lists_every_entry, teardown),
+		cmocka_unit_test_teardown(overrunning_the_budget_is_unavail, teardown),
+		cmocka_unit_test_teardown(missing_plugin_answers_unavail_and_is_logged_once, teardown),
+		cmocka_unit_test_teardown(strict_makes_a_missing_plugin_fatal, teardown),
+		cmocka_unit_test_teardown(failing_open_is_a_config_error, teardown),
+		cmocka_unit_test_teardown(loaded_plugin_is_introspectable, teardown),
+	};
+	return cmocka_run_group_tests_name("chain", tests, NULL, NULL);
+}
