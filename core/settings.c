@@ -13,7 +13,7 @@
 
 /* libconfig aborts on out-of-memory; bounding the file keeps that out of
  * reach of anything but a broken machine. */
-#define MAX_CONFIG_BYTES (4 << 20)
+#define MAX_CONFIG_BYTES (64 << 20)
 
 static const char *const status_names[STATUS_COUNT] = {"success", "notfound", "unavail",
                                                        "tryagain"};
