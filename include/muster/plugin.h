@@ -167,7 +167,7 @@ typedef struct muster_plugin {
 
 /* Fills the descriptor's header. */
 #define MUSTER_PLUGIN_HEADER                                                                \
-	MUSTER_PLUGIN_ABI_MAJOR, MUSTER_PLUGIN_ABI_MINOR, (uint32_t)sizeof(muster_plugin)
+	MUSTER_PLUGIN_ABI_MAJOR, MUSTER_PLUGIN_ABI_MINOR, sizeof(muster_plugin)
 
 #ifdef __cplusplus
 }

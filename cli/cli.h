@@ -1,0 +1,106 @@
+/*
+ * The `muster` program: declarations shared by its small files.
+ *
+ * The program uses only the public API (<muster/muster.h>).  Each command
+ * lives in its own cmd_*.c; argument helpers, output, logging and the
+ * mapping of library codes to exit statuses each have their own file.
+ */
+#ifndef MUSTER_CLI_H
+#define MUSTER_CLI_H
+
+#include <stddef.h>
+
+#include <muster/muster.h>
+
+/* Exit statuses, documented in `muster --help` and muster(1). */
+enum cli_exit {
+	CLI_EXIT_OK = 0,
+	CLI_EXIT_NOTFOUND = 1, /* the chain answered notfound */
+	CLI_EXIT_UNAVAIL = 2,  /* ... unavail */
+	CLI_EXIT_TRYAGAIN = 3, /* ... tryagain */
+	CLI_EXIT_CONFIG = 4,   /* configuration or plugin error */
+	CLI_EXIT_NOENT = 5,    /* no such job or task; merge conflict */
+	CLI_EXIT_USAGE = 64,   /* bad command line (sysexits EX_USAGE) */
+	CLI_EXIT_SOFTWARE = 70 /* internal error, out of memory, write error */
+};
+
+/* What the global options asked for. */
+struct cli_global {
+	const char *config; /* -c FILE; NULL: $MUSTER_CONF or the default */
+	int verbosity;      /* number of -v */
+};
+
+/* A command: its name, its one-line summary, its synopsis, its run
+ * function.  argv[0] is the command's name; argv[1..] its arguments. */
+struct cli_command {
+	const char *name;
+	const char *synopsis;
+	const char *summary;
+	const char *options; /* the options' help, one per line */
+	int (*run)(const struct cli_global *g, int argc, char **argv);
+};
+
+extern const struct cli_command cli_commands[];
+extern const size_t cli_command_count;
+
+int cmd_resolve(const struct cli_global *g, int argc, char **argv);
+int cmd_master(const struct cli_global *g, int argc, char **argv);
+int cmd_accelerators(const struct cli_global *g, int argc, char **argv);
+int cmd_tf_config(const struct cli_global *g, int argc, char **argv);
+int cmd_plugins(const struct cli_global *g, int argc, char **argv);
+int cmd_check(const struct cli_global *g, int argc, char **argv);
+
+/* usage.c */
+int cli_usage(int to_stderr);          /* the program's help; exit status */
+int cli_command_usage(const struct cli_command *cmd, int to_stderr);
+const struct cli_command *cli_find_command(const char *name);
+int cli_usage_error(const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 1, 2)))
+#endif
+	;
+
+/* args.c: getopt_long over a command's arguments. */
+struct option;
+/* Restart getopt_long (for a command's own argument vector). */
+void cli_getopt_reset(void);
+/* Report what getopt_long returned '?' or ':' for; returns CLI_EXIT_USAGE. */
+int cli_getopt_error(int c, char **argv, const char *where);
+/* Parse "TYPE:ID" strictly (split at the last colon): TYPE non-empty, ID
+ * a non-negative decimal integer.  *type is a malloc()ed copy for the
+ * caller to free().  0 on success, else the exit status (the message is
+ * printed). */
+int cli_parse_task(const char *arg, char **type, long *id);
+
+/* exitcode.c */
+int cli_exit_code(int code);
+/* Print "muster: <message>" for a failed call; returns its exit status. */
+int cli_fail(int code, const muster_error *err);
+void cli_error(const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 1, 2)))
+#endif
+	;
+
+/* log.c */
+void cli_log(int level, const char *message, void *data);
+void cli_options(muster_options *opts, const struct cli_global *g);
+
+/* session.c: open the context (and resolve); print errors.  Return 0 or
+ * the exit status to use. */
+int cli_open(muster_ctx **ctx, const struct cli_global *g);
+int cli_open_resolve(muster_ctx **ctx, muster_result **res, const struct cli_global *g);
+
+/* out.c: everything written to stdout goes through here; out_finish()
+ * flushes and checks, and turns a write error into CLI_EXIT_SOFTWARE. */
+void out_puts(const char *s);
+void out_printf(const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 1, 2)))
+#endif
+	;
+/* Print a library-owned string and a newline, then muster_free() it. */
+void out_line_free(char *s);
+int out_finish(int status);
+
+#endif /* MUSTER_CLI_H */

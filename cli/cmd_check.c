@@ -1,0 +1,33 @@
+/* muster check: open the context (which reads and validates the
+ * configuration and its drop-ins, and loads the plugins), resolve nothing. */
+#include <config.h>
+
+#include <getopt.h>
+
+#include "cli.h"
+
+int cmd_check(const struct cli_global *g, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	muster_ctx *ctx;
+	int c, rc;
+
+	cli_getopt_reset();
+	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
+		if (c == 'h')
+			return cli_command_usage(cli_find_command("check"), 0);
+		return cli_getopt_error(c, argv, "check");
+	}
+	if (optind < argc)
+		return cli_usage_error("check: unexpected argument '%s'", argv[optind]);
+
+	rc = cli_open(&ctx, g);
+	if (rc != 0)
+		return rc;
+	out_printf("%s: OK\n", muster_ctx_config_path(ctx));
+	muster_ctx_free(ctx);
+	return out_finish(CLI_EXIT_OK);
+}

@@ -1,0 +1,46 @@
+/* The log callback: "muster: LEVEL: message" on stderr. */
+#include <config.h>
+
+#include <stdio.h>
+
+#include "cli.h"
+
+static const char *level_name(int level)
+{
+	switch (level) {
+	case MUSTER_LOG_ERR:
+		return "error";
+	case MUSTER_LOG_WARNING:
+		return "warning";
+	case MUSTER_LOG_NOTICE:
+		return "notice";
+	case MUSTER_LOG_INFO:
+		return "info";
+	case MUSTER_LOG_DEBUG:
+		return "debug";
+	default:
+		return level < MUSTER_LOG_ERR ? "error" : "debug";
+	}
+}
+
+void cli_log(int level, const char *message, void *data)
+{
+	(void)data;
+	/* One call, so that a line from another thread is never interleaved
+	 * (stdio locks the stream for the call). */
+	fprintf(stderr, "muster: %s: %s\n", level_name(level), message);
+}
+
+void cli_options(muster_options *opts, const struct cli_global *g)
+{
+	static const muster_options init = MUSTER_OPTIONS_INIT;
+
+	*opts = init;
+	/* Warnings (unknown config keys, a plugin that failed to load) always
+	 * show; -v adds informational messages, -vv debug messages. */
+	opts->log_level = g->verbosity <= 0   ? MUSTER_LOG_WARNING
+	                  : g->verbosity == 1 ? MUSTER_LOG_INFO
+	                                      : MUSTER_LOG_DEBUG;
+	opts->log = cli_log;
+	opts->log_data = NULL;
+}

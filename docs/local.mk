@@ -1,0 +1,2 @@
+# docs: the manual pages.
+dist_man_MANS += docs/muster.1 docs/muster.conf.5
