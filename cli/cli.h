@@ -91,6 +91,21 @@ void cli_options(muster_options *opts, const struct cli_global *g);
 int cli_open(muster_ctx **ctx, const struct cli_global *g);
 int cli_open_resolve(muster_ctx **ctx, muster_result **res, const struct cli_global *g);
 
+/* What a command asks of the result: a task (type NULL, id -1 when not
+ * given), an rpc layer (NULL when not given) and format flags. */
+struct cli_request {
+	char *type;
+	long id;
+	const char *rpc_layer;
+	unsigned flags;
+};
+/* Turns the result into the one string a command prints. */
+typedef int (*cli_emit_fn)(char **out, const muster_result *res, const struct cli_request *req,
+                           muster_error *err);
+/* Resolves, prints what `emit` makes of the result as one line, and
+ * returns the exit status; frees req->type. */
+int cli_print_resolved(const struct cli_global *g, cli_emit_fn emit, struct cli_request *req);
+
 /* out.c: everything written to stdout goes through here; out_finish()
  * flushes and checks, and turns a write error into CLI_EXIT_SOFTWARE. */
 void out_puts(const char *s);

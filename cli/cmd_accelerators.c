@@ -2,9 +2,15 @@
 #include <config.h>
 
 #include <getopt.h>
-#include <stdlib.h>
 
 #include "cli.h"
+
+/* No --task: job NULL asks for this process's own task. */
+static int emit_accelerators(char **out, const muster_result *res, const struct cli_request *req,
+                             muster_error *err)
+{
+	return muster_result_accelerators_json(out, res, req->type, req->id, err);
+}
 
 int cmd_accelerators(const struct cli_global *g, int argc, char **argv)
 {
@@ -13,12 +19,8 @@ int cmd_accelerators(const struct cli_global *g, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	muster_error err = { 0, "" };
+	struct cli_request req = { NULL, -1, NULL, 0 };
 	const char *task = NULL;
-	char *type = NULL, *s = NULL;
-	long id = -1;
-	muster_ctx *ctx;
-	muster_result *res;
 	int c, rc;
 
 	cli_getopt_reset();
@@ -35,20 +37,7 @@ int cmd_accelerators(const struct cli_global *g, int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error("accelerators: unexpected argument '%s'", argv[optind]);
-	if (task != NULL && (rc = cli_parse_task(task, &type, &id)) != 0)
+	if (task != NULL && (rc = cli_parse_task(task, &req.type, &req.id)) != 0)
 		return rc;
-
-	rc = cli_open_resolve(&ctx, &res, g);
-	if (rc == 0) {
-		/* No --task: job NULL asks for this process's own task. */
-		rc = muster_result_accelerators_json(&s, res, type, id, &err);
-		if (rc != 0)
-			rc = cli_fail(rc, &err);
-		else
-			out_line_free(s);
-		muster_result_free(res);
-		muster_ctx_free(ctx);
-	}
-	free(type);
-	return out_finish(rc);
+	return cli_print_resolved(g, emit_accelerators, &req);
 }

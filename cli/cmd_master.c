@@ -2,9 +2,14 @@
 #include <config.h>
 
 #include <getopt.h>
-#include <stdlib.h>
 
 #include "cli.h"
+
+static int emit_master(char **out, const muster_result *res, const struct cli_request *req,
+                       muster_error *err)
+{
+	return muster_master(out, res, req->type, req->id, req->rpc_layer, err);
+}
 
 int cmd_master(const struct cli_global *g, int argc, char **argv)
 {
@@ -14,12 +19,8 @@ int cmd_master(const struct cli_global *g, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	muster_error err = { 0, "" };
-	const char *task = NULL, *rpc_layer = NULL;
-	char *type = NULL, *s = NULL;
-	long id = -1;
-	muster_ctx *ctx;
-	muster_result *res;
+	struct cli_request req = { NULL, -1, NULL, 0 };
+	const char *task = NULL;
 	int c, rc;
 
 	cli_getopt_reset();
@@ -29,7 +30,7 @@ int cmd_master(const struct cli_global *g, int argc, char **argv)
 			task = optarg;
 			break;
 		case 'r':
-			rpc_layer = optarg; /* "" is meaningful: no prefix */
+			req.rpc_layer = optarg; /* "" is meaningful: no prefix */
 			break;
 		case 'h':
 			return cli_command_usage(cli_find_command("master"), 0);
@@ -39,19 +40,7 @@ int cmd_master(const struct cli_global *g, int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error("master: unexpected argument '%s'", argv[optind]);
-	if (task != NULL && (rc = cli_parse_task(task, &type, &id)) != 0)
+	if (task != NULL && (rc = cli_parse_task(task, &req.type, &req.id)) != 0)
 		return rc;
-
-	rc = cli_open_resolve(&ctx, &res, g);
-	if (rc == 0) {
-		rc = muster_master(&s, res, type, id, rpc_layer, &err);
-		if (rc != 0)
-			rc = cli_fail(rc, &err);
-		else
-			out_line_free(s);
-		muster_result_free(res);
-		muster_ctx_free(ctx);
-	}
-	free(type);
-	return out_finish(rc);
+	return cli_print_resolved(g, emit_master, &req);
 }

@@ -2,9 +2,14 @@
 #include <config.h>
 
 #include <getopt.h>
-#include <stdlib.h>
 
 #include "cli.h"
+
+static int emit_tf_config(char **out, const muster_result *res, const struct cli_request *req,
+                          muster_error *err)
+{
+	return muster_result_to_tf_config(out, res, req->type, req->id, req->flags, err);
+}
 
 int cmd_tf_config(const struct cli_global *g, int argc, char **argv)
 {
@@ -14,13 +19,8 @@ int cmd_tf_config(const struct cli_global *g, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	muster_error err = { 0, "" };
+	struct cli_request req = { NULL, -1, NULL, 0 };
 	const char *task = NULL;
-	char *type = NULL, *s = NULL;
-	unsigned flags = 0;
-	long id = -1;
-	muster_ctx *ctx;
-	muster_result *res;
 	int c, rc;
 
 	cli_getopt_reset();
@@ -30,7 +30,7 @@ int cmd_tf_config(const struct cli_global *g, int argc, char **argv)
 			task = optarg;
 			break;
 		case 's':
-			flags |= MUSTER_TF_CONFIG_SPARSE;
+			req.flags |= MUSTER_TF_CONFIG_SPARSE;
 			break;
 		case 'h':
 			return cli_command_usage(cli_find_command("tf-config"), 0);
@@ -42,19 +42,7 @@ int cmd_tf_config(const struct cli_global *g, int argc, char **argv)
 		return cli_usage_error("tf-config: unexpected argument '%s'", argv[optind]);
 	if (task == NULL)
 		return cli_usage_error("tf-config: --task TYPE:ID is required");
-	if ((rc = cli_parse_task(task, &type, &id)) != 0)
+	if ((rc = cli_parse_task(task, &req.type, &req.id)) != 0)
 		return rc;
-
-	rc = cli_open_resolve(&ctx, &res, g);
-	if (rc == 0) {
-		rc = muster_result_to_tf_config(&s, res, type, id, flags, &err);
-		if (rc != 0)
-			rc = cli_fail(rc, &err);
-		else
-			out_line_free(s);
-		muster_result_free(res);
-		muster_ctx_free(ctx);
-	}
-	free(type);
-	return out_finish(rc);
+	return cli_print_resolved(g, emit_tf_config, &req);
 }

@@ -29,39 +29,17 @@ static void apply_options(struct muster_ctx *ctx, const muster_options *o, unsig
 	}
 }
 
-static int add_dir(struct muster_ctx *ctx, const char *dir, size_t len)
-{
-	if (len == 0)
-		return 0;
-	char **p = realloc(ctx->search, (ctx->nsearch + 1) * sizeof(*p));
-	if (!p)
-		return -1;
-	ctx->search = p;
-	if (!(p[ctx->nsearch] = strndup(dir, len)))
-		return -1;
-	ctx->nsearch++;
-	return 0;
-}
-
 /* The config's plugin_path, then $MUSTER_PLUGIN_PATH, then the installed
  * directory. */
 static int build_search_path(struct muster_ctx *ctx)
 {
-	for (size_t i = 0; i < ctx->settings.nplugin_path; i++)
-		if (add_dir(ctx, ctx->settings.plugin_path[i], strlen(ctx->settings.plugin_path[i])) < 0)
+	const struct pathlist *conf = &ctx->settings.plugin_path;
+	for (size_t i = 0; i < conf->n; i++)
+		if (pathlist_add(&ctx->search, conf->dirs[i], strlen(conf->dirs[i])) < 0)
 			return -1;
-#ifdef HAVE_SECURE_GETENV
-	const char *env = secure_getenv("MUSTER_PLUGIN_PATH");
-#else
-	const char *env = getenv("MUSTER_PLUGIN_PATH");
-#endif
-	while (env && *env) {
-		size_t n = strcspn(env, ":");
-		if (add_dir(ctx, env, n) < 0)
-			return -1;
-		env += n + (env[n] == ':');
-	}
-	return add_dir(ctx, MUSTER_PLUGINDIR, strlen(MUSTER_PLUGINDIR));
+	if (pathlist_add_split(&ctx->search, settings_getenv("MUSTER_PLUGIN_PATH")) < 0)
+		return -1;
+	return pathlist_add(&ctx->search, MUSTER_PLUGINDIR, strlen(MUSTER_PLUGINDIR));
 }
 
 static int open_entry(struct muster_ctx *ctx, struct entry *e, int strict, muster_error *err)
@@ -71,7 +49,7 @@ static int open_entry(struct muster_ctx *ctx, struct entry *e, int strict, muste
 	e->pc.logger = &ctx->logger;
 	e->pc.config = set->config;
 
-	e->load_code = loader_load(set->plugin, ctx->search, ctx->nsearch, &e->plugin,
+	e->load_code = loader_load(set->plugin, ctx->search.dirs, ctx->search.n, &e->plugin,
 	                           e->load_error, sizeof(e->load_error));
 	if (e->load_code == MUSTER_ENOMEM)
 		return error_set(err, MUSTER_ENOMEM, "out of memory");
@@ -118,9 +96,7 @@ MUSTER_API void muster_ctx_free(muster_ctx *ctx)
 			pthread_mutex_destroy(&e->lock);
 	}
 	free(ctx->entries);
-	for (size_t i = 0; i < ctx->nsearch; i++)
-		free(ctx->search[i]);
-	free(ctx->search);
+	pathlist_clear(&ctx->search);
 	settings_release(&ctx->settings);
 	free(ctx);
 }

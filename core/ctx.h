@@ -23,8 +23,7 @@ struct entry {
 struct muster_ctx {
 	struct logger logger;
 	struct settings settings;
-	char **search;                      /* plugin directories, in order */
-	size_t nsearch;
+	struct pathlist search;             /* plugin directories, in order */
 	struct entry *entries;
 	size_t nentries;
 };

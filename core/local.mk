@@ -19,6 +19,7 @@ core_libmuster_internal_la_SOURCES = \
 	core/host.c core/host.h \
 	core/chain.c core/chain.h \
 	core/ctx.c core/ctx.h \
+	core/pathlist.c core/pathlist.h \
 	core/result.c \
 	plugins/static/static.c plugins/static/static.h
 core_libmuster_internal_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)

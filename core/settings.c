@@ -25,15 +25,20 @@ const char *status_name(int status)
 	return status >= 0 && status < STATUS_COUNT ? status_names[status] : "invalid";
 }
 
+const char *settings_getenv(const char *name)
+{
+#ifdef HAVE_SECURE_GETENV
+	return secure_getenv(name);
+#else
+	return getenv(name);
+#endif
+}
+
 const char *settings_default_path(const char *explicit_path)
 {
 	if (explicit_path)
 		return explicit_path;
-#ifdef HAVE_SECURE_GETENV
-	const char *env = secure_getenv("MUSTER_CONF");
-#else
-	const char *env = getenv("MUSTER_CONF");
-#endif
+	const char *env = settings_getenv("MUSTER_CONF");
 	return env && *env ? env : MUSTER_DEFAULT_CONFIG;
 }
 
@@ -293,35 +298,14 @@ static int parse_chain(struct settings *s, config_setting_t *chain, const struct
 	return 0;
 }
 
-static int add_plugin_dir(struct settings *s, const char *dir, size_t len)
-{
-	if (len == 0)
-		return 0;
-	char **p = realloc(s->plugin_path, (s->nplugin_path + 1) * sizeof(*p));
-	if (!p)
-		return -1;
-	s->plugin_path = p;
-	if (!(p[s->nplugin_path] = strndup(dir, len)))
-		return -1;
-	s->nplugin_path++;
-	return 0;
-}
-
 /* A string (colon-separated, like $PATH) or an array/list of strings. */
 static int parse_plugin_path(struct settings *s, const config_setting_t *node, muster_error *err)
 {
-	for (size_t i = 0; i < s->nplugin_path; i++)
-		free(s->plugin_path[i]);
-	s->nplugin_path = 0;
+	pathlist_clear(&s->plugin_path);
 	int type = config_setting_type(node);
 	if (type == CONFIG_TYPE_STRING) {
-		const char *p = config_setting_get_string(node);
-		while (*p) {
-			size_t n = strcspn(p, ":");
-			if (add_plugin_dir(s, p, n) < 0)
-				return error_set(err, MUSTER_ENOMEM, "out of memory");
-			p += n + (p[n] == ':');
-		}
+		if (pathlist_add_split(&s->plugin_path, config_setting_get_string(node)) < 0)
+			return error_set(err, MUSTER_ENOMEM, "out of memory");
 		return 0;
 	}
 	if (type != CONFIG_TYPE_ARRAY && type != CONFIG_TYPE_LIST)
@@ -331,7 +315,7 @@ static int parse_plugin_path(struct settings *s, const config_setting_t *node, m
 		if (config_setting_type(el) != CONFIG_TYPE_STRING)
 			return fail_at(err, el, "'plugin_path' must be a string or a list of strings");
 		const char *dir = config_setting_get_string(el);
-		if (add_plugin_dir(s, dir, strlen(dir)) < 0)
+		if (pathlist_add(&s->plugin_path, dir, strlen(dir)) < 0)
 			return error_set(err, MUSTER_ENOMEM, "out of memory");
 	}
 	return 0;
@@ -405,9 +389,7 @@ void settings_release(struct settings *s)
 	for (size_t i = 0; i < s->nfiles; i++)
 		config_destroy(&s->files[i]);
 	free(s->files);
-	for (size_t i = 0; i < s->nplugin_path; i++)
-		free(s->plugin_path[i]);
-	free(s->plugin_path);
+	pathlist_clear(&s->plugin_path);
 	free(s->entries);
 	free(s->path);
 	memset(s, 0, sizeof(*s));

@@ -9,6 +9,7 @@
 #include <muster/plugin.h>
 
 #include "log.h"
+#include "pathlist.h"
 
 enum action { ACTION_RETURN, ACTION_CONTINUE, ACTION_MERGE };
 
@@ -30,8 +31,7 @@ struct settings {
 	size_t nfiles;
 	char *path;
 	int strict;
-	char **plugin_path;         /* directories from the config, in order */
-	size_t nplugin_path;
+	struct pathlist plugin_path; /* directories from the config, in order */
 	struct entry_settings *entries;
 	size_t nentries;
 };
@@ -39,6 +39,9 @@ struct settings {
 /* Where the context's config comes from: the argument, $MUSTER_CONF, or the
  * installed default. */
 const char *settings_default_path(const char *explicit_path);
+
+/* An environment variable, ignored in setuid/setgid programs. */
+const char *settings_getenv(const char *name);
 
 int settings_load(struct settings *s, const char *path, const struct logger *lg,
                   muster_error *err);
