@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cfgview.h"
 #include "settings.h"
@@ -168,6 +169,21 @@ static int host_set_master_rule(muster_call *call, int rule)
 	return 0;
 }
 
+static int host_hold_port(muster_call *call, int fd, int port)
+{
+	if (!call || fd < 0)
+		return refuse(call, "hold_port: no socket");
+	struct muster_result *r = call->builder.r;
+	if (r->held_fd >= 0 || port <= 0 || port > 65535) {
+		close(fd);
+		return refuse(call, r->held_fd >= 0 ? "hold_port: a port is already held"
+		                                    : "hold_port: port out of range");
+	}
+	r->held_fd = fd;
+	r->held_port = port;
+	return 0;
+}
+
 const muster_host host_services = {
 	.abi_major = MUSTER_PLUGIN_ABI_MAJOR,
 	.abi_minor = MUSTER_PLUGIN_ABI_MINOR,
@@ -196,4 +212,5 @@ const muster_host host_services = {
 	.set_environment = host_set_environment,
 	.set_master = host_set_master,
 	.set_master_rule = host_set_master_rule,
+	.hold_port = host_hold_port,
 };

@@ -107,6 +107,14 @@ int merge_results(struct muster_result **out, struct muster_result *first,
 			rc = error_set(err, MUSTER_ECONFLICT, "merge: %s", b.reason);
 			goto done;
 		}
+		/* The union holds the first reserved port; another one is released
+		 * with its contribution. */
+		struct muster_result *holder = first->held_fd >= 0 ? first : next;
+		if (holder->held_fd >= 0) {
+			r->held_fd = holder->held_fd;
+			r->held_port = holder->held_port;
+			holder->held_fd = -1;
+		}
 		/* Keep the first contributor alive for master() without a task. */
 		r->first = first->first ? first->first : first;
 		if (first->first) {

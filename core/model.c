@@ -12,6 +12,8 @@ struct muster_result *model_new(void)
 		return NULL;
 	arena_init(&r->arena);
 	r->task_index = -1;
+	r->held_fd = -1;
+	r->held_port = -1;
 	return r;
 }
 
@@ -19,6 +21,7 @@ MUSTER_API void muster_result_free(struct muster_result *r)
 {
 	if (!r)
 		return;
+	muster_result_release_port(r);
 	muster_result_free(r->first);
 	for (size_t i = 0; i < r->njobs; i++)
 		free(r->jobs[i].tasks);

@@ -45,6 +45,8 @@ struct muster_result {
 	const char *master;     /* session_master, or Simple's stored master */
 	int master_rule;        /* enum muster_master_rule */
 	const char *source;     /* "instance" or "a+b" after a merge */
+	int held_fd;            /* reserved port's socket, -1: none (atomic) */
+	int held_port;
 
 	/* A merged result answers master() without a task the way its first
 	 * contributor would (TF's UnionClusterResolver delegates). */

@@ -4,6 +4,8 @@
 
 #include "model.h"
 
+#include <unistd.h>
+
 MUSTER_API const char *muster_result_source(const muster_result *r)
 {
 	return r ? r->source : NULL;
@@ -97,5 +99,22 @@ MUSTER_API int muster_result_accelerator_at(const muster_result *r, const char *
 		*kind = a[i].kind;
 	if (count)
 		*count = a[i].count;
+	return 0;
+}
+
+MUSTER_API int muster_result_reserved_port(const muster_result *r)
+{
+	return r && __atomic_load_n(&r->held_fd, __ATOMIC_ACQUIRE) >= 0 ? r->held_port : -1;
+}
+
+/* The one mutation a result allows: hosts on several threads may race to
+ * release, so the socket is taken with an atomic exchange. */
+MUSTER_API int muster_result_release_port(muster_result *r)
+{
+	if (!r)
+		return MUSTER_EINVAL;
+	int fd = __atomic_exchange_n(&r->held_fd, -1, __ATOMIC_ACQ_REL);
+	if (fd >= 0)
+		close(fd);
 	return 0;
 }

@@ -151,6 +151,16 @@ MUSTER_API int muster_result_task_at(const muster_result *result, const char *jo
 MUSTER_API const char *muster_result_address(const muster_result *result, const char *job,
                                              long index);
 
+/*
+ * The port a backend reserved for this process's own server (spark), -1
+ * when none.  The result holds it bound, so no other process can take it;
+ * release it right before binding it yourself (the window between the two
+ * is the only race left; binding with SO_REUSEADDR narrows it further).
+ * Releasing twice is harmless; muster_result_free() releases it too.
+ */
+MUSTER_API int muster_result_reserved_port(const muster_result *result);
+MUSTER_API int muster_result_release_port(muster_result *result);
+
 /* Self identity: NULL / -1 when unknown. */
 MUSTER_API const char *muster_result_task_type(const muster_result *result);
 MUSTER_API long muster_result_task_index(const muster_result *result);

@@ -78,7 +78,7 @@ enum muster_master_rule {
 #define MUSTER_PLUGIN_THREADSAFE 0x1u /* resolve() may run concurrently on one state */
 
 #define MUSTER_PLUGIN_ABI_MAJOR 1
-#define MUSTER_PLUGIN_ABI_MINOR 0
+#define MUSTER_PLUGIN_ABI_MINOR 1
 
 /* Opaque handles owned by the core. */
 typedef struct muster_plugin_ctx muster_plugin_ctx; /* one chain entry */
@@ -138,6 +138,12 @@ typedef struct muster_host {
 	 * with MUSTER_MASTER_SIMPLE, the stored master. */
 	int (*set_master)(muster_call *call, const char *master);
 	int (*set_master_rule)(muster_call *call, int rule);
+
+	/* ABI 1.1: hands the host a socket bound to the port this process
+	 * reserved for its own server (the spark backend's TF port).  The
+	 * result owns `fd` from here on, even on failure; the host releases it
+	 * with muster_result_release_port() right before binding the port. */
+	int (*hold_port)(muster_call *call, int fd, int port);
 } muster_host;
 
 /* The descriptor a plugin returns.  Read-only to the core. */
