@@ -14,11 +14,16 @@
  *     master_rule = "simple";      # tf_config / simple / task
  *     accelerators = { worker = { GPU = 2; }; };  # every task of the job
  *     report_concurrency = true;   # environment = "peak=N" (resolves in flight)
+ *     hold_port = true;            # bind a loopback port and hand it to the host
  *   };
  */
 #include "config.h"
 
+#include <netinet/in.h>
 #include <stdatomic.h>
+#include <stddef.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +45,7 @@ struct stub {
 	const char *status_env, *reason;
 	long long sleep_ms;
 	int report_concurrency;
+	int hold_port;
 	atomic_int in_flight, peak;
 };
 
@@ -86,6 +92,7 @@ static int stub_open(const muster_host *h, muster_plugin_ctx *pc, void **state)
 	st->reason = str(h, cfg, "reason");
 	h->cfg_int(h->cfg_get(cfg, "sleep_ms"), &st->sleep_ms);
 	h->cfg_bool(h->cfg_get(cfg, "report_concurrency"), &st->report_concurrency);
+	h->cfg_bool(h->cfg_get(cfg, "hold_port"), &st->hold_port);
 	/* Mark the data keys read, so they are not warned about as unknown. */
 	const char *keys[] = {"jobs", "task", "rpc_layer", "environment", "master", "master_rule",
 	                      "accelerators"};
@@ -161,6 +168,24 @@ static int build(struct stub *st, const muster_host *h, muster_call *call)
 	return 0;
 }
 
+/* Binds 127.0.0.1:0 and hands the socket to the host (ABI 1.1). */
+static int hold_a_port(const muster_host *h, muster_call *call)
+{
+	if (h->struct_size < offsetof(muster_host, hold_port) + sizeof(h->hold_port))
+		return -1;
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(sa);
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    getsockname(fd, (struct sockaddr *)&sa, &len) < 0) {
+		close(fd);
+		return -1;
+	}
+	return h->hold_port(call, fd, ntohs(sa.sin_port));
+}
+
 static muster_status stub_resolve(void *state, const muster_host *h, muster_call *call)
 {
 	struct stub *st = state;
@@ -179,6 +204,8 @@ static muster_status stub_resolve(void *state, const muster_host *h, muster_call
 	int rc = 0;
 	if (status == MUSTER_STATUS_SUCCESS) {
 		rc = build(st, h, call);
+		if (rc == 0 && st->hold_port)
+			rc = hold_a_port(h, call);
 		if (rc == 0 && st->report_concurrency) {
 			char peak[32];
 			snprintf(peak, sizeof(peak), "peak=%d", atomic_load(&st->peak));

@@ -2,7 +2,11 @@
  * surviving later failures, time budgets, and the failure summary. */
 #include "config.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <stdio.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -226,6 +230,43 @@ static void loaded_plugin_is_introspectable(void **state)
 	muster_ctx_free(ctx);
 }
 
+/* Is anything bound to 127.0.0.1:port? */
+static int port_is_free(int port)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	                          .sin_port = htons((unsigned short)port) };
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	int ok = bind(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0;
+	close(fd);
+	return ok;
+}
+
+static void reserved_port_is_held_until_released(void **state)
+{
+	muster_ctx *ctx = open_text(
+		"chain = ( { plugin = \"stub\"; on_success = \"merge\"; config = { hold_port = true; jobs = { a = [\"a:1\"]; }; }; },\n"
+		" { plugin = \"stub_b\"; config = { hold_port = true; jobs = { b = [\"b:1\"]; }; }; } );",
+		NULL);
+	muster_result *r = resolve_ok(ctx);
+	int port = muster_result_reserved_port(r);
+	assert_true(port > 0);
+	assert_false(port_is_free(port));
+	assert_int_equal(muster_result_release_port(r), 0);
+	assert_int_equal(muster_result_reserved_port(r), -1);
+	assert_true(port_is_free(port));
+	assert_int_equal(muster_result_release_port(r), 0); /* twice is harmless */
+	muster_result_free(r);
+
+	/* Freeing the result releases it too (and LSan sees no leaked socket). */
+	r = resolve_ok(ctx);
+	port = muster_result_reserved_port(r);
+	assert_false(port_is_free(port));
+	muster_result_free(r);
+	assert_true(port_is_free(port));
+	assert_int_equal(muster_result_reserved_port(NULL), -1);
+	muster_ctx_free(ctx);
+}
+
 static int teardown(void **state)
 {
 	testutil_cleanup();
@@ -244,6 +285,7 @@ int main(void)
 		cmocka_unit_test_teardown(strict_makes_a_missing_plugin_fatal, teardown),
 		cmocka_unit_test_teardown(failing_open_is_a_config_error, teardown),
 		cmocka_unit_test_teardown(loaded_plugin_is_introspectable, teardown),
+		cmocka_unit_test_teardown(reserved_port_is_held_until_released, teardown),
 	};
 	return cmocka_run_group_tests_name("chain", tests, NULL, NULL);
 }
