@@ -1,10 +1,10 @@
 # Benchmarks: built and run by `make bench`, never by `make check`.
-EXTRA_PROGRAMS = bench/bench_process bench/bench_resolve
+EXTRA_PROGRAMS += bench/bench_process bench/bench_resolve
 bench_bench_process_SOURCES = bench/bench_process.c
 bench_bench_resolve_SOURCES = bench/bench_resolve.c
 bench_bench_resolve_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS)
 bench_bench_resolve_LDADD = core/libmuster.la $(CJSON_LIBS)
-CLEANFILES += $(EXTRA_PROGRAMS)
+CLEANFILES += bench/bench_process$(EXEEXT) bench/bench_resolve$(EXEEXT)
 EXTRA_DIST += bench/run.sh bench/README.md
 
 bench: bench/bench_process$(EXEEXT) bench/bench_resolve$(EXEEXT) cli/muster$(EXEEXT) all

@@ -1,9 +1,13 @@
-/* muster resolve [--format json|tf_config|text] */
+/* muster resolve [--format json|tf_config|text]
+ * muster resolve --exec [--] COMMAND [ARGS...] */
 #include <config.h>
 
+#include <errno.h>
 #include <getopt.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -74,14 +78,76 @@ static int print_own_tf_config(const muster_result *res)
 	return 0;
 }
 
+/* setenv, or say why not; 0 or the exit status. */
+static int set_env(const char *name, const char *value)
+{
+	if (setenv(name, value, 1) != 0) {
+		cli_error("resolve --exec: cannot set %s: %s", name, strerror(errno));
+		return CLI_EXIT_SOFTWARE;
+	}
+	return 0;
+}
+
+/*
+ * --exec: hand the cluster to COMMAND through its environment, then become
+ * it.  MUSTER_CLUSTER: the result as JSON; TF_CONFIG: this process's own
+ * task's, when the backend knows which task it is; MUSTER_RESERVED_PORT and
+ * TENSORFLOW_PORT: the port a backend reserved (spark).  The reserved port
+ * stays bound until the last moment and is released right before exec: the
+ * command then binds it (the window between the two is the only race left;
+ * see muster(1)).  Returns only on failure.
+ */
+static int exec_with(muster_ctx *ctx, muster_result *res, char **cmd)
+{
+	muster_error err = { 0, "" };
+	const char *type = muster_result_task_type(res);
+	long index = muster_result_task_index(res);
+	int port = muster_result_reserved_port(res), rc, saved;
+	char *s = NULL, buf[16];
+
+	rc = muster_result_to_json(&s, res, &err);
+	if (rc != 0)
+		return cli_fail(rc, &err);
+	rc = set_env("MUSTER_CLUSTER", s);
+	muster_free(s);
+	if (rc != 0)
+		return rc;
+	if (type != NULL && index >= 0) {
+		s = NULL;
+		rc = muster_result_to_tf_config(&s, res, type, index, 0, &err);
+		if (rc != 0)
+			return cli_fail(rc, &err);
+		rc = set_env("TF_CONFIG", s);
+		muster_free(s);
+		if (rc != 0)
+			return rc;
+	}
+	if (port > 0) {
+		snprintf(buf, sizeof buf, "%d", port);
+		if ((rc = set_env("MUSTER_RESERVED_PORT", buf)) != 0 ||
+		    (rc = set_env("TENSORFLOW_PORT", buf)) != 0)
+			return rc;
+	}
+	/* Nothing of ours may linger in the command: flush what we wrote. */
+	fflush(stdout);
+	muster_result_release_port(res);
+	execvp(cmd[0], cmd);
+	saved = errno;
+	cli_error("resolve --exec: cannot run %s: %s", cmd[0], strerror(saved));
+	(void)ctx;
+	return saved == ENOENT ? 127 : 126;
+}
+
 int cmd_resolve(const struct cli_global *g, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' },
+		{ "exec", no_argument, NULL, 'x' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	enum format format = FORMAT_JSON;
+	int exec = 0, have_format = 0;
 	muster_error err = { 0, "" };
 	muster_ctx *ctx;
 	muster_result *res;
@@ -92,6 +158,7 @@ int cmd_resolve(const struct cli_global *g, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
+			have_format = 1;
 			if (strcmp(optarg, "json") == 0)
 				format = FORMAT_JSON;
 			else if (strcmp(optarg, "tf_config") == 0 || strcmp(optarg, "tf-config") == 0)
@@ -102,18 +169,31 @@ int cmd_resolve(const struct cli_global *g, int argc, char **argv)
 				return cli_usage_error("resolve: unknown format '%s' "
 				                       "(json, tf_config or text)", optarg);
 			break;
+		case 'x':
+			exec = 1;
+			break;
 		case 'h':
 			return cli_command_usage(cli_find_command("resolve"), 0);
 		default:
 			return cli_getopt_error(c, argv, "resolve");
 		}
 	}
-	if (optind < argc)
+	if (exec && have_format)
+		return cli_usage_error("resolve: --exec and --format do not go together");
+	if (exec && optind >= argc)
+		return cli_usage_error("resolve --exec: no command given");
+	if (!exec && optind < argc)
 		return cli_usage_error("resolve: unexpected argument '%s'", argv[optind]);
 
 	rc = cli_open_resolve(&ctx, &res, g);
 	if (rc != 0)
 		return rc;
+	if (exec) {
+		rc = exec_with(ctx, res, argv + optind);
+		muster_result_free(res);
+		muster_ctx_free(ctx);
+		return out_finish(rc);
+	}
 	switch (format) {
 	case FORMAT_JSON:
 		rc = muster_result_to_json(&s, res, &err);

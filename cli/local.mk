@@ -15,7 +15,8 @@ cli_muster_SOURCES = \
 	cli/cmd_accelerators.c \
 	cli/cmd_tf_config.c \
 	cli/cmd_plugins.c \
-	cli/cmd_check.c
+	cli/cmd_check.c \
+	cli/cmd_reserve.c
 cli_muster_LDADD = core/libmuster.la
 
 # Its tests: shell scripts driving the program against fixture configs.

@@ -13,13 +13,18 @@
 #include "cli.h"
 
 const struct cli_command cli_commands[] = {
-	{ "resolve", "resolve [--format json|tf_config|text]",
-	  "resolve the cluster and print it",
+	{ "resolve", "resolve [--format json|tf_config|text] | --exec [--] COMMAND [ARGS...]",
+	  "resolve the cluster and print it, or run COMMAND with it",
 	  "  --format FORMAT  json (default): the whole result as JSON;\n"
 	  "                   tf_config: the TF_CONFIG of this process's own task;\n"
 	  "                   text: one line per task, JOB INDEX ADDRESS [KIND=COUNT...],\n"
 	  "                   then 'task: TYPE INDEX', 'rpc_layer: L', 'environment: E'\n"
 	  "                   and 'source: INSTANCE' lines for what is known\n"
+	  "  --exec           instead of printing, run COMMAND with MUSTER_CLUSTER (the\n"
+	  "                   JSON), TF_CONFIG (own task, when known) and, when a backend\n"
+	  "                   reserved a port, MUSTER_RESERVED_PORT and TENSORFLOW_PORT set;\n"
+	  "                   the port is held until right before COMMAND starts.\n"
+	  "                   Exit status 127: COMMAND not found; 126: cannot run it\n"
 	  "  -h, --help       print this help and exit\n",
 	  cmd_resolve },
 	{ "master", "master [--task TYPE:ID] [--rpc-layer LAYER]",
@@ -46,6 +51,25 @@ const struct cli_command cli_commands[] = {
 	{ "check", "check",
 	  "validate the configuration and load the plugins",
 	  "  -h, --help  print this help and exit\n", cmd_check },
+	{ "reserve",
+	  "reserve --size N [--port P | --port-range A-B] [--host H] [--timeout S]\n"
+	  "              [--output FILE] [--port-file FILE] [--auth-key-file FILE]",
+	  "run a TensorFlowOnSpark-compatible reservation server",
+	  "  --size N              executors to wait for (required)\n"
+	  "  --port P              the port to listen on (default: any free port)\n"
+	  "  --port-range A-B      the first free port from A to B, as TFOS_SERVER_PORT\n"
+	  "  --host H              the address to listen on (default: all IPv4 interfaces)\n"
+	  "  --timeout S           give up after S seconds (default 600; 0: never)\n"
+	  "  --output FILE         write the ClusterSpec to FILE instead of stdout\n"
+	  "  --port-file FILE      write the port to FILE once listening\n"
+	  "  --auth-key-file FILE  authenticate every frame (both ends muster);\n"
+	  "                        without it anyone who reaches the port can register\n"
+	  "  -h, --help            print this help and exit\n"
+	  "Progress goes to stderr; the ClusterSpec (JSON) is printed once every\n"
+	  "executor has fetched the complete list.  Exit status 3: timed out (the\n"
+	  "message names the missing executor ids); 2: stopped before complete or\n"
+	  "cannot listen; 4: bad key file; 5: duplicate executor ids.\n",
+	  cmd_reserve },
 };
 const size_t cli_command_count = sizeof cli_commands / sizeof cli_commands[0];
 

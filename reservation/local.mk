@@ -1,1 +1,64 @@
-# reservation
+# reservation: the wire of TensorFlowOnSpark's reservation protocol, shared
+# by `muster reserve` (reserve/) and the spark backend (plugins/spark/):
+# a restricted pickle codec, the length framing with opt-in HMAC-SHA256,
+# and the protocol's messages, template and ClusterSpec.  A convenience
+# library: its PIC objects go into libmuster and into spark.so.
+if BUILD_SPARK
+noinst_LTLIBRARIES += reservation/libreservation.la
+reservation_libreservation_la_SOURCES = \
+	reservation/pickle.h reservation/pickle_internal.h \
+	reservation/pickle_value.c \
+	reservation/pickle_decode.c \
+	reservation/pickle_encode.c \
+	reservation/frame.h reservation/frame.c \
+	reservation/auth.c \
+	reservation/protocol.h reservation/protocol.c \
+	reservation/cluster.c
+reservation_libreservation_la_CPPFLAGS = $(AM_CPPFLAGS) $(LIBCRYPTO_CFLAGS)
+reservation_libreservation_la_LIBADD = $(LIBCRYPTO_LIBS) -lm
+
+# Codec, framing and protocol tests (cmocka).  Fixtures come from the
+# machine's own python3 at run time, in a temporary directory.
+if HAVE_CMOCKA
+reservation_tests = \
+	tests/reservation/test_pickle \
+	tests/reservation/test_pickle_python \
+	tests/reservation/test_frame \
+	tests/reservation/test_protocol
+check_PROGRAMS += $(reservation_tests)
+TESTS += $(reservation_tests)
+
+reservation_test_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/reservation $(LIBCRYPTO_CFLAGS)
+reservation_test_cflags = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+reservation_test_ldadd = reservation/libreservation.la $(LIBCRYPTO_LIBS) $(CMOCKA_LIBS)
+
+tests_reservation_test_pickle_SOURCES = tests/reservation/test_pickle.c
+tests_reservation_test_pickle_CPPFLAGS = $(reservation_test_cppflags)
+tests_reservation_test_pickle_CFLAGS = $(reservation_test_cflags)
+tests_reservation_test_pickle_LDADD = $(reservation_test_ldadd)
+
+tests_reservation_test_pickle_python_SOURCES = tests/reservation/test_pickle_python.c
+tests_reservation_test_pickle_python_CPPFLAGS = $(reservation_test_cppflags)
+tests_reservation_test_pickle_python_CFLAGS = $(reservation_test_cflags)
+tests_reservation_test_pickle_python_LDADD = $(reservation_test_ldadd)
+
+tests_reservation_test_frame_SOURCES = tests/reservation/test_frame.c
+tests_reservation_test_frame_CPPFLAGS = $(reservation_test_cppflags)
+tests_reservation_test_frame_CFLAGS = $(reservation_test_cflags)
+tests_reservation_test_frame_LDADD = $(reservation_test_ldadd)
+
+tests_reservation_test_protocol_SOURCES = tests/reservation/test_protocol.c
+tests_reservation_test_protocol_CPPFLAGS = $(reservation_test_cppflags)
+tests_reservation_test_protocol_CFLAGS = $(reservation_test_cflags)
+tests_reservation_test_protocol_LDADD = $(reservation_test_ldadd)
+endif
+
+# The decoder's libFuzzer target: built by the script with clang directly
+# (it skips, 77, where clang cannot build it), run for a bounded time.
+TESTS += tests/reservation/fuzz.sh
+endif
+
+EXTRA_DIST += \
+	reservation/fuzz_decode.c \
+	tests/reservation/fuzz.sh \
+	tests/reservation/gen_fixtures.py

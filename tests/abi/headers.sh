@@ -39,7 +39,7 @@ if ! command -v "${cxx%% *}" >/dev/null 2>&1; then
 	have_cxx=no
 fi
 
-for h in muster/muster.h muster/plugin.h muster/version.h; do
+for h in muster/muster.h muster/plugin.h muster/reserve.h muster/version.h; do
 	# (the typedef keeps version.h's unit from being empty for -pedantic)
 	printf '#include <%s>\n#include <%s>\ntypedef int header_test_unit;\n' "$h" "$h" >"$tmp/unit"
 	for std in c99 c11; do

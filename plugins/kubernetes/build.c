@@ -1,0 +1,128 @@
+/*
+ * kubernetes: the answer — addresses, self identity, accelerators.
+ *
+ *   address = "pod_ip"   the pod's IP (default; IPv6 in brackets)
+ *             "host_ip"  the node's IP (TF's choice)
+ *             "kubeflow" <job>-<type>-<index>.<namespace>.svc[.<domain>], the
+ *                        names the training operator writes into TF_CONFIG
+ *   port: the container port named `port_name` when a pod has one, else
+ *   `port` (8470, TF's; 2222 and tfjob-port with kubeflow addresses).
+ *
+ * Self identity: the pod named by `self_pod`, else $POD_NAME, else
+ * $HOSTNAME, else the host name (a pod's host name is its name).  With
+ * all_namespaces, $POD_NAMESPACE (when set) must match too.
+ */
+#include "config.h"
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "k8s.h"
+
+static char *kubeflow_address(const struct k8s_run *run, const struct k8s_pod *p, long port)
+{
+	const char *domain = run->conf->cluster_domain != NULL ? run->conf->cluster_domain
+	                                                       : k8s_getenv("CUSTOM_CLUSTER_DOMAIN");
+	const char *ns = p->ns != NULL ? p->ns
+	                 : run->conf->namespace != NULL ? run->conf->namespace
+	                 : run->conn.namespace != NULL  ? run->conn.namespace
+	                                                : "default";
+	char *s = k8s_asprintf("%s-%s-%ld.%s.svc%s%s:%ld", p->kf_job, p->kf_type, p->kf_index, ns,
+	                       domain != NULL && domain[0] ? "." : "",
+	                       domain != NULL ? domain : "", port);
+	char *c;
+	size_t jl;
+
+	if (s == NULL)
+		return NULL;
+	/* GenGeneralName: lower-case replica type, '/' in the job name → '-'. */
+	jl = strlen(p->kf_job);
+	for (c = s; c < s + jl; c++)
+		if (*c == '/')
+			*c = '-';
+	for (c = s + jl + 1; *c && *c != '-'; c++)
+		*c = (char)tolower((unsigned char)*c);
+	return s;
+}
+
+static const char *self_name(const struct k8s_conf *conf, char *buf, size_t size)
+{
+	const char *s;
+
+	if (conf->self_pod != NULL)
+		return conf->self_pod;
+	if ((s = k8s_getenv("POD_NAME")) != NULL && s[0] != '\0')
+		return s;
+	if ((s = k8s_getenv("HOSTNAME")) != NULL && s[0] != '\0')
+		return s;
+	if (gethostname(buf, size) == 0) {
+		buf[size - 1] = '\0';
+		return buf;
+	}
+	return NULL;
+}
+
+muster_status k8s_build(struct k8s_run *run, struct k8s_podvec *jobs)
+{
+	const struct k8s_conf *conf = run->conf;
+	const muster_host *h = run->host;
+	char hostbuf[256];
+	const char *self = self_name(conf, hostbuf, sizeof(hostbuf));
+	const char *self_ns = conf->all_namespaces ? k8s_getenv("POD_NAMESPACE") : NULL;
+	int self_found = 0;
+	size_t j, i, k, r, ri;
+
+	for (j = 0; j < conf->njobs; j++) {
+		const char *job = conf->jobs[j].name;
+
+		if (h->add_job(run->call, job) < 0)
+			return MUSTER_STATUS_UNAVAIL;
+		for (i = 0; i < jobs[j].n; i++) {
+			const struct k8s_pod *p = &jobs[j].pods[i];
+			long port = p->port >= 0 ? p->port : conf->port;
+			char *addr;
+			int rc;
+
+			if (conf->address == K8S_ADDR_KUBEFLOW)
+				addr = kubeflow_address(run, p, port);
+			else if (strchr(p->ip, ':') != NULL)
+				addr = k8s_asprintf("[%s]:%ld", p->ip, port);
+			else
+				addr = k8s_asprintf("%s:%ld", p->ip, port);
+			if (addr == NULL)
+				return k8s_nomem(run);
+			rc = h->add_task(run->call, job, p->index, addr);
+			free(addr);
+			if (rc < 0)
+				return MUSTER_STATUS_UNAVAIL;
+			for (k = 0, ri = 0; p->counts != NULL && k < conf->nkinds; k++) {
+				long n = 0;
+
+				for (r = 0; r < conf->kinds[k].nresources; r++, ri++)
+					n += p->counts[ri];
+				if (n > 0 && h->add_accelerator(run->call, job, p->index,
+				                                conf->kinds[k].kind, n) < 0)
+					return MUSTER_STATUS_UNAVAIL;
+			}
+			if (!self_found && self != NULL && strcmp(p->name, self) == 0 &&
+			    (self_ns == NULL || self_ns[0] == '\0' ||
+			     (p->ns != NULL && strcmp(p->ns, self_ns) == 0))) {
+				self_found = 1;
+				if (h->set_task(run->call, job, p->index) < 0)
+					return MUSTER_STATUS_UNAVAIL;
+				h->log(conf->pc, K8S_LOG_DEBUG, "this process is pod %s: task %s:%ld",
+				       p->name, job, p->index);
+			}
+		}
+	}
+	if (h->set_rpc_layer(run->call, conf->rpc_layer) < 0 ||
+	    h->set_master_rule(run->call, MUSTER_MASTER_TASK) < 0)
+		return MUSTER_STATUS_UNAVAIL;
+	return MUSTER_STATUS_SUCCESS;
+}

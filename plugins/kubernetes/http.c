@@ -1,0 +1,305 @@
+/*
+ * kubernetes: HTTP with libcurl.  One easy handle per resolve, reused for
+ * every page (one connection, kept alive), compressed transfer accepted,
+ * every request bounded by what is left of the entry's time budget.
+ *
+ * Secrets: the bearer token lives only in the Authorization header list;
+ * CURLOPT_VERBOSE is never set, and messages quote curl's error buffer and
+ * the API's Status message, neither of which carries request headers.
+ * Key material from a kubeconfig's -data forms goes in as blobs.
+ */
+#include "config.h"
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cJSON.h>
+
+#include "k8s.h"
+
+#define HAVE_CURL_BLOBS (LIBCURL_VERSION_NUM >= 0x074d00) /* CAINFO_BLOB: 7.77 */
+
+static pthread_once_t global_once = PTHREAD_ONCE_INIT;
+static CURLcode global_rc = CURLE_FAILED_INIT;
+
+/* curl_global_init is not thread-safe before libcurl 7.84: once, here.
+ * Never cleaned up: the plugin is never unloaded. */
+static void global_init(void)
+{
+	global_rc = curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
+static size_t on_write(char *p, size_t size, size_t n, void *data)
+{
+	struct k8s_buf *b = data;
+
+	if (k8s_buf_append(b, p, size * n) < 0)
+		return 0; /* CURLE_WRITE_ERROR; b->overflow tells why */
+	return size * n;
+}
+
+static muster_status set_blob(struct k8s_run *run, CURLoption path_opt, CURLoption blob_opt,
+                              const struct k8s_blob *b, const char *what)
+{
+	CURLcode rc = CURLE_OK;
+
+	if (b->path != NULL)
+		rc = curl_easy_setopt(run->curl, path_opt, b->path);
+	else if (b->data != NULL) {
+#if HAVE_CURL_BLOBS
+		struct curl_blob blob;
+
+		blob.data = b->data;
+		blob.len = b->len;
+		blob.flags = CURL_BLOB_COPY;
+		rc = curl_easy_setopt(run->curl, blob_opt, &blob);
+#else
+		(void)blob_opt;
+		run->host->fail(run->call, "%s: the kubeconfig's %s-data form needs libcurl >= 7.77 "
+		                           "(this one is %s); use a file path instead",
+		                run->conn.source, what, LIBCURL_VERSION);
+		return MUSTER_STATUS_UNAVAIL;
+#endif
+	}
+	if (rc != CURLE_OK) {
+		run->host->fail(run->call, "libcurl refuses the %s: %s", what, curl_easy_strerror(rc));
+		return MUSTER_STATUS_UNAVAIL;
+	}
+	return MUSTER_STATUS_SUCCESS;
+}
+
+muster_status k8s_http_setup(struct k8s_run *run)
+{
+	const struct k8s_conn *c = &run->conn;
+	muster_status st;
+	CURL *h;
+
+	pthread_once(&global_once, global_init);
+	if (global_rc != CURLE_OK) {
+		run->host->fail(run->call, "libcurl failed to initialise: %s",
+		                curl_easy_strerror(global_rc));
+		return MUSTER_STATUS_UNAVAIL;
+	}
+	if ((h = run->curl = curl_easy_init()) == NULL)
+		return k8s_nomem(run);
+	run->errbuf[0] = '\0';
+	if ((run->headers = curl_slist_append(NULL, "Accept: application/json")) == NULL)
+		return k8s_nomem(run);
+	if (c->token != NULL) {
+		char *auth = k8s_asprintf("Authorization: Bearer %s", c->token);
+		struct curl_slist *l;
+
+		if (auth == NULL)
+			return k8s_nomem(run);
+		l = curl_slist_append(run->headers, auth);
+		memset(auth, 0, strlen(auth));
+		free(auth);
+		if (l == NULL)
+			return k8s_nomem(run);
+		run->headers = l;
+		if (strncmp(c->server, "http://", 7) == 0)
+			run->host->log(run->conf->pc, K8S_LOG_WARNING,
+			               "sending a bearer token over plain http to %s", c->server);
+	}
+	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L); /* threads: no SIGALRM */
+	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, run->errbuf);
+	curl_easy_setopt(h, CURLOPT_HTTPHEADER, run->headers);
+	curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, ""); /* whatever libcurl decodes */
+	curl_easy_setopt(h, CURLOPT_USERAGENT, "muster/" PACKAGE_VERSION);
+	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+	curl_easy_setopt(h, CURLOPT_TCP_NODELAY, 1L);
+	curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
+	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_write);
+#if LIBCURL_VERSION_NUM >= 0x075500 /* 7.85 */
+	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+#else
+	curl_easy_setopt(h, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+#endif
+	if (c->insecure) {
+		curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 0L);
+		curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 0L);
+		run->host->log(run->conf->pc, K8S_LOG_WARNING,
+		               "insecure_skip_tls_verify: the certificate of %s is not checked "
+		               "(from %s)",
+		               c->server, c->source);
+	}
+	if ((st = set_blob(run, CURLOPT_CAINFO,
+#if HAVE_CURL_BLOBS
+	                   CURLOPT_CAINFO_BLOB,
+#else
+	                   CURLOPT_CAINFO,
+#endif
+	                   &c->ca, "certificate-authority")) != MUSTER_STATUS_SUCCESS)
+		return st;
+	if ((st = set_blob(run, CURLOPT_SSLCERT,
+#if HAVE_CURL_BLOBS
+	                   CURLOPT_SSLCERT_BLOB,
+#else
+	                   CURLOPT_SSLCERT,
+#endif
+	                   &c->cert, "client-certificate")) != MUSTER_STATUS_SUCCESS)
+		return st;
+	if ((st = set_blob(run, CURLOPT_SSLKEY,
+#if HAVE_CURL_BLOBS
+	                   CURLOPT_SSLKEY_BLOB,
+#else
+	                   CURLOPT_SSLKEY,
+#endif
+	                   &c->key, "client-key")) != MUSTER_STATUS_SUCCESS)
+		return st;
+	return MUSTER_STATUS_SUCCESS;
+}
+
+void k8s_http_cleanup(struct k8s_run *run)
+{
+	if (run->curl != NULL)
+		curl_easy_cleanup(run->curl);
+	run->curl = NULL;
+	if (run->headers != NULL) {
+		struct curl_slist *l;
+
+		for (l = run->headers; l != NULL; l = l->next)
+			memset(l->data, 0, strlen(l->data));
+		curl_slist_free_all(run->headers);
+	}
+	run->headers = NULL;
+}
+
+static const char *reason_phrase(long code)
+{
+	switch (code) {
+	case 400: return " Bad Request";
+	case 401: return " Unauthorized";
+	case 403: return " Forbidden";
+	case 404: return " Not Found";
+	case 405: return " Method Not Allowed";
+	case 406: return " Not Acceptable";
+	case 410: return " Gone";
+	case 429: return " Too Many Requests";
+	case 500: return " Internal Server Error";
+	case 502: return " Bad Gateway";
+	case 503: return " Service Unavailable";
+	case 504: return " Gateway Timeout";
+	default: return "";
+	}
+}
+
+static int tls_error(CURLcode rc)
+{
+	switch (rc) {
+	case CURLE_SSL_CONNECT_ERROR:
+	case CURLE_PEER_FAILED_VERIFICATION:
+	case CURLE_SSL_CERTPROBLEM:
+	case CURLE_SSL_CIPHER:
+	case CURLE_SSL_CACERT_BADFILE:
+	case CURLE_SSL_ENGINE_NOTFOUND:
+	case CURLE_SSL_ENGINE_SETFAILED:
+	case CURLE_SSL_ENGINE_INITFAILED:
+	case CURLE_SSL_ISSUER_ERROR:
+	case CURLE_SSL_CRL_BADFILE:
+	case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+	case CURLE_SSL_INVALIDCERTSTATUS:
+	case CURLE_USE_SSL_FAILED:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* An error answer: the API's Status `message` when the body is one. */
+static void fail_status(struct k8s_run *run, const char *url, long code, struct k8s_buf *body)
+{
+	const char *msg = NULL;
+	cJSON *root = NULL, *m;
+	char excerpt[160], where[320] = "";
+
+	if (body->data != NULL && body->len > 0) {
+		root = cJSON_ParseWithLength(body->data, body->len);
+		m = cJSON_IsObject(root) ? cJSON_GetObjectItemCaseSensitive(root, "message") : NULL;
+		if (cJSON_IsString(m) && m->valuestring[0] != '\0')
+			msg = m->valuestring;
+	}
+	if (msg == NULL && body->data != NULL && body->len > 0) {
+		/* Not a Status (a proxy's page): a printable excerpt. */
+		size_t i, o = 0;
+
+		for (i = 0; i < body->len && o + 1 < sizeof(excerpt) && o < 100; i++) {
+			unsigned char ch = (unsigned char)body->data[i];
+
+			excerpt[o++] = ch >= 0x20 && ch < 0x7f ? (char)ch : ' ';
+		}
+		excerpt[o] = '\0';
+		msg = excerpt;
+	}
+	if (code == 401 || code == 403) {
+		int creds = run->conn.token != NULL || run->conn.cert.path != NULL ||
+		            run->conn.cert.data != NULL;
+
+		snprintf(where, sizeof(where), " (%s from %s)",
+		         creds ? "credentials" : "no credentials were sent; server", run->conn.source);
+	}
+	run->host->fail(run->call, "GET %s: HTTP %ld%s%s%s%s", url, code, reason_phrase(code),
+	                msg ? ": " : "", msg ? msg : "", where);
+	cJSON_Delete(root);
+}
+
+muster_status k8s_http_get(struct k8s_run *run, const char *path, struct k8s_buf *body,
+                           long *code)
+{
+	long left = run->host->remaining_ms(run->call);
+	char *url;
+	CURLcode rc;
+
+	*code = 0;
+	if ((url = k8s_asprintf("%s%s", run->conn.server, path)) == NULL)
+		return k8s_nomem(run);
+	if (left <= 0) {
+		run->host->fail(run->call, "GET %s: the entry's time budget is spent", url);
+		free(url);
+		return MUSTER_STATUS_UNAVAIL;
+	}
+	k8s_buf_reset(body);
+	run->errbuf[0] = '\0';
+	curl_easy_setopt(run->curl, CURLOPT_URL, url);
+	curl_easy_setopt(run->curl, CURLOPT_WRITEDATA, body);
+	/* A little short of the budget, so that the answer — "timed out",
+	 * with the URL — still arrives in time. */
+	left -= left / 20 + 5;
+	if (left < 1)
+		left = 1;
+	curl_easy_setopt(run->curl, CURLOPT_TIMEOUT_MS, left);
+	curl_easy_setopt(run->curl, CURLOPT_CONNECTTIMEOUT_MS, left);
+	rc = curl_easy_perform(run->curl);
+	run->requests++;
+	if (rc != CURLE_OK) {
+		const char *why = run->errbuf[0] ? run->errbuf : curl_easy_strerror(rc);
+
+		if (rc == CURLE_WRITE_ERROR && body->overflow)
+			run->host->fail(run->call, "GET %s: the answer is larger than %zu MiB", url,
+			                K8S_MAX_PAGE >> 20);
+		else if (rc == CURLE_OPERATION_TIMEDOUT)
+			run->host->fail(run->call, "GET %s: no answer within the entry's time budget "
+			                           "(%ld ms left): %s",
+			                url, left, why);
+		else if (tls_error(rc))
+			run->host->fail(run->call, "GET %s: TLS failed (credentials from %s): %s", url,
+			                run->conn.source, why);
+		else
+			run->host->fail(run->call, "GET %s: %s", url, why);
+		free(url);
+		return MUSTER_STATUS_UNAVAIL;
+	}
+	curl_easy_getinfo(run->curl, CURLINFO_RESPONSE_CODE, code);
+	if (*code != 200 && *code != 410) {
+		fail_status(run, url, *code, body);
+		free(url);
+		return MUSTER_STATUS_UNAVAIL;
+	}
+	free(url);
+	return MUSTER_STATUS_SUCCESS;
+}

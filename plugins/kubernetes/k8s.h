@@ -1,0 +1,205 @@
+/*
+ * kubernetes backend: internal interfaces between its files.
+ *
+ *   kubernetes.c  descriptor, resolve() (connect, list, wait, build), close()
+ *   options.c     open(): the entry's config options, checked, copied
+ *   connect.c     which API server and credentials: explicit settings, then a
+ *                 kubeconfig, then the in-cluster service account
+ *   kubeconfig.c  reads a kubeconfig with libyaml (contexts, clusters, users)
+ *   http.c        libcurl: one handle per resolve, TLS material, GET a page,
+ *                 the API's Status message on errors
+ *   podlist.c     one PodList page (cJSON) into compact pod records
+ *   list.c        the paged listing of every job's selectors (410 restarts)
+ *   order.c       task order inside a job: name, natural, label
+ *   build.c       addresses, self identity, accelerators: the builder calls
+ *   util.c        buffers, files, base64, small string helpers
+ *
+ * Nothing here is exported: the plugin's only visible symbol is its entry.
+ */
+#ifndef MUSTER_PLUGINS_KUBERNETES_H
+#define MUSTER_PLUGINS_KUBERNETES_H
+
+#include <stddef.h>
+
+#include <curl/curl.h>
+#include <muster/plugin.h>
+
+/* Limits that keep a hostile or broken server from exhausting memory. */
+#define K8S_MAX_PAGE ((size_t)64 * 1024 * 1024)  /* one page of JSON */
+#define K8S_MAX_FILE ((size_t)4 * 1024 * 1024)   /* kubeconfig, token, CA, keys */
+#define K8S_MAX_INDEX 2147483647L                /* TF task indices are int32 */
+#define K8S_MAX_RESTARTS 5                       /* 410 Gone restarts per listing */
+
+#define K8S_SA_DIR "/var/run/secrets/kubernetes.io/serviceaccount"
+
+/* Log levels (syslog's numbers, as muster.h's MUSTER_LOG_*). */
+enum { K8S_LOG_WARNING = 4, K8S_LOG_NOTICE = 5, K8S_LOG_INFO = 6, K8S_LOG_DEBUG = 7 };
+
+enum k8s_order { K8S_ORDER_NATURAL = 0, K8S_ORDER_NAME = 1, K8S_ORDER_LABEL = 2 };
+enum k8s_address { K8S_ADDR_POD_IP = 0, K8S_ADDR_HOST_IP = 1, K8S_ADDR_KUBEFLOW = 2 };
+
+/* A job: its name and its label selectors, in the order configured. */
+struct k8s_job {
+	char *name;
+	char **selectors;
+	size_t nselectors;
+};
+
+/* One accelerator kind and the resource names counted as it. */
+struct k8s_accel_kind {
+	char *kind;
+	char **resources;
+	size_t nresources;
+};
+
+/* What open() keeps: the options, copied.  Read-only afterwards. */
+struct k8s_conf {
+	muster_plugin_ctx *pc;
+	/* explicit connection */
+	char *server, *token, *token_file, *ca_file, *client_cert, *client_key;
+	int insecure;           /* insecure_skip_tls_verify */
+	/* kubeconfig / in-cluster */
+	char *kubeconfig, *context, *sa_dir;
+	/* query */
+	struct k8s_job *jobs;
+	size_t njobs;
+	char *namespace;        /* NULL: from the connection, else "default" */
+	int all_namespaces;
+	long limit;             /* 0: no paging */
+	long wait_ms;
+	enum k8s_order order;
+	char *index_label;      /* order = label */
+	/* addresses, identity, accelerators */
+	enum k8s_address address;
+	long port;
+	char *port_name;        /* NULL: always `port` */
+	char *self_pod;
+	char *cluster_domain;   /* kubeflow; NULL: $CUSTOM_CLUSTER_DOMAIN */
+	struct k8s_accel_kind *kinds;
+	size_t nkinds;
+	size_t nresources;      /* all resource names over all kinds */
+	char *rpc_layer;
+};
+
+/* A growable byte buffer, always NUL-terminated when data != NULL. */
+struct k8s_buf {
+	char *data;
+	size_t len, cap, max;
+	int overflow;
+};
+
+/* Key material: a path, or bytes held in memory (the kubeconfig's -data
+ * forms), never both. */
+struct k8s_blob {
+	char *path;
+	char *data;
+	size_t len;
+};
+
+/* Where and how to connect, decided afresh on every resolve. */
+struct k8s_conn {
+	char *server;          /* scheme://host[:port][/prefix], no trailing '/' */
+	char *token;           /* NULL: no bearer token */
+	struct k8s_blob ca, cert, key;
+	int insecure;
+	char *namespace;       /* the source's namespace; NULL: none */
+	char source[256];      /* for messages: "config", "kubeconfig FILE (context C)", ... */
+};
+
+/* One pod, as much of it as the answer needs. */
+struct k8s_pod {
+	char *name;            /* all strings of a pod live in one block: `name` */
+	const char *ns;
+	const char *phase;     /* NULL: none given */
+	const char *ip;        /* the address chosen (pod or host IP); NULL: none */
+	const char *kf_job, *kf_type; /* kubeflow labels (address = kubeflow) */
+	long kf_index;
+	long label_index;      /* order = label: the index label, -1: none */
+	const char *label_bad; /* its value when not an index (NULL otherwise) */
+	long port;             /* from port_name, -1: not found */
+	int terminating;       /* metadata.deletionTimestamp set */
+	size_t selector;       /* which of the job's selectors matched it */
+	long *counts;          /* per conf resource name (nresources); NULL if all 0 */
+	long index;            /* the task index, set by order.c */
+};
+
+struct k8s_podvec {
+	struct k8s_pod *pods;
+	size_t n, cap;
+};
+
+/* One resolve(): the host, the call, the options. */
+struct k8s_run {
+	const muster_host *host;
+	muster_call *call;
+	const struct k8s_conf *conf;
+	struct k8s_conn conn;
+	CURL *curl;
+	struct curl_slist *headers;
+	char errbuf[CURL_ERROR_SIZE];
+	long requests;         /* GETs made, for logs */
+};
+
+/* kubernetes.c / options.c */
+int k8s_open(const muster_host *host, muster_plugin_ctx *pc, void **state);
+void k8s_conf_free(struct k8s_conf *conf);
+
+/* connect.c: fills run->conn; NOTFOUND when no source applies. */
+muster_status k8s_connect(struct k8s_run *run);
+void k8s_conn_clear(struct k8s_conn *conn);
+void k8s_blob_clear(struct k8s_blob *b);
+/* The token file read again, trimmed; NULL + fail() on error. */
+char *k8s_read_token(struct k8s_run *run, const char *path, const char *what);
+
+/* kubeconfig.c: the kubeconfig at `path` into run->conn.  `explicit`: the
+ * path was configured (absent is an error rather than notfound). */
+muster_status k8s_kubeconfig(struct k8s_run *run, const char *path, int explicit_path);
+
+/* http.c */
+muster_status k8s_http_setup(struct k8s_run *run);
+void k8s_http_cleanup(struct k8s_run *run);
+/* GET server+path into body.  SUCCESS with *code 200 or 410; any other
+ * answer is UNAVAIL after fail() with the API's Status message. */
+muster_status k8s_http_get(struct k8s_run *run, const char *path, struct k8s_buf *body,
+                           long *code);
+
+/* podlist.c: one page; appends the pods to `out`, gives the continue
+ * token (NULL when the listing is complete). */
+muster_status k8s_podlist_parse(struct k8s_run *run, const char *what, struct k8s_buf *body,
+                                size_t selector, struct k8s_podvec *out, char **cont);
+void k8s_pod_free(struct k8s_pod *p);
+void k8s_podvec_free(struct k8s_podvec *v);
+
+/* list.c: every pod of job `j`, all selectors, de-duplicated. */
+muster_status k8s_list_job(struct k8s_run *run, const struct k8s_job *job,
+                           struct k8s_podvec *out);
+
+/* order.c: sorts the job's pods and gives each its task index. */
+muster_status k8s_order(struct k8s_run *run, const struct k8s_job *job, struct k8s_podvec *v);
+/* strcmp with digit runs compared as numbers ("w-9" < "w-10"). */
+int k8s_natural_cmp(const char *a, const char *b);
+
+/* build.c: the answer from the ordered, running pods of every job. */
+muster_status k8s_build(struct k8s_run *run, struct k8s_podvec *jobs);
+
+/* util.c */
+void k8s_buf_init(struct k8s_buf *b, size_t max);
+int k8s_buf_append(struct k8s_buf *b, const void *p, size_t n);
+void k8s_buf_reset(struct k8s_buf *b);
+void k8s_buf_free(struct k8s_buf *b);
+/* A whole file (at most K8S_MAX_FILE bytes); -1 with errno (EFBIG). */
+int k8s_read_file(const char *path, char **data, size_t *len);
+/* RFC 4648 base64 (whitespace ignored); -1 when invalid. */
+int k8s_base64_decode(const char *in, char **out, size_t *outlen);
+const char *k8s_getenv(const char *name);
+char *k8s_strdup(const char *s);
+/* printf into a fresh string; NULL when out of memory. */
+char *k8s_asprintf(const char *fmt, ...) MUSTER_PLUGIN_PRINTF(1, 2);
+/* A path relative to the directory of `base` (kubeconfig rule). */
+char *k8s_path_relative(const char *base, const char *path);
+/* strerror, thread-safe. */
+const char *k8s_strerror(int err, char *buf, size_t size);
+/* Fails the call with "out of memory" and answers UNAVAIL. */
+muster_status k8s_nomem(struct k8s_run *run);
+
+#endif /* MUSTER_PLUGINS_KUBERNETES_H */

@@ -1,0 +1,213 @@
+/*
+ * kubernetes: the training cluster from the Kubernetes API — TF's
+ * KubernetesClusterResolver (research: tf_resolvers.md §6), done better.
+ *
+ * Options (the entry's `config` group; muster.conf(5) has the long form):
+ *   connection  server, token | token_file, ca_file, client_cert +
+ *               client_key, insecure_skip_tls_verify; else kubeconfig
+ *               (+ context); else in-cluster (serviceaccount_dir)
+ *   query       jobs = { JOB = ["selector", ...]; }  (TF's mapping; default
+ *               { worker = ["job-name=tensorflow"]; }), namespace,
+ *               all_namespaces, limit (page size, 500), wait_ms
+ *   order       "natural" (default), "name" (TF's), "label" + index_label
+ *   address     "pod_ip" (default), "host_ip" (TF's), "kubeflow";
+ *               port (8470), port_name, cluster_domain
+ *   identity    self_pod (else $POD_NAME, $HOSTNAME, the host name)
+ *   accelerators = { GPU = ["nvidia.com/gpu", ...]; TPU = [...]; }
+ *   rpc_layer   (default "grpc", as TF)
+ *
+ * Answers: notfound when no API server is configured or reachable by
+ * convention (not in a pod, no kubeconfig); unavail on any failure
+ * (HTTP errors carry the API's own Status message); tryagain while a
+ * selected pod is not Running (after waiting up to wait_ms); success with
+ * dense jobs (sparse only with order = "label" and gaps), self identity and
+ * accelerators.
+ *
+ * Thread safety: resolve() keeps everything — credentials, the curl
+ * handle, the pods — in locals of the call; the state is read-only after
+ * open().  So one state serves many threads: MUSTER_PLUGIN_THREADSAFE.
+ */
+#include "config.h"
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "k8s.h"
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+/* Not ready: why, as "Pending", "Terminating", "Running but has no pod IP yet". */
+static const char *not_ready(const struct k8s_run *run, const struct k8s_pod *p, char *buf,
+                             size_t size)
+{
+	if (p->phase == NULL)
+		return "without a phase";
+	if (strcmp(p->phase, "Running") != 0) {
+		snprintf(buf, size, "%s", p->phase);
+		return buf;
+	}
+	if (p->terminating)
+		return "Terminating";
+	if (run->conf->address != K8S_ADDR_KUBEFLOW && (p->ip == NULL || p->ip[0] == '\0'))
+		return run->conf->address == K8S_ADDR_HOST_IP ? "Running but has no host IP yet"
+		                                              : "Running but has no pod IP yet";
+	return NULL;
+}
+
+/* NULL when every job has pods and every pod is ready; else what is
+ * missing, in `msg`, and the counts. */
+static const char *readiness(const struct k8s_run *run, const struct k8s_podvec *jobs,
+                             char *msg, size_t size, size_t *ready, size_t *total)
+{
+	const struct k8s_conf *conf = run->conf;
+	const char *first = NULL;
+	char why[64];
+	size_t j, i;
+
+	*ready = *total = 0;
+	msg[0] = '\0';
+	for (j = 0; j < conf->njobs; j++) {
+		if (jobs[j].n == 0 && first == NULL) {
+			const struct k8s_job *job = &conf->jobs[j];
+
+			snprintf(msg, size, "no pod of job %s yet (no pod matches \"%s\"%s)", job->name,
+			         job->selectors[0], job->nselectors > 1 ? " or its other selectors" : "");
+			first = msg;
+		}
+		for (i = 0; i < jobs[j].n; i++) {
+			const struct k8s_pod *p = &jobs[j].pods[i];
+			const char *w = not_ready(run, p, why, sizeof(why));
+
+			(*total)++;
+			if (w == NULL) {
+				(*ready)++;
+				continue;
+			}
+			if (first == NULL) {
+				snprintf(msg, size, "%s: %s", p->name, w);
+				first = msg;
+			}
+		}
+	}
+	return first;
+}
+
+static void free_jobs(struct k8s_podvec *jobs, size_t n)
+{
+	size_t j;
+
+	for (j = 0; j < n; j++)
+		k8s_podvec_free(&jobs[j]);
+}
+
+static muster_status k8s_resolve(void *state, const muster_host *host, muster_call *call)
+{
+	const struct k8s_conf *conf = state;
+	struct k8s_run run;
+	struct k8s_podvec *jobs = NULL;
+	long start = now_ms(), backoff = 200, list_ms = 0;
+	muster_status st;
+	size_t j;
+
+	memset(&run, 0, sizeof(run));
+	run.host = host;
+	run.call = call;
+	run.conf = conf;
+
+	st = k8s_connect(&run);
+	if (st == MUSTER_STATUS_SUCCESS)
+		st = k8s_http_setup(&run);
+	if (st == MUSTER_STATUS_SUCCESS && (jobs = calloc(conf->njobs, sizeof(*jobs))) == NULL)
+		st = k8s_nomem(&run);
+	if (st == MUSTER_STATUS_SUCCESS)
+		host->log(conf->pc, K8S_LOG_DEBUG, "API server %s (from %s)", run.conn.server,
+		          run.conn.source);
+
+	while (st == MUSTER_STATUS_SUCCESS) {
+		char msg[400];
+		size_t ready, total;
+		long t0 = now_ms(), waited, left;
+
+		for (j = 0; j < conf->njobs && st == MUSTER_STATUS_SUCCESS; j++) {
+			st = k8s_list_job(&run, &conf->jobs[j], &jobs[j]);
+			if (st == MUSTER_STATUS_SUCCESS)
+				st = k8s_order(&run, &conf->jobs[j], &jobs[j]);
+		}
+		if (st != MUSTER_STATUS_SUCCESS)
+			break;
+		list_ms = now_ms() - t0;
+		if (readiness(&run, jobs, msg, sizeof(msg), &ready, &total) == NULL) {
+			host->log(conf->pc, K8S_LOG_DEBUG, "%zu pods, %ld requests, %ld ms", total,
+			          run.requests, now_ms() - start);
+			st = k8s_build(&run, jobs);
+			break;
+		}
+		waited = now_ms() - start;
+		left = host->remaining_ms(call);
+		if (conf->wait_ms > waited) {
+			long margin = 2 * list_ms > 100 ? 2 * list_ms : 100;
+			long pause = backoff;
+
+			/* Wait only as long as another listing still fits in the
+			 * entry's budget: tryagain in time beats unavail too late. */
+			if (pause > conf->wait_ms - waited)
+				pause = conf->wait_ms - waited;
+			if (pause > left - margin)
+				pause = left - margin;
+			if (pause >= 20) {
+				host->log(conf->pc, K8S_LOG_NOTICE, "%zu/%zu running; waiting for %s", ready,
+				          total, msg);
+				free_jobs(jobs, conf->njobs);
+				sleep_ms(pause);
+				backoff = backoff * 2 > 2000 ? 2000 : backoff * 2;
+				continue;
+			}
+		}
+		host->fail(call, "%zu/%zu pods running; waiting for %s%s", ready, total, msg,
+		           conf->wait_ms > 0 ? " (gave up waiting)" : "");
+		st = MUSTER_STATUS_TRYAGAIN;
+	}
+	if (jobs != NULL)
+		free_jobs(jobs, conf->njobs);
+	free(jobs);
+	k8s_http_cleanup(&run);
+	k8s_conn_clear(&run.conn);
+	return st;
+}
+
+static void k8s_close(void *state)
+{
+	k8s_conf_free(state);
+}
+
+static const muster_plugin k8s_plugin = {
+	MUSTER_PLUGIN_HEADER,
+	MUSTER_PLUGIN_THREADSAFE,
+	"kubernetes",
+	PACKAGE_VERSION,
+	k8s_open,
+	k8s_resolve,
+	k8s_close,
+};
+
+MUSTER_PLUGIN_DEFINE(k8s_plugin)

@@ -1,0 +1,175 @@
+/*
+ * kubernetes: the paged listing of a job's pods.
+ *
+ * For each of the job's label selectors, in the configured order:
+ *   GET /api/v1/namespaces/NS/pods?labelSelector=SEL&limit=N[&continue=T]
+ * (or /api/v1/pods with all_namespaces), following `continue` tokens.  A
+ * 410 Gone means the continue token expired (the API server compacted its
+ * history): that selector's listing starts again from the beginning.
+ * Each page is parsed and dropped before the next is fetched.
+ */
+#include "config.h"
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "k8s.h"
+
+static const char *namespace_of(const struct k8s_run *run)
+{
+	if (run->conf->namespace != NULL)
+		return run->conf->namespace;
+	if (run->conn.namespace != NULL)
+		return run->conn.namespace;
+	return "default";
+}
+
+static char *page_path(struct k8s_run *run, const char *sel, const char *cont)
+{
+	char *esel = curl_easy_escape(run->curl, sel, 0);
+	char *econt = cont != NULL ? curl_easy_escape(run->curl, cont, 0) : NULL;
+	char *ens = NULL, *path = NULL, limit[32] = "";
+
+	if (esel == NULL || (cont != NULL && econt == NULL))
+		goto out;
+	if (run->conf->limit > 0)
+		snprintf(limit, sizeof(limit), "&limit=%ld", run->conf->limit);
+	if (run->conf->all_namespaces) {
+		path = k8s_asprintf("/api/v1/pods?labelSelector=%s%s%s%s", esel, limit,
+		                    econt ? "&continue=" : "", econt ? econt : "");
+	} else {
+		if ((ens = curl_easy_escape(run->curl, namespace_of(run), 0)) == NULL)
+			goto out;
+		path = k8s_asprintf("/api/v1/namespaces/%s/pods?labelSelector=%s%s%s%s", ens, esel,
+		                    limit, econt ? "&continue=" : "", econt ? econt : "");
+	}
+out:
+	curl_free(esel);
+	curl_free(econt);
+	curl_free(ens);
+	return path;
+}
+
+static void truncate_to(struct k8s_podvec *v, size_t n)
+{
+	while (v->n > n)
+		k8s_pod_free(&v->pods[--v->n]);
+}
+
+static muster_status list_selector(struct k8s_run *run, const struct k8s_job *job, size_t s,
+                                   struct k8s_podvec *out, struct k8s_buf *body)
+{
+	const char *sel = job->selectors[s];
+	size_t start = out->n;
+	char *cont = NULL, *path, what[600];
+	int restarts = 0;
+	long page = 0, code;
+	muster_status st;
+
+	for (;;) {
+		if ((path = page_path(run, sel, cont)) == NULL) {
+			st = k8s_nomem(run);
+			break;
+		}
+		page++;
+		st = k8s_http_get(run, path, body, &code);
+		free(path);
+		if (st != MUSTER_STATUS_SUCCESS)
+			break;
+		if (code == 410) {
+			if (cont == NULL || ++restarts > K8S_MAX_RESTARTS) {
+				run->host->fail(run->call, "job %s: listing pods matching \"%s\": HTTP 410 "
+				                           "Gone %s",
+				                job->name, sel,
+				                cont == NULL ? "without a continue token"
+				                             : "again and again; giving up");
+				st = MUSTER_STATUS_UNAVAIL;
+				break;
+			}
+			run->host->log(run->conf->pc, K8S_LOG_INFO,
+			               "job %s: the continue token expired (410 Gone) on page %ld; "
+			               "listing pods matching \"%s\" again from the start",
+			               job->name, page, sel);
+			free(cont);
+			cont = NULL;
+			page = 0;
+			truncate_to(out, start);
+			continue;
+		}
+		free(cont);
+		cont = NULL;
+		snprintf(what, sizeof(what), "job %s: pods matching \"%s\"%s%s (page %ld)", job->name,
+		         sel, run->conf->all_namespaces ? " in all namespaces" : " in namespace ",
+		         run->conf->all_namespaces ? "" : namespace_of(run), page);
+		st = k8s_podlist_parse(run, what, body, s, out, &cont);
+		if (st != MUSTER_STATUS_SUCCESS || cont == NULL)
+			break;
+	}
+	free(cont);
+	return st;
+}
+
+static int by_identity(const void *pa, const void *pb)
+{
+	const struct k8s_pod *a = *(const struct k8s_pod *const *)pa;
+	const struct k8s_pod *b = *(const struct k8s_pod *const *)pb;
+	int c = strcmp(a->name, b->name);
+
+	if (c == 0)
+		c = strcmp(a->ns ? a->ns : "", b->ns ? b->ns : "");
+	if (c == 0)
+		c = a->selector < b->selector ? -1 : a->selector > b->selector;
+	if (c == 0)
+		c = a < b ? -1 : a > b;
+	return c;
+}
+
+/* A pod two selectors match is one task (TF lists it twice), kept where
+ * the first selector found it. */
+static muster_status dedupe(struct k8s_run *run, struct k8s_podvec *v)
+{
+	struct k8s_pod **idx;
+	size_t i, o;
+
+	if (v->n < 2)
+		return MUSTER_STATUS_SUCCESS;
+	if ((idx = malloc(v->n * sizeof(*idx))) == NULL)
+		return k8s_nomem(run);
+	for (i = 0; i < v->n; i++)
+		idx[i] = &v->pods[i];
+	qsort(idx, v->n, sizeof(*idx), by_identity);
+	for (i = 1; i < v->n; i++)
+		if (strcmp(idx[i]->name, idx[i - 1]->name) == 0 &&
+		    strcmp(idx[i]->ns ? idx[i]->ns : "", idx[i - 1]->ns ? idx[i - 1]->ns : "") == 0)
+			idx[i]->index = -2; /* a repeat: dropped below */
+	free(idx);
+	for (i = o = 0; i < v->n; i++) {
+		if (v->pods[i].index == -2) {
+			k8s_pod_free(&v->pods[i]);
+			continue;
+		}
+		v->pods[o++] = v->pods[i];
+	}
+	v->n = o;
+	return MUSTER_STATUS_SUCCESS;
+}
+
+muster_status k8s_list_job(struct k8s_run *run, const struct k8s_job *job,
+                           struct k8s_podvec *out)
+{
+	struct k8s_buf body;
+	muster_status st = MUSTER_STATUS_SUCCESS;
+	size_t s;
+
+	k8s_buf_init(&body, K8S_MAX_PAGE);
+	for (s = 0; s < job->nselectors && st == MUSTER_STATUS_SUCCESS; s++)
+		st = list_selector(run, job, s, out, &body);
+	k8s_buf_free(&body);
+	if (st == MUSTER_STATUS_SUCCESS && job->nselectors > 1)
+		st = dedupe(run, out);
+	return st;
+}

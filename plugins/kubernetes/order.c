@@ -1,0 +1,148 @@
+/*
+ * kubernetes: the order of tasks inside a job.
+ *
+ *   name     TF's: per selector (selectors in the listed order), pods sorted
+ *            by name as plain strings (worker-10 before worker-2);
+ *   natural  the default: the same, but digit runs compare as numbers, so
+ *            worker-10 follows worker-9;
+ *   label    the index label gives each task's index; gaps make a sparse
+ *            job; a missing or repeated index is an error naming the pods.
+ * Ties (one name in two namespaces, all_namespaces) go by namespace.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "k8s.h"
+
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+int k8s_natural_cmp(const char *a, const char *b)
+{
+	const char *pa = a, *pb = b;
+
+	while (*pa && *pb) {
+		if (is_digit(*pa) && is_digit(*pb)) {
+			const char *ea, *eb;
+			size_t la, lb;
+			int c;
+
+			while (*pa == '0' && is_digit(pa[1]))
+				pa++;
+			while (*pb == '0' && is_digit(pb[1]))
+				pb++;
+			for (ea = pa; is_digit(*ea); ea++)
+				;
+			for (eb = pb; is_digit(*eb); eb++)
+				;
+			la = (size_t)(ea - pa);
+			lb = (size_t)(eb - pb);
+			if (la != lb)
+				return la < lb ? -1 : 1;
+			if ((c = memcmp(pa, pb, la)) != 0)
+				return c < 0 ? -1 : 1;
+			pa = ea;
+			pb = eb;
+			continue;
+		}
+		if (*pa != *pb)
+			return (unsigned char)*pa < (unsigned char)*pb ? -1 : 1;
+		pa++;
+		pb++;
+	}
+	if (*pa || *pb)
+		return *pa ? 1 : -1;
+	/* Equal as numbers ("w-01" and "w-1"): plain order decides. */
+	return strcmp(a, b) < 0 ? -1 : strcmp(a, b) > 0;
+}
+
+static int ns_cmp(const struct k8s_pod *a, const struct k8s_pod *b)
+{
+	return strcmp(a->ns ? a->ns : "", b->ns ? b->ns : "");
+}
+
+static int by_name(const void *pa, const void *pb)
+{
+	const struct k8s_pod *a = pa, *b = pb;
+	int c;
+
+	if (a->selector != b->selector)
+		return a->selector < b->selector ? -1 : 1;
+	c = strcmp(a->name, b->name);
+	return c != 0 ? c : ns_cmp(a, b);
+}
+
+static int by_natural(const void *pa, const void *pb)
+{
+	const struct k8s_pod *a = pa, *b = pb;
+	int c;
+
+	if (a->selector != b->selector)
+		return a->selector < b->selector ? -1 : 1;
+	c = k8s_natural_cmp(a->name, b->name);
+	return c != 0 ? c : ns_cmp(a, b);
+}
+
+static int by_label(const void *pa, const void *pb)
+{
+	const struct k8s_pod *a = pa, *b = pb;
+	int c;
+
+	if (a->label_index != b->label_index)
+		return a->label_index < b->label_index ? -1 : 1;
+	c = strcmp(a->name, b->name);
+	return c != 0 ? c : ns_cmp(a, b);
+}
+
+muster_status k8s_order(struct k8s_run *run, const struct k8s_job *job, struct k8s_podvec *v)
+{
+	const char *lab = run->conf->index_label != NULL ? run->conf->index_label
+	                                                 : "training.kubeflow.org/replica-index";
+	size_t i;
+
+	if (v->n == 0)
+		return MUSTER_STATUS_SUCCESS; /* qsort(NULL, 0) is undefined */
+	switch (run->conf->order) {
+	case K8S_ORDER_NAME:
+		qsort(v->pods, v->n, sizeof(*v->pods), by_name);
+		break;
+	case K8S_ORDER_NATURAL:
+		qsort(v->pods, v->n, sizeof(*v->pods), by_natural);
+		break;
+	case K8S_ORDER_LABEL:
+		for (i = 0; i < v->n; i++) {
+			const struct k8s_pod *p = &v->pods[i];
+
+			if (p->label_bad != NULL) {
+				run->host->fail(run->call, "job %s: pod %s: label %s is \"%.40s\", not a task "
+				                           "index",
+				                job->name, p->name, lab, p->label_bad);
+				return MUSTER_STATUS_UNAVAIL;
+			}
+			if (p->label_index < 0) {
+				run->host->fail(run->call, "job %s: pod %s has no label %s (order = "
+				                           "\"label\")",
+				                job->name, p->name, lab);
+				return MUSTER_STATUS_UNAVAIL;
+			}
+		}
+		qsort(v->pods, v->n, sizeof(*v->pods), by_label);
+		for (i = 1; i < v->n; i++)
+			if (v->pods[i].label_index == v->pods[i - 1].label_index) {
+				run->host->fail(run->call, "job %s: pods %s and %s both have %s=%ld",
+				                job->name, v->pods[i - 1].name, v->pods[i].name, lab,
+				                v->pods[i].label_index);
+				return MUSTER_STATUS_UNAVAIL;
+			}
+		for (i = 0; i < v->n; i++)
+			v->pods[i].index = v->pods[i].label_index;
+		return MUSTER_STATUS_SUCCESS;
+	}
+	for (i = 0; i < v->n; i++)
+		v->pods[i].index = (long)i;
+	return MUSTER_STATUS_SUCCESS;
+}

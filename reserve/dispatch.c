@@ -1,0 +1,134 @@
+/* One request, one reply, as the reference server answers (research A.5):
+ * REG -> 'OK', QUERY -> True/False, QINFO -> the list, STOP -> 'OK',
+ * another type -> 'ERR'; anything that is not a request closes the
+ * connection without a reply. */
+#include <config.h>
+
+#include <stdlib.h>
+
+#include "protocol.h"
+#include "server.h"
+
+static struct blob *encode(const pv *v)
+{
+	struct pv_error perr;
+	uint8_t *bytes = NULL;
+	size_t len = 0;
+	struct blob *b;
+
+	if (v == NULL || pv_encode(v, &bytes, &len, &perr) != 0)
+		return NULL;
+	b = blob_new(bytes, len);
+	free(bytes);
+	return b;
+}
+
+static struct blob *encode_free(pv *v)
+{
+	struct blob *b = encode(v);
+
+	pv_free(v);
+	return b;
+}
+
+int dispatch_init_replies(struct muster_reserve *s)
+{
+	s->reply_ok = encode_free(res_reply_ok());
+	s->reply_err = encode_free(res_reply_err());
+	s->reply_true = encode_free(res_reply_bool(true));
+	s->reply_false = encode_free(res_reply_bool(false));
+	return s->reply_ok && s->reply_err && s->reply_true && s->reply_false ? 0 : -1;
+}
+
+/* The QINFO answer: every registration in arrival order, encoded once per
+ * change of the registry and shared by all connections. */
+static struct blob *list_reply(struct muster_reserve *s)
+{
+	pv *list;
+	size_t i;
+
+	if (s->reply_list != NULL)
+		return s->reply_list;
+	list = pv_list();
+	if (list == NULL)
+		return NULL;
+	for (i = 0; i < s->reg.len; i++)
+		if (pv_seq_append(list, pv_ref(s->reg.items[i].data)) != 0) {
+			pv_free(list);
+			return NULL;
+		}
+	s->reply_list = encode_free(list);
+	return s->reply_list;
+}
+
+static int handle_reg(struct muster_reserve *s, struct conn *c, const pv *data)
+{
+	size_t index;
+
+	if (data == NULL) {
+		/* The reference fails with a KeyError and drops the connection. */
+		log_msg(&s->log, MUSTER_LOG_WARNING, "%s: dropped: a REG without data", c->peer);
+		return -1;
+	}
+	if (registry_add(s, c, (pv *)data, &index) != 0) {
+		log_msg(&s->log, MUSTER_LOG_ERR, "%s: out of memory storing a registration", c->peer);
+		return -1;
+	}
+	c->reg = (long)index;
+	blob_unref(s->reply_list);
+	s->reply_list = NULL;
+	report_progress(s, registry_complete(s));
+	return conn_send(c, s->reply_ok);
+}
+
+int dispatch_request(struct muster_reserve *s, struct conn *c, const uint8_t *pickle, size_t len)
+{
+	struct pv_error perr;
+	enum res_msg_type type;
+	const char *type_name;
+	const pv *data;
+	char why[200];
+	pv *msg;
+	int rc;
+
+	msg = pv_decode(pickle, len, &s->limits, &perr);
+	if (msg == NULL) {
+		log_msg(&s->log, MUSTER_LOG_WARNING, "%s: dropped: %s", c->peer, perr.message);
+		return -1;
+	}
+	if (res_request_parse(msg, &type, &type_name, &data, why, sizeof why) != 0) {
+		log_msg(&s->log, MUSTER_LOG_WARNING, "%s: dropped: %s", c->peer, why);
+		pv_free(msg);
+		return -1;
+	}
+	switch (type) {
+	case RES_MSG_REG:
+		rc = handle_reg(s, c, data);
+		break;
+	case RES_MSG_QUERY:
+		rc = conn_send(c, registry_complete(s) ? s->reply_true : s->reply_false);
+		break;
+	case RES_MSG_QINFO: {
+		struct blob *b = list_reply(s);
+
+		rc = b != NULL ? conn_send(c, b) : -1;
+		if (rc == 0 && registry_complete(s))
+			registry_mark_fetched(s, c);
+		break;
+	}
+	case RES_MSG_STOP:
+		log_msg(&s->log, MUSTER_LOG_NOTICE, "%s: STOP requested: no more reservations served",
+		        c->peer);
+		s->stopped_by_request = true;
+		rc = conn_send(c, s->reply_ok);
+		break;
+	case RES_MSG_OTHER:
+	default:
+		log_msg(&s->log, MUSTER_LOG_INFO, "%s: unknown request type '%s': ERR", c->peer,
+		        type_name);
+		rc = conn_send(c, s->reply_err);
+		break;
+	}
+	pv_free(msg);
+	return rc;
+}

@@ -1,0 +1,150 @@
+/*
+ * The reservation server's insides (include/muster/reserve.h is its API).
+ *
+ * One thread, one poll() loop over the listening socket, a wake-up pipe
+ * and every connection.  Each connection has its own frame reader and at
+ * most one reply in flight: the protocol is lockstep, so while a reply is
+ * being written the connection is not read (a client that pipelines waits,
+ * and one that never reads its reply stalls only itself).  Nothing ever
+ * blocks: a client that stops half-way through a frame holds one slot and
+ * nothing else, and is closed once it has made no progress for a while.
+ */
+#ifndef MUSTER_RESERVE_SERVER_H
+#define MUSTER_RESERVE_SERVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <muster/reserve.h>
+
+#include "frame.h"
+#include "log.h"
+#include "pickle.h"
+
+/* A request is a registration of about 200 bytes; nothing legitimate comes
+ * near this. */
+#define RESERVE_DEFAULT_MAX_FRAME ((size_t)64 << 10)
+/* A connection stopped inside a frame for this long is closed. */
+#define RESERVE_STALL_MS 30000L
+/* Progress is logged when the count changes, and at least this often. */
+#define RESERVE_PROGRESS_MS 10000L
+
+/* A reply's bytes, shared by every connection that sends the same reply
+ * (the complete QINFO list is encoded once, not once per executor). */
+struct blob {
+	unsigned refs;
+	size_t len;
+	uint8_t data[];
+};
+struct blob *blob_new(const void *data, size_t len); /* refs = 1 */
+struct blob *blob_ref(struct blob *b);
+void blob_unref(struct blob *b);
+
+/* One registration: the executor's metadata dict as received. */
+struct reg {
+	pv *data;            /* owned reference */
+	char *host;          /* data['host'] when a str, else NULL */
+	int64_t executor_id; /* data['executor_id'] when an int, else -1 */
+	uint64_t conn_serial;/* the connection that registered it; 0 once closed */
+	char peer[64];       /* its peer address, for a retry's QINFO */
+	bool fetched;        /* it received the complete list */
+};
+
+struct registry {
+	struct reg *items; /* in arrival order: the order QINFO answers */
+	size_t len, cap;
+	size_t fetched;    /* items with .fetched */
+	long conflicts;    /* executor ids claimed from two hosts */
+};
+
+struct conn {
+	int fd;
+	uint64_t serial;        /* unique per connection, never 0 */
+	char peer[64];          /* "host:port" */
+	char peer_host[56];     /* the address alone */
+	struct res_frame_reader rd;
+	struct res_auth *auth;  /* NULL without a key */
+	bool hello_seen;        /* auth: the client's hello arrived */
+	long reg;               /* index of its registration, -1 */
+	long long last_progress_ms;
+	/* the reply in flight: header | payload | tag */
+	uint8_t head[RES_FRAME_HEADER_SIZE];
+	uint8_t tag[RES_AUTH_TAG_SIZE];
+	size_t tag_len;
+	struct blob *payload;   /* NULL: nothing to send */
+	size_t sent, total;
+	bool close_after;       /* close once the reply is out */
+};
+
+struct muster_reserve {
+	long size;
+	long timeout_ms;
+	size_t max_frame;
+	int listen_fd;
+	int port;
+	char bound[80];          /* "0.0.0.0:PORT", for messages */
+	int wake[2];             /* muster_reserve_stop() writes, run() reads */
+	volatile int stop_requested;
+	bool accepting;
+	bool stopped_by_request; /* a STOP request arrived */
+	bool ran;
+	struct logger log;
+	uint8_t *key;            /* auth key, or NULL */
+	size_t key_len;
+
+	struct conn **conns;
+	size_t nconns, capconns;
+	uint64_t next_serial;
+	struct pv_limits limits;
+
+	struct registry reg;
+	/* Cached encodings: the plain replies and the current QINFO list. */
+	struct blob *reply_ok, *reply_true, *reply_false, *reply_err;
+	struct blob *reply_list;     /* NULL when stale */
+	long last_logged;            /* registrations at the last progress line */
+	long long last_log_ms;
+	bool emfile_logged;
+};
+
+/* listen.c */
+int reserve_set_nonblocking(int fd);
+int reserve_listen(const char *host, int port_min, int port_max, int *fd, int *port,
+                   muster_error *err);
+
+/* clock.c */
+long long reserve_now_ms(void);
+
+/* registry.c */
+void registry_free(struct registry *r);
+/* Add or replace; *index is where.  0, or -1 when out of memory. */
+int registry_add(struct muster_reserve *s, struct conn *c, pv *data, size_t *index);
+bool registry_complete(const struct muster_reserve *s);
+void registry_mark_fetched(struct muster_reserve *s, struct conn *c);
+void registry_conn_closed(struct muster_reserve *s, const struct conn *c);
+bool registry_has_id(const struct registry *r, int64_t id);
+
+/* conn.c */
+struct conn *conn_new(struct muster_reserve *s, int fd, const char *peer, const char *peer_host);
+void conn_free(struct conn *c);
+/* Queue a reply (the pickle `b`, framed, tagged when authenticated).
+ * 0, or -1 when out of memory. */
+int conn_send(struct conn *c, struct blob *b);
+/* Write what can be written: 1 when all is out, 0 when more remains, -1
+ * when the connection failed. */
+int conn_flush(struct conn *c);
+/* Read and handle what arrived: 0 to keep, -1 to close. */
+int conn_input(struct muster_reserve *s, struct conn *c);
+
+/* dispatch.c: one decoded frame's pickle. 0, or -1 to close the connection. */
+int dispatch_request(struct muster_reserve *s, struct conn *c, const uint8_t *pickle, size_t len);
+/* The encoded replies built once at open. 0, or -1 when out of memory. */
+int dispatch_init_replies(struct muster_reserve *s);
+
+/* report.c */
+void report_progress(struct muster_reserve *s, bool force);
+/* The message for a run that ended before done (`why`: "timed out after 600 s"). */
+int report_unfinished(const struct muster_reserve *s, int code, const char *why,
+                      muster_error *err);
+
+#endif

@@ -1,0 +1,152 @@
+#!/bin/sh
+# kubernetes plugin: faults.  Every failure is unavail (or notfound when no
+# API server is configured at all) with the reason — the API's own Status
+# message, curl's TLS reason, what is wrong in the JSON — never a crash, a
+# hang or a leak, and never the token.
+. "$MUSTER_TEST_SRCDIR/tests/kubernetes/lib.sh"
+make_pki
+token_setup
+
+# Nothing configured, no kubeconfig, not in a pod: notfound, so a chain
+# falls back.
+c=$(conf nothing "")
+run_muster "$c" resolve
+expect_err "no API server: notfound" $EX_NOTFOUND \
+	"kubernetes(k8s): notfound: no API server: no server setting, no kubeconfig (~/.kube/config does not exist), and not in a pod (KUBERNETES_SERVICE_HOST is not set)"
+
+# serve [fake_apiserver options]: a fresh server; P is the first request,
+# c a config for it.
+serve() {
+	start_server --token-file "$tmp/server-token" "$@"
+	P="GET $URL/api/v1/namespaces/default/pods?labelSelector=job-name%3Dtensorflow&limit=500"
+	c=$(conf ok "$(explicit)")
+}
+serve
+
+# 401: a wrong token, no token.
+printf 'not-the-token\n' >"$tmp/wrong-token"
+c=$(conf wrong "server = \"$URL\"; token_file = \"$tmp/wrong-token\"; ca_file = \"$pki/ca.crt\";")
+run_muster "$c" resolve
+expect_err "401 wrong token" $EX_UNAVAIL \
+	"kubernetes(k8s): unavail: $P: HTTP 401 Unauthorized: Unauthorized (credentials from the entry's server setting)"
+c=$(conf notoken "server = \"$URL\"; ca_file = \"$pki/ca.crt\";")
+run_muster "$c" resolve
+expect_err "401 no token" $EX_UNAVAIL \
+	"$P: HTTP 401 Unauthorized: Unauthorized (no credentials were sent; server from the entry's server setting)"
+c=$(conf inline "server = \"$URL\"; token = \"$TOKEN\"; ca_file = \"$pki/ca.crt\";")
+run_muster "$c" -vv resolve --format text
+expect_err "token given inline, debug logs on" 0 "debug: kubernetes(k8s): API server $URL"
+
+# The API server's own Status messages.
+serve --mode forbidden
+run_muster "$c" resolve
+expect_err "403 RBAC" $EX_UNAVAIL \
+	"$P: HTTP 403 Forbidden: pods is forbidden: User \"system:serviceaccount:default:nobody\" cannot list resource \"pods\" in API group \"\" in the namespace \"default\" (credentials from the entry's server setting)"
+serve --mode notfound
+run_muster "$c" resolve
+expect_err "404" $EX_UNAVAIL "$P: HTTP 404 Not Found: the server could not find the requested resource"
+serve
+c=$(conf prefix "server = \"$URL/k8s/clusters/c-1\"; token_file = \"$tmp/token\"; ca_file = \"$pki/ca.crt\";")
+run_muster "$c" resolve
+expect_err "a server path prefix is kept" $EX_UNAVAIL \
+	"GET $URL/k8s/clusters/c-1/api/v1/namespaces/default/pods?labelSelector=job-name%3Dtensorflow&limit=500: HTTP 404 Not Found: the server could not find the requested resource"
+c=$(conf badsel "$(explicit) jobs = { worker = [\"app in (a\"]; };")
+run_muster "$c" resolve
+expect_err "400 for a selector the API cannot parse" $EX_UNAVAIL \
+	"labelSelector=app%20in%20%28a&limit=500: HTTP 400 Bad Request: unable to parse requirement: 'app in (a'"
+
+# Answers that are not a PodList.
+serve --mode garbage
+run_muster "$c" resolve
+expect_err "garbage" $EX_UNAVAIL \
+	"unavail: job worker: pods matching \"job-name=tensorflow\" in namespace default (page 1): the answer is not valid JSON (error at byte 0 of 53)"
+serve --mode truncated
+run_muster "$c" resolve
+expect_err "truncated JSON" $EX_UNAVAIL \
+	"job worker: pods matching \"job-name=tensorflow\" in namespace default (page 1): the answer is not valid JSON (error at byte 1759"
+serve --mode short
+run_muster "$c" resolve
+expect_err "connection closed mid-answer" $EX_UNAVAIL "unavail: $P: "
+serve --mode wrongtypes
+run_muster "$c" resolve
+expect_err "wrong types" $EX_UNAVAIL \
+	"(page 1): items[2] (pod tensorflow-worker-10): status.podIP is a number; expected a string"
+serve --mode itemsobject
+run_muster "$c" resolve
+expect_err "items is an object" $EX_UNAVAIL "(page 1): items is an object; expected an array"
+
+# Timeouts come from the entry's budget.
+serve --mode slow
+c=$(conf slow "$(explicit)" "timeout_ms = 700;")
+t0=$(date +%s)
+run_muster "$c" resolve
+t1=$(date +%s)
+expect_err "slow server" $EX_UNAVAIL "unavail: $P: no answer within the entry's time budget ("
+check_eq "gave up within the budget" "$([ $((t1 - t0)) -le 2 ] && echo yes)" "yes"
+
+# TLS: an unknown CA, no CA, a server certificate signed by another CA.
+serve
+c=$(conf noca "server = \"$URL\"; token_file = \"$tmp/token\";")
+run_muster "$c" resolve
+expect_err "TLS: certificate not trusted" $EX_UNAVAIL \
+	"unavail: $P: TLS failed (credentials from the entry's server setting): SSL certificate problem: unable to get local issuer certificate"
+c=$(conf otherca "server = \"$URL\"; token_file = \"$tmp/token\"; ca_file = \"$pki/other-ca.crt\";")
+run_muster "$c" resolve
+expect_err "TLS: another CA" $EX_UNAVAIL "TLS failed" "SSL certificate problem"
+c=$(conf noca-file "server = \"$URL\"; token_file = \"$tmp/token\"; ca_file = \"$tmp/absent.crt\";")
+run_muster "$c" resolve
+expect_err "TLS: CA file missing" $EX_UNAVAIL "TLS failed" "$tmp/absent.crt"
+c=$(conf insecure "server = \"$URL\"; token_file = \"$tmp/token\"; insecure_skip_tls_verify = true; jobs = { ps = \"job-name=ps\"; };")
+run_muster "$c" resolve --format text
+expect "insecure_skip_tls_verify" 0 "ps 0 10.244.2.10:8470
+ps 1 10.244.2.11:8470
+rpc_layer: grpc
+source: k8s"
+expect_err "insecure_skip_tls_verify warns" 0 \
+	"muster: warning: kubernetes(k8s): insecure_skip_tls_verify: the certificate of $URL is not checked (from the entry's server setting)"
+
+# Credentials that cannot be read.
+c=$(conf notokenfile "server = \"$URL\"; token_file = \"$tmp/absent-token\"; ca_file = \"$pki/ca.crt\";")
+run_muster "$c" resolve
+expect_err "token file missing" $EX_UNAVAIL "unavail: cannot read token_file $tmp/absent-token: No such file or directory"
+printf 'abc\ndef\n' >"$tmp/two-lines"
+c=$(conf twolines "server = \"$URL\"; token_file = \"$tmp/two-lines\"; ca_file = \"$pki/ca.crt\";")
+run_muster "$c" resolve
+expect_err "token file with a newline inside" $EX_UNAVAIL "token_file $tmp/two-lines holds a control character; expected one token"
+
+# Nobody listening.
+serve
+stop_server
+run_muster "$c" resolve
+expect_err "connection refused" $EX_UNAVAIL "unavail: $P: Failed to connect to 127.0.0.1 port $PORT"
+
+# Bad options fail at open, with file:line.
+c=$(conf badopt1 "token = \"x\";")
+run_muster "$c" check
+expect_err "token without server" $EX_CONFIG "$c:2: kubernetes(k8s): token needs server"
+c=$(conf badopt2 "server = \"ftp://x\";")
+run_muster "$c" check
+expect_err "server scheme" $EX_CONFIG "server must be an https:// or http:// URL, not \"ftp://x\""
+c=$(conf badopt3 "order = \"label\";")
+run_muster "$c" check
+expect_err "order label without index_label" $EX_CONFIG "order = \"label\" needs index_label"
+c=$(conf badopt4 "address = \"node\";")
+run_muster "$c" check
+expect_err "address" $EX_CONFIG "address must be one of pod_ip, host_ip, kubeflow, not \"node\""
+c=$(conf badopt5 "jobs = { worker = []; };")
+run_muster "$c" check
+expect_err "empty selector list" $EX_CONFIG "jobs.worker must not be empty"
+c=$(conf badopt6 "namespace = \"a\"; all_namespaces = true;")
+run_muster "$c" check
+expect_err "namespace with all_namespaces" $EX_CONFIG "all_namespaces and namespace exclude each other"
+c=$(conf badopt7 "server = \"https://x\"; client_cert = \"/c\";")
+run_muster "$c" check
+expect_err "client_cert without client_key" $EX_CONFIG "client_cert and client_key go together"
+c=$(conf badopt8 "limit = -1;")
+run_muster "$c" check
+expect_err "limit range" $EX_CONFIG "limit must be between 0 and 1000000, not -1"
+c=$(conf badopt9 "accelerators = { GPU = 3; };")
+run_muster "$c" check
+expect_err "accelerators type" $EX_CONFIG "accelerators.GPU must be a list of strings, not an integer"
+
+finish

@@ -1,0 +1,193 @@
+# Shared by the kubernetes plugin's shell tests: a scratch directory, a test
+# CA with server and client certificates (openssl, made at test time), the
+# loopback API server (fake_apiserver.py), configs, and checks.
+# Sourced by tests/kubernetes/*.sh; needs MUSTER_BIN, MUSTER_TEST_SRCDIR.
+set -u
+
+here="$MUSTER_TEST_SRCDIR/tests/kubernetes"
+failures=0
+checks=0
+
+for tool in python3 openssl; do
+	if ! command -v "$tool" >/dev/null 2>&1; then
+		echo "SKIP: $tool is not installed"
+		exit 77
+	fi
+done
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/muster-k8s-XXXXXX")
+server_pid=
+cleanup() {
+	stop_server
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+# Tests never read the caller's cluster or proxies.
+unset KUBECONFIG KUBERNETES_SERVICE_HOST KUBERNETES_SERVICE_PORT POD_NAME POD_NAMESPACE \
+	CUSTOM_CLUSTER_DOMAIN http_proxy https_proxy HTTP_PROXY HTTPS_PROXY ALL_PROXY all_proxy
+HOME="$tmp/home"
+HOSTNAME=muster-test-host
+export HOME HOSTNAME
+mkdir -p "$HOME"
+
+# The test PKI: a CA, the server's certificate for 127.0.0.1/::1/localhost,
+# a client certificate, and a second CA nobody trusts.
+make_pki() {
+	d="$tmp/pki"
+	mkdir -p "$d"
+	(
+		cd "$d" || exit 1
+		for ca in ca other-ca; do
+			openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+				-keyout "$ca.key" -out "$ca.crt" -days 2 -subj "/CN=muster test $ca" \
+				2>/dev/null || exit 1
+		done
+		openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout server.key \
+			-out server.csr -subj "/CN=kube-apiserver" 2>/dev/null || exit 1
+		printf 'subjectAltName=IP:127.0.0.1,IP:::1,DNS:localhost\n' >server.ext
+		openssl x509 -req -in server.csr -CA ca.crt -CAkey ca.key -CAcreateserial \
+			-out server.crt -days 2 -extfile server.ext 2>/dev/null || exit 1
+		openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout client.key \
+			-out client.csr -subj "/O=system:masters/CN=muster-client" 2>/dev/null || exit 1
+		printf 'extendedKeyUsage=clientAuth\n' >client.ext
+		openssl x509 -req -in client.csr -CA ca.crt -CAkey ca.key -CAcreateserial \
+			-out client.crt -days 2 -extfile client.ext 2>/dev/null || exit 1
+	) || { echo "FAIL: cannot make the test certificates with openssl"; exit 1; }
+	pki="$d"
+}
+
+stop_server() {
+	if [ -n "$server_pid" ]; then
+		kill "$server_pid" 2>/dev/null
+		wait "$server_pid" 2>/dev/null
+		server_pid=
+	fi
+}
+
+# start_server [--tls|--plain] [fake_apiserver.py options...]: sets PORT, URL.
+start_server() {
+	stop_server
+	tls=1
+	case "${1:-}" in
+	--plain) tls=0; shift ;;
+	--tls) shift ;;
+	esac
+	rm -f "$tmp/port" "$tmp/requests.log"
+	if [ $tls = 1 ]; then
+		python3 "$here/fake_apiserver.py" --port-file "$tmp/port" --log "$tmp/requests.log" \
+			--cert "$pki/server.crt" --key "$pki/server.key" "$@" 2>>"$tmp/server.err" &
+	else
+		python3 "$here/fake_apiserver.py" --port-file "$tmp/port" --log "$tmp/requests.log" \
+			"$@" 2>>"$tmp/server.err" &
+	fi
+	server_pid=$!
+	i=0
+	while [ ! -s "$tmp/port" ]; do
+		i=$((i + 1))
+		if [ $i -gt 200 ] || ! kill -0 "$server_pid" 2>/dev/null; then
+			echo "FAIL: the fake API server did not start"
+			cat "$tmp/server.err"
+			exit 1
+		fi
+		sleep 0.05
+	done
+	PORT=$(cat "$tmp/port")
+	case " $* " in
+	*" --ipv6 "*) host="[::1]" ;;
+	*) host=127.0.0.1 ;;
+	esac
+	if [ $tls = 1 ]; then URL="https://$host:$PORT"; else URL="http://$host:$PORT"; fi
+}
+
+# conf NAME BODY [ENTRY_EXTRA]: a muster.conf whose only entry is the
+# kubernetes plugin, named k8s, with BODY as its config group.
+conf() {
+	cat >"$tmp/$1.conf" <<EOC
+chain = ( { plugin = "kubernetes"; name = "k8s"; ${3:-}
+            config = { $2 }; } );
+EOC
+	echo "$tmp/$1.conf"
+}
+
+# The usual explicit connection to the running server, with a token.
+TOKEN=s3cr3t-token-do-not-log
+token_setup() {
+	printf '%s\n' "$TOKEN" >"$tmp/token"
+	printf '%s' "$TOKEN" >"$tmp/server-token"
+}
+explicit() {
+	echo "server = \"$URL\"; token_file = \"$tmp/token\"; ca_file = \"$pki/ca.crt\";"
+}
+
+# run_muster CONF ARGS...: sets out, err, rc.
+run_muster() {
+	c=$1
+	shift
+	: >"$tmp/requests.log" # each check sees its own requests
+	"$MUSTER_BIN" -c "$c" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	out=$(cat "$tmp/out")
+	err=$(cat "$tmp/err")
+	# Whatever happened, the token never shows.
+	if grep -q "$TOKEN" "$tmp/out" "$tmp/err"; then
+		fail "the bearer token appears in muster's output for: $*"
+	fi
+}
+
+fail() {
+	failures=$((failures + 1))
+	echo "FAIL: $*"
+}
+
+# expect NAME WANT_RC WANT_STDOUT: exact stdout and exit status.
+expect() {
+	checks=$((checks + 1))
+	if [ "$rc" != "$2" ] || [ "$out" != "$3" ]; then
+		fail "$1: exit $rc (want $2)"
+		printf '  stdout: %s\n  want:   %s\n  stderr: %s\n' "$out" "$3" "$err"
+	fi
+}
+
+# expect_err NAME WANT_RC FRAGMENT...: the status and each fragment in stderr.
+expect_err() {
+	name=$1
+	want=$2
+	shift 2
+	checks=$((checks + 1))
+	if [ "$rc" != "$want" ]; then
+		fail "$name: exit $rc (want $want)"
+		printf '  stdout: %s\n  stderr: %s\n' "$out" "$err"
+		return
+	fi
+	for frag in "$@"; do
+		case "$err" in
+		*"$frag"*) ;;
+		*) fail "$name: stderr lacks: $frag"; printf '  stderr: %s\n' "$err" ;;
+		esac
+	done
+}
+
+# The request log: one JSON object per line; py_log EXPR prints EXPR over
+# `reqs` (the list of requests).
+py_log() {
+	python3 -c "import json,sys; reqs=[json.loads(l) for l in open(sys.argv[1])]; print($1)" \
+		"$tmp/requests.log"
+}
+
+check_eq() {
+	checks=$((checks + 1))
+	if [ "$2" != "$3" ]; then
+		fail "$1: got '$2', want '$3'"
+	fi
+}
+
+finish() {
+	echo "$checks checks, $failures failures"
+	[ "$failures" = 0 ]
+	exit $?
+}
+
+# Exit statuses of muster(1).
+EX_OK=0 EX_NOTFOUND=1 EX_UNAVAIL=2 EX_TRYAGAIN=3 EX_CONFIG=4
