@@ -8,7 +8,8 @@ EXTRA_DIST += \
 	bench/kubernetes/podserver.py \
 	bench/kubernetes/tf_baseline.py \
 	bench/kubernetes/record-pod.sh \
-	bench/kubernetes/pod-template.json
+	bench/kubernetes/pod-template.json \
+	bench/kubernetes/README.md
 
 bench-kubernetes: all
 	$(SHELL) $(srcdir)/bench/kubernetes/run.sh '$(abs_top_builddir)' '$(abs_top_srcdir)'

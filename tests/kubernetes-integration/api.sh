@@ -93,7 +93,6 @@ kint_urlencode() {
 kint_pod() {
 	phase=${5:-Running}
 	gpus=${6:-1}
-	now=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 	kint_api DELETE "/api/v1/namespaces/$1/pods/$2?gracePeriodSeconds=0" >/dev/null
 	code=$(kint_api POST "/api/v1/namespaces/$1/pods" \
 		"{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"$2\",\"labels\":$3},\"spec\":{\"nodeName\":\"fake-node-0\",\"restartPolicy\":\"Never\",\"containers\":[{\"name\":\"worker\",\"image\":\"busybox:latest\",\"resources\":{\"limits\":{\"nvidia.com/gpu\":\"$gpus\"},\"requests\":{\"nvidia.com/gpu\":\"$gpus\"}}}]}}")

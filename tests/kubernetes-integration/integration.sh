@@ -31,6 +31,7 @@ skip_all() {
 
 command -v curl >/dev/null 2>&1 || skip_all "curl not found"
 command -v python3 >/dev/null 2>&1 || skip_all "python3 not found"
+command -v openssl >/dev/null 2>&1 || skip_all "openssl not found"
 how="run tests/kubernetes-integration/run.sh (builds the server when absent, starts it, runs this test, stops it), or start one with ../shared/tools/kube-apiserver/start.sh"
 if ! kint_ready; then
 	if [ ! -x "$KINT_APISERVER_BIN" ]; then
