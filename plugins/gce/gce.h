@@ -1,0 +1,225 @@
+/*
+ * gce backend: internal interfaces between its files.
+ *
+ *   gce.c        descriptor, resolve() (environment, credentials, listing,
+ *                build), close()
+ *   options.c    open(): the entry's config options, checked, copied
+ *   env.c        are we on GCE?  DMI product name, then the metadata
+ *                server (short probe); project, zone, own name (cached)
+ *   auth.c       which credentials, in Google's order, and the token cache
+ *   jwt.c        a service-account key's RS256-signed JWT (libcrypto)
+ *   http.c       libcurl: one handle per resolve, GET/POST with the call's
+ *                budget, bounded retries, the API's error message
+ *   members.c    instanceGroups.listInstances (RUNNING, paged) per group
+ *   instances.c  instances.list per zone (filter, fields, paged) into
+ *                compact instance records
+ *   build.c      order, addresses, accelerators, self identity
+ *   util.c       buffers, files, JSON getters, strings, natural order
+ *
+ * Nothing here is exported: the plugin's only visible symbol is its entry.
+ */
+#ifndef MUSTER_PLUGINS_GCE_H
+#define MUSTER_PLUGINS_GCE_H
+
+#include <pthread.h>
+#include <stddef.h>
+
+#include <cJSON.h>
+#include <curl/curl.h>
+#include <muster/plugin.h>
+
+#define GCE_MAX_PAGE ((size_t)64 * 1024 * 1024) /* one page of JSON */
+#define GCE_MAX_SMALL ((size_t)1024 * 1024)     /* metadata, tokens, key files */
+#define GCE_MAX_FILE ((size_t)1024 * 1024)
+#define GCE_DEFAULT_ENDPOINT "https://compute.googleapis.com/compute/v1"
+#define GCE_DEFAULT_METADATA "169.254.169.254" /* metadata.google.internal, no DNS */
+#define GCE_DEFAULT_DMI "/sys/class/dmi/id/product_name"
+#define GCE_DEFAULT_TOKEN_URI "https://oauth2.googleapis.com/token"
+#define GCE_SCOPE "https://www.googleapis.com/auth/compute.readonly"
+/* Refresh a cached token this long before it expires (google-auth: 3m45s). */
+#define GCE_REFRESH_MARGIN_S 225L
+
+enum { GCE_LOG_WARNING = 4, GCE_LOG_NOTICE = 5, GCE_LOG_INFO = 6, GCE_LOG_DEBUG = 7 };
+
+enum gce_order { GCE_ORDER_NATURAL = 0, GCE_ORDER_NAME = 1, GCE_ORDER_IP = 2 };
+enum gce_address { GCE_ADDR_INTERNAL = 0, GCE_ADDR_EXTERNAL = 1 };
+
+/* One instance group: its zone (NULL: the entry's zone) and name. */
+struct gce_group {
+	char *zone;
+	char *name;
+};
+
+struct gce_job {
+	char *name;
+	struct gce_group *groups;
+	size_t ngroups;
+};
+
+/* What resolve() may change in the state: guarded by `lock`. */
+struct gce_cache {
+	pthread_mutex_t lock;
+	char *token;           /* the access token, NULL: none cached */
+	char *token_source;    /* which credentials it came from */
+	long long token_expiry; /* CLOCK_MONOTONIC seconds */
+	/* the metadata server's answers, constant for an instance's life */
+	char *project, *zone, *self; /* NULL: not asked yet */
+	int self_absent;       /* asked, and there is no own name */
+};
+
+/* What open() keeps.  Read-only afterwards, except `cache`. */
+struct gce_conf {
+	muster_plugin_ctx *pc;
+	struct gce_job *jobs;
+	size_t njobs;
+	char *project, *zone;  /* NULL: the metadata server's */
+	long port;
+	char *rpc_layer;
+	enum gce_order order;
+	enum gce_address address;
+	long interface;        /* networkInterfaces index */
+	char *endpoint;        /* compute_endpoint, no trailing '/' */
+	char *access_token_file;
+	char *credentials_file; /* else $GOOGLE_APPLICATION_CREDENTIALS */
+	char *dmi_path;
+	char *self_instance;   /* else the metadata server's instance/name */
+	long metadata_timeout_ms;
+	long page_size;
+	long retries;          /* 5xx and 429 retries per request */
+	struct gce_cache cache;
+};
+
+struct gce_buf {
+	char *data;
+	size_t len, cap, max;
+	int overflow;
+};
+
+/* One RUNNING instance of a zone, as much as the answer needs. */
+struct gce_inst {
+	char *name;
+	char *ip;              /* the chosen address, NULL: it has none */
+	long gpus, tpus;       /* from guestAccelerators */
+};
+
+struct gce_instvec {
+	struct gce_inst *v;
+	size_t n, cap;
+};
+
+/* One member of a job: which group, which instance (a URL's parts). */
+struct gce_member {
+	char *name;
+	char *zone;
+	size_t group;          /* index in the job's groups */
+	const struct gce_inst *inst; /* found by instances.list, NULL: not */
+	long index;
+};
+
+struct gce_membervec {
+	struct gce_member *v;
+	size_t n, cap;
+};
+
+/* One resolve(). */
+struct gce_run {
+	const muster_host *host;
+	muster_call *call;
+	struct gce_conf *conf;
+	CURL *curl;
+	char errbuf[CURL_ERROR_SIZE];
+	char *metadata;        /* "http://host[:port]" */
+	char *token;           /* a copy for this call, NULL: none */
+	char token_source[300];
+	const char *project, *zone; /* conf's or the cache's (copied) */
+	char *project_buf, *zone_buf, *self_buf;
+	int on_gce;            /* 1: GCE, 0: not, -1: unknown (no DMI file) */
+	int token_cached;      /* run->token came from the cache */
+	int reauthed;          /* a 401 already dropped the cached token */
+	long requests;         /* HTTP requests made, for logs */
+};
+
+/* options.c */
+int gce_open(const muster_host *host, muster_plugin_ctx *pc, void **state);
+void gce_conf_free(struct gce_conf *conf);
+
+/* env.c: NOTFOUND when this is not GCE and the config cannot do without
+ * the metadata server; fills run->project, run->zone, run->metadata. */
+muster_status gce_env(struct gce_run *run);
+/* The own instance name, NULL when unknown (no failure). */
+const char *gce_self(struct gce_run *run);
+/* GET a metadata path (below computeMetadata/v1/) into `out`. */
+muster_status gce_metadata_get(struct gce_run *run, const char *path, long timeout_ms,
+                               struct gce_buf *out);
+
+/* auth.c: run->token, from the cache or the first source that applies. */
+muster_status gce_auth(struct gce_run *run);
+/* Forget the cached token (after a 401). */
+void gce_auth_forget(struct gce_run *run);
+
+/* jwt.c: the signed assertion for a service-account key; NULL + *why. */
+char *gce_jwt(const char *client_email, const char *private_key, const char *key_id,
+              const char *scope, const char *aud, long long now, const char **why);
+char *gce_base64url(const unsigned char *p, size_t n);
+
+/* http.c */
+muster_status gce_http_setup(struct gce_run *run);
+void gce_http_cleanup(struct gce_run *run);
+enum gce_req_flags {
+	GCE_REQ_AUTH = 0x1,     /* send the bearer token */
+	GCE_REQ_METADATA = 0x2, /* Metadata-Flavor: Google, both ways */
+	GCE_REQ_FORM = 0x4,     /* body is application/x-www-form-urlencoded */
+	GCE_REQ_JSON = 0x8,     /* body is JSON */
+	GCE_REQ_RAW = 0x10      /* any status: caller reads *code (no fail()) */
+};
+/* One request (with retries for 5xx/429).  SUCCESS with 200; any other
+ * answer is UNAVAIL after fail() naming `what` and the API's message
+ * (unless GCE_REQ_RAW).  `timeout_ms` 0: the call's remaining budget. */
+muster_status gce_http(struct gce_run *run, const char *what, const char *method,
+                       const char *url, const char *body, unsigned flags, long timeout_ms,
+                       struct gce_buf *out, long *code);
+
+/* An error answer into fail(): the API's own message. */
+void gce_http_fail(struct gce_run *run, const char *what, const char *method, const char *url,
+                   long code, const struct gce_buf *body);
+/* A Compute API request with the bearer token (a JSON body when `body`);
+ * a 401 on a cached token fetches a new one and tries once more. */
+muster_status gce_api(struct gce_run *run, const char *what, const char *method, const char *url,
+                      const char *body, struct gce_buf *out);
+
+/* members.c: every RUNNING member of job `j`'s groups, in `out`. */
+muster_status gce_members(struct gce_run *run, size_t j, struct gce_membervec *out);
+void gce_membervec_free(struct gce_membervec *v);
+
+/* instances.c: instances.list of one zone, RUNNING ones, into `out`. */
+muster_status gce_instances(struct gce_run *run, const char *zone, struct gce_instvec *out);
+void gce_instvec_free(struct gce_instvec *v);
+
+/* build.c: order, index, the builder calls. */
+muster_status gce_build(struct gce_run *run, struct gce_membervec *jobs,
+                        char *const *znames, struct gce_instvec *zones, size_t nzones);
+
+/* util.c */
+void gce_buf_init(struct gce_buf *b, size_t max);
+int gce_buf_append(struct gce_buf *b, const void *p, size_t n);
+void gce_buf_reset(struct gce_buf *b);
+void gce_buf_free(struct gce_buf *b);
+int gce_read_file(const char *path, char **data, size_t *len);
+const char *gce_getenv(const char *name);
+char *gce_asprintf(const char *fmt, ...) MUSTER_PLUGIN_PRINTF(1, 2);
+const char *gce_basename(const char *url);
+int gce_natural_cmp(const char *a, const char *b);
+long long gce_now_s(void); /* CLOCK_MONOTONIC */
+long long gce_wall_s(void); /* CLOCK_REALTIME */
+long gce_now_ms(void);
+void gce_sleep_ms(long ms);
+const char *gce_strerror(int err, char *buf, size_t size);
+muster_status gce_nomem(struct gce_run *run);
+/* cJSON helpers: a member of `obj` if it is a string (NULL otherwise). */
+const char *gce_json_str(const cJSON *obj, const char *key);
+/* The answer as JSON; NULL after fail() naming `what`. */
+cJSON *gce_json_parse(struct gce_run *run, const char *what, const struct gce_buf *b);
+/* The body zeroed and freed (it held a token). */
+void gce_buf_wipe(struct gce_buf *b);
+
+#endif /* MUSTER_PLUGINS_GCE_H */

@@ -1,0 +1,203 @@
+/*
+ * gce: where the members are — one paged instances.list per zone, with a
+ * filter (status = RUNNING) and a `fields` selection (names, the
+ * interfaces' addresses, guestAccelerators), instead of TF's one
+ * instances.get per member.
+ *
+ * Address: networkInterfaces[interface] — "internal": networkIP (an
+ * IPv6-only interface: ipv6Address); "external": accessConfigs[0].natIP
+ * (else ipv6AccessConfigs[0].externalIpv6).  Accelerators: each
+ * guestAccelerators entry's acceleratorType basename ("nvidia-tesla-a100",
+ * "nvidia-h100-80gb", ...) counts as GPU, a name with "tpu" as TPU.
+ */
+#include "config.h"
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gce.h"
+
+#define MAX_PAGES 100000
+#define FIELDS                                                                              \
+	"nextPageToken,items(name,status,networkInterfaces(networkIP,ipv6Address,"          \
+	"accessConfigs(natIP),ipv6AccessConfigs(externalIpv6)),"                             \
+	"guestAccelerators(acceleratorType,acceleratorCount))"
+
+void gce_instvec_free(struct gce_instvec *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->n; i++) {
+		free(v->v[i].name);
+		free(v->v[i].ip);
+	}
+	free(v->v);
+	memset(v, 0, sizeof(*v));
+}
+
+/* The first element's `key` of array `arr` of `obj`, a string or NULL. */
+static const char *first_of(const cJSON *obj, const char *arr, const char *key)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(obj, arr);
+
+	return cJSON_IsArray(a) ? gce_json_str(cJSON_GetArrayItem(a, 0), key) : NULL;
+}
+
+static const char *pick_address(const struct gce_conf *conf, const cJSON *item)
+{
+	const cJSON *nics = cJSON_GetObjectItemCaseSensitive(item, "networkInterfaces");
+	const cJSON *nic = cJSON_IsArray(nics) ? cJSON_GetArrayItem(nics, (int)conf->interface)
+	                                       : NULL;
+	const char *ip;
+
+	if (!cJSON_IsObject(nic))
+		return NULL;
+	if (conf->address == GCE_ADDR_INTERNAL)
+		return (ip = gce_json_str(nic, "networkIP")) != NULL ? ip
+		                                                     : gce_json_str(nic, "ipv6Address");
+	return (ip = first_of(nic, "accessConfigs", "natIP")) != NULL
+	           ? ip
+	           : first_of(nic, "ipv6AccessConfigs", "externalIpv6");
+}
+
+static muster_status parse_item(struct gce_run *run, const char *what, size_t page, size_t i,
+                                const cJSON *item, struct gce_instvec *out)
+{
+	const char *name = gce_json_str(item, "name"), *status = gce_json_str(item, "status");
+	const cJSON *acc = cJSON_GetObjectItemCaseSensitive(item, "guestAccelerators"), *a;
+	const char *ip;
+	struct gce_inst *in;
+
+	if (name == NULL || name[0] == '\0') {
+		run->host->fail(run->call, "%s (page %zu): items[%zu] has no name", what, page, i);
+		return MUSTER_STATUS_UNAVAIL;
+	}
+	if (status != NULL && strcmp(status, "RUNNING") != 0)
+		return MUSTER_STATUS_SUCCESS; /* the filter said RUNNING; be sure */
+	if (acc != NULL && !cJSON_IsArray(acc)) {
+		run->host->fail(run->call, "%s (page %zu): instance %s: guestAccelerators is not an "
+		                           "array",
+		                what, page, name);
+		return MUSTER_STATUS_UNAVAIL;
+	}
+	if (out->n == out->cap) {
+		size_t cap = out->cap ? out->cap * 2 : 256;
+		struct gce_inst *p = realloc(out->v, cap * sizeof(*p));
+
+		if (p == NULL)
+			return gce_nomem(run);
+		out->v = p;
+		out->cap = cap;
+	}
+	in = &out->v[out->n];
+	memset(in, 0, sizeof(*in));
+	ip = pick_address(run->conf, item);
+	if ((in->name = strdup(name)) == NULL || (ip != NULL && (in->ip = strdup(ip)) == NULL)) {
+		free(in->name);
+		return gce_nomem(run);
+	}
+	out->n++;
+	cJSON_ArrayForEach(a, acc)
+	{
+		const char *type = gce_json_str(a, "acceleratorType");
+		const cJSON *c = cJSON_GetObjectItemCaseSensitive(a, "acceleratorCount");
+		double n = cJSON_IsNumber(c) ? c->valuedouble : 0;
+
+		if (type == NULL || n < 1 || n > 1024) {
+			run->host->fail(run->call, "%s (page %zu): instance %s: a guestAccelerators entry "
+			                           "lacks acceleratorType or a count",
+			                what, page, name);
+			return MUSTER_STATUS_UNAVAIL;
+		}
+		if (strstr(gce_basename(type), "tpu") != NULL)
+			in->tpus += (long)n;
+		else
+			in->gpus += (long)n;
+	}
+	return MUSTER_STATUS_SUCCESS;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct gce_inst *)a)->name, ((const struct gce_inst *)b)->name);
+}
+
+muster_status gce_instances(struct gce_run *run, const char *zone, struct gce_instvec *out)
+{
+	char what[300], *token = NULL, *efields = curl_easy_escape(run->curl, FIELDS, 0);
+	struct gce_buf b;
+	muster_status st = MUSTER_STATUS_SUCCESS;
+	size_t page;
+
+	if (efields == NULL)
+		return gce_nomem(run);
+	snprintf(what, sizeof(what), "instances of zone %s (project %s)", zone, run->project);
+	gce_buf_init(&b, GCE_MAX_PAGE);
+	for (page = 1; page <= MAX_PAGES; page++) {
+		char *etok = token != NULL ? curl_easy_escape(run->curl, token, 0) : NULL;
+		char *url = gce_asprintf("%s/projects/%s/zones/%s/instances?filter=status%%20%%3D%%20"
+		                         "RUNNING&fields=%s&maxResults=%ld%s%s",
+		                         run->conf->endpoint, run->project, zone, efields,
+		                         run->conf->page_size, etok ? "&pageToken=" : "",
+		                         etok ? etok : "");
+		const cJSON *items, *it;
+		const char *next;
+		cJSON *root;
+		size_t i = 0;
+
+		curl_free(etok);
+		if (url == NULL) {
+			st = gce_nomem(run);
+			break;
+		}
+		st = gce_api(run, what, "GET", url, NULL, &b);
+		free(url);
+		if (st != MUSTER_STATUS_SUCCESS)
+			break;
+		if ((root = gce_json_parse(run, what, &b)) == NULL) {
+			st = MUSTER_STATUS_UNAVAIL;
+			break;
+		}
+		items = cJSON_GetObjectItemCaseSensitive(root, "items");
+		if (items != NULL && !cJSON_IsArray(items)) {
+			run->host->fail(run->call, "%s (page %zu): items is not an array", what, page);
+			cJSON_Delete(root);
+			st = MUSTER_STATUS_UNAVAIL;
+			break;
+		}
+		cJSON_ArrayForEach(it, items)
+		{
+			if ((st = parse_item(run, what, page, i++, it, out)) != MUSTER_STATUS_SUCCESS)
+				break;
+		}
+		next = gce_json_str(root, "nextPageToken");
+		if (st == MUSTER_STATUS_SUCCESS && next != NULL && next[0] != '\0' && token != NULL &&
+		    strcmp(next, token) == 0) {
+			run->host->fail(run->call, "%s (page %zu): the API repeats page token", what,
+			                page);
+			st = MUSTER_STATUS_UNAVAIL;
+		}
+		free(token);
+		token = next != NULL && next[0] != '\0' ? strdup(next) : NULL;
+		cJSON_Delete(root);
+		if (st != MUSTER_STATUS_SUCCESS || token == NULL) {
+			if (st == MUSTER_STATUS_SUCCESS && next != NULL && next[0] != '\0')
+				st = gce_nomem(run);
+			break;
+		}
+	}
+	if (st == MUSTER_STATUS_SUCCESS && page > MAX_PAGES) {
+		run->host->fail(run->call, "%s: more than %d pages", what, MAX_PAGES);
+		st = MUSTER_STATUS_UNAVAIL;
+	}
+	free(token);
+	curl_free(efields);
+	gce_buf_free(&b);
+	if (st == MUSTER_STATUS_SUCCESS && out->n > 1)
+		qsort(out->v, out->n, sizeof(*out->v), by_name);
+	return st;
+}

@@ -1,0 +1,179 @@
+/*
+ * gce: who is in a job — instanceGroups.listInstances of each of its
+ * groups, RUNNING instances only, every page (nextPageToken), with a
+ * `fields` selection so pages carry only the instance URLs.
+ *
+ * A member's name and zone come from its instance URL
+ * (.../zones/ZONE/instances/NAME), so a regional group's members in
+ * several zones are found where they are.  One instance in two groups of
+ * a job is one task (the first group's).
+ */
+#include "config.h"
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gce.h"
+
+#define MAX_PAGES 100000
+
+void gce_membervec_free(struct gce_membervec *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->n; i++) {
+		free(v->v[i].name);
+		free(v->v[i].zone);
+	}
+	free(v->v);
+	memset(v, 0, sizeof(*v));
+}
+
+static int seen(const struct gce_membervec *v, const char *zone, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < v->n; i++)
+		if (strcmp(v->v[i].name, name) == 0 && strcmp(v->v[i].zone, zone) == 0)
+			return 1;
+	return 0;
+}
+
+/* One item's instance URL into the vector. */
+static muster_status add_member(struct gce_run *run, const char *what, size_t page, size_t i,
+                                const cJSON *item, const char *group_zone, size_t group,
+                                struct gce_membervec *out)
+{
+	const char *url = gce_json_str(item, "instance"), *name, *z, *ze;
+	struct gce_member *m;
+	char *zone;
+
+	if (url == NULL || (name = gce_basename(url))[0] == '\0') {
+		run->host->fail(run->call, "%s (page %zu): items[%zu] has no instance URL", what, page,
+		                i);
+		return MUSTER_STATUS_UNAVAIL;
+	}
+	/* The zone in the URL, else the group's. */
+	if ((z = strstr(url, "/zones/")) != NULL && (ze = strchr(z + 7, '/')) != NULL)
+		zone = strndup(z + 7, (size_t)(ze - z - 7));
+	else
+		zone = strdup(group_zone);
+	if (zone == NULL)
+		return gce_nomem(run);
+	if (seen(out, zone, name)) {
+		free(zone);
+		return MUSTER_STATUS_SUCCESS;
+	}
+	if (out->n == out->cap) {
+		size_t cap = out->cap ? out->cap * 2 : 64;
+		struct gce_member *p = realloc(out->v, cap * sizeof(*p));
+
+		if (p == NULL) {
+			free(zone);
+			return gce_nomem(run);
+		}
+		out->v = p;
+		out->cap = cap;
+	}
+	m = &out->v[out->n];
+	memset(m, 0, sizeof(*m));
+	m->zone = zone;
+	m->group = group;
+	if ((m->name = strdup(name)) == NULL) {
+		free(zone);
+		return gce_nomem(run);
+	}
+	out->n++;
+	return MUSTER_STATUS_SUCCESS;
+}
+
+static muster_status list_group(struct gce_run *run, const struct gce_group *g, size_t group,
+                                struct gce_membervec *out)
+{
+	const char *zone = g->zone != NULL ? g->zone : run->zone;
+	char what[300], *token = NULL;
+	struct gce_buf b;
+	muster_status st = MUSTER_STATUS_SUCCESS;
+	size_t page;
+
+	snprintf(what, sizeof(what), "instance group %s (zone %s, project %s)", g->name, zone,
+	         run->project);
+	gce_buf_init(&b, GCE_MAX_PAGE);
+	for (page = 1; page <= MAX_PAGES; page++) {
+		char *etok = token != NULL ? curl_easy_escape(run->curl, token, 0) : NULL;
+		char *url = gce_asprintf("%s/projects/%s/zones/%s/instanceGroups/%s/listInstances"
+		                         "?maxResults=%ld&fields=items%%2Finstance%%2CnextPageToken%s%s",
+		                         run->conf->endpoint, run->project, zone, g->name,
+		                         run->conf->page_size, etok ? "&pageToken=" : "",
+		                         etok ? etok : "");
+		const cJSON *items, *it;
+		cJSON *root;
+		const char *next;
+		size_t i = 0;
+
+		curl_free(etok);
+		if (url == NULL) {
+			st = gce_nomem(run);
+			break;
+		}
+		st = gce_api(run, what, "POST", url, "{\"instanceState\":\"RUNNING\"}", &b);
+		free(url);
+		if (st != MUSTER_STATUS_SUCCESS)
+			break;
+		if ((root = gce_json_parse(run, what, &b)) == NULL) {
+			st = MUSTER_STATUS_UNAVAIL;
+			break;
+		}
+		items = cJSON_GetObjectItemCaseSensitive(root, "items");
+		if (items != NULL && !cJSON_IsArray(items)) {
+			run->host->fail(run->call, "%s (page %zu): items is not an array", what, page);
+			cJSON_Delete(root);
+			st = MUSTER_STATUS_UNAVAIL;
+			break;
+		}
+		cJSON_ArrayForEach(it, items)
+		{
+			if ((st = add_member(run, what, page, i++, it, zone, group, out)) !=
+			    MUSTER_STATUS_SUCCESS)
+				break;
+		}
+		next = gce_json_str(root, "nextPageToken");
+		if (st == MUSTER_STATUS_SUCCESS && next != NULL && next[0] != '\0' && token != NULL &&
+		    strcmp(next, token) == 0) {
+			run->host->fail(run->call, "%s (page %zu): the API repeats page token", what,
+			                page);
+			st = MUSTER_STATUS_UNAVAIL;
+		}
+		free(token);
+		token = next != NULL && next[0] != '\0' ? strdup(next) : NULL;
+		cJSON_Delete(root);
+		if (st != MUSTER_STATUS_SUCCESS || token == NULL) {
+			if (st == MUSTER_STATUS_SUCCESS && next != NULL && next[0] != '\0')
+				st = gce_nomem(run);
+			break;
+		}
+	}
+	if (st == MUSTER_STATUS_SUCCESS && page > MAX_PAGES) {
+		run->host->fail(run->call, "%s: more than %d pages", what, MAX_PAGES);
+		st = MUSTER_STATUS_UNAVAIL;
+	}
+	free(token);
+	gce_buf_free(&b);
+	return st;
+}
+
+muster_status gce_members(struct gce_run *run, size_t j, struct gce_membervec *out)
+{
+	const struct gce_job *job = &run->conf->jobs[j];
+	muster_status st;
+	size_t k;
+
+	for (k = 0; k < job->ngroups; k++)
+		if ((st = list_group(run, &job->groups[k], k, out)) != MUSTER_STATUS_SUCCESS)
+			return st;
+	return MUSTER_STATUS_SUCCESS;
+}
