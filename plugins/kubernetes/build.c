@@ -33,7 +33,7 @@ static char *kubeflow_address(const struct k8s_run *run, const struct k8s_pod *p
 	                 : run->conf->namespace != NULL ? run->conf->namespace
 	                 : run->conn.namespace != NULL  ? run->conn.namespace
 	                                                : "default";
-	char *s = k8s_asprintf("%s-%s-%ld.%s.svc%s%s:%ld", p->kf_job, p->kf_type, p->kf_index, ns,
+	char *s = k8s_asprintf("%s-%s-%ld.%s.svc%s%s:%ld", p->kf_job, p->kf_type, (long)p->kf_index, ns,
 	                       domain != NULL && domain[0] ? "." : "",
 	                       domain != NULL ? domain : "", port);
 	char *c;
@@ -117,7 +117,7 @@ muster_status k8s_build(struct k8s_run *run, struct k8s_podvec *jobs)
 				if (h->set_task(run->call, job, p->index) < 0)
 					return MUSTER_STATUS_UNAVAIL;
 				h->log(conf->pc, K8S_LOG_DEBUG, "this process is pod %s: task %s:%ld",
-				       p->name, job, p->index);
+				       p->name, job, (long)p->index);
 			}
 		}
 	}

@@ -1,7 +1,9 @@
 /*
  * kubernetes: HTTP with libcurl.  One easy handle per resolve, reused for
  * every page (one connection, kept alive), compressed transfer accepted,
- * every request bounded by what is left of the entry's time budget.
+ * every request bounded by what is left of the entry's time budget.  A
+ * page is handed on as it arrives (podlist.c parses it on the way), never
+ * held whole.
  *
  * Secrets: the bearer token lives only in the Authorization header list;
  * CURLOPT_VERBOSE is never set, and messages quote curl's error buffer and
@@ -34,12 +36,36 @@ static void global_init(void)
 	global_rc = curl_global_init(CURL_GLOBAL_DEFAULT);
 }
 
+/* One GET's answer: a 200 goes to the sink as it arrives, any other is
+ * kept (small: a Status) for its message. */
+struct answer {
+	CURL *curl;
+	long code;             /* 0 until the first bytes */
+	k8s_sink sink;
+	void *ctx;
+	size_t bytes;
+	int overflow, stopped;
+	struct k8s_buf body;
+};
+
 static size_t on_write(char *p, size_t size, size_t n, void *data)
 {
-	struct k8s_buf *b = data;
+	struct answer *a = data;
 
-	if (k8s_buf_append(b, p, size * n) < 0)
-		return 0; /* CURLE_WRITE_ERROR; b->overflow tells why */
+	if (a->code == 0)
+		curl_easy_getinfo(a->curl, CURLINFO_RESPONSE_CODE, &a->code);
+	if ((a->bytes += size * n) > K8S_MAX_PAGE) {
+		a->overflow = 1;
+		return 0; /* CURLE_WRITE_ERROR */
+	}
+	if (a->code == 200) {
+		if (a->sink(a->ctx, p, size * n) < 0) {
+			a->stopped = 1;
+			return 0;
+		}
+	} else if (k8s_buf_append(&a->body, p, size * n) < 0) {
+		return 0;
+	}
 	return size * n;
 }
 
@@ -248,10 +274,11 @@ static void fail_status(struct k8s_run *run, const char *url, long code, struct 
 	cJSON_Delete(root);
 }
 
-muster_status k8s_http_get(struct k8s_run *run, const char *path, struct k8s_buf *body,
+muster_status k8s_http_get(struct k8s_run *run, const char *path, k8s_sink sink, void *ctx,
                            long *code)
 {
 	long left = run->host->remaining_ms(run->call);
+	struct answer a;
 	char *url;
 	CURLcode rc;
 
@@ -263,10 +290,14 @@ muster_status k8s_http_get(struct k8s_run *run, const char *path, struct k8s_buf
 		free(url);
 		return MUSTER_STATUS_UNAVAIL;
 	}
-	k8s_buf_reset(body);
+	memset(&a, 0, sizeof(a));
+	a.curl = run->curl;
+	a.sink = sink;
+	a.ctx = ctx;
+	k8s_buf_init(&a.body, K8S_MAX_PAGE);
 	run->errbuf[0] = '\0';
 	curl_easy_setopt(run->curl, CURLOPT_URL, url);
-	curl_easy_setopt(run->curl, CURLOPT_WRITEDATA, body);
+	curl_easy_setopt(run->curl, CURLOPT_WRITEDATA, &a);
 	/* A little short of the budget, so that the answer — "timed out",
 	 * with the URL — still arrives in time. */
 	left -= left / 20 + 5;
@@ -279,7 +310,9 @@ muster_status k8s_http_get(struct k8s_run *run, const char *path, struct k8s_buf
 	if (rc != CURLE_OK) {
 		const char *why = run->errbuf[0] ? run->errbuf : curl_easy_strerror(rc);
 
-		if (rc == CURLE_WRITE_ERROR && body->overflow)
+		if (rc == CURLE_WRITE_ERROR && a.stopped) {
+			/* the sink has said why */
+		} else if (rc == CURLE_WRITE_ERROR && a.overflow)
 			run->host->fail(run->call, "GET %s: the answer is larger than %zu MiB", url,
 			                K8S_MAX_PAGE >> 20);
 		else if (rc == CURLE_OPERATION_TIMEDOUT)
@@ -292,14 +325,17 @@ muster_status k8s_http_get(struct k8s_run *run, const char *path, struct k8s_buf
 		else
 			run->host->fail(run->call, "GET %s: %s", url, why);
 		free(url);
+		k8s_buf_free(&a.body);
 		return MUSTER_STATUS_UNAVAIL;
 	}
 	curl_easy_getinfo(run->curl, CURLINFO_RESPONSE_CODE, code);
 	if (*code != 200 && *code != 410) {
-		fail_status(run, url, *code, body);
+		fail_status(run, url, *code, &a.body);
 		free(url);
+		k8s_buf_free(&a.body);
 		return MUSTER_STATUS_UNAVAIL;
 	}
 	free(url);
+	k8s_buf_free(&a.body);
 	return MUSTER_STATUS_SUCCESS;
 }

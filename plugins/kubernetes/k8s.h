@@ -8,7 +8,9 @@
  *   kubeconfig.c  reads a kubeconfig with libyaml (contexts, clusters, users)
  *   http.c        libcurl: one handle per resolve, TLS material, GET a page,
  *                 the API's Status message on errors
- *   podlist.c     one PodList page (cJSON) into compact pod records
+ *   podlist.c     one PodList page, streamed through yajl as it arrives:
+ *                 events into the fields pod.c keeps, the page's own checks
+ *   pod.c         one item's fields into a compact pod record
  *   list.c        the paged listing of every job's selectors (410 restarts)
  *   order.c       task order inside a job: name, natural, label
  *   build.c       addresses, self identity, accelerators: the builder calls
@@ -20,6 +22,7 @@
 #define MUSTER_PLUGINS_KUBERNETES_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <curl/curl.h>
 #include <muster/plugin.h>
@@ -106,26 +109,77 @@ struct k8s_conn {
 	char source[256];      /* for messages: "config", "kubeconfig FILE (context C)", ... */
 };
 
-/* One pod, as much of it as the answer needs. */
+/* Memory handed out in order and freed all at once: the strings and counts
+ * of a listing's pods, without a malloc (and its overhead) per pod.  Chunks
+ * never move, so pointers into them stay valid. */
+struct k8s_arena_chunk;
+struct k8s_arena {
+	struct k8s_arena_chunk *head;  /* the newest chunk */
+	size_t used;                   /* bytes used in it */
+};
+struct k8s_arena_mark {
+	struct k8s_arena_chunk *head;
+	size_t used;
+};
+
+/* One pod, as much of it as the answer needs: a small fixed-size record,
+ * its strings and counts in the listing's arena. */
 struct k8s_pod {
-	char *name;            /* all strings of a pod live in one block: `name` */
+	const char *name;
 	const char *ns;
 	const char *phase;     /* NULL: none given */
 	const char *ip;        /* the address chosen (pod or host IP); NULL: none */
 	const char *kf_job, *kf_type; /* kubeflow labels (address = kubeflow) */
-	long kf_index;
-	long label_index;      /* order = label: the index label, -1: none */
-	const char *label_bad; /* its value when not an index (NULL otherwise) */
-	long port;             /* from port_name, -1: not found */
-	int terminating;       /* metadata.deletionTimestamp set */
-	size_t selector;       /* which of the job's selectors matched it */
-	long *counts;          /* per conf resource name (nresources); NULL if all 0 */
-	long index;            /* the task index, set by order.c */
+	const char *label_bad; /* the index label's value when not an index */
+	const long *counts;    /* per conf resource name (nresources); NULL if all 0 */
+	int32_t kf_index;
+	int32_t label_index;   /* order = label: the index label, -1: none */
+	int32_t port;          /* from port_name, -1: not found */
+	int32_t index;         /* the task index, set by order.c */
+	uint32_t selector;     /* which of the job's selectors matched it */
+	unsigned char terminating; /* metadata.deletionTimestamp set */
 };
 
 struct k8s_podvec {
 	struct k8s_pod *pods;
 	size_t n, cap;
+	struct k8s_arena arena;
+};
+
+/* Where pod.c keeps the labels it reads. */
+enum { K8S_LAB_KF_JOB, K8S_LAB_TF_JOB, K8S_LAB_KF_TYPE, K8S_LAB_TYPE, K8S_LAB_KF_INDEX,
+       K8S_LAB_INDEX, K8S_LAB_CONF, K8S_NLABELS };
+
+/* A resource quantity of the container being read. */
+struct k8s_qty {
+	long v;
+	unsigned char state;   /* 0: absent, 1: v, 2: bad (`why`) */
+	char why[80];
+};
+
+/* One item of a PodList while the stream goes through it (pod.c).  Its
+ * strings sit in `str` until the item ends; fields hold 1 + their offset
+ * (0: absent). */
+struct k8s_item {
+	const struct k8s_conf *conf;
+	struct k8s_buf str;
+	size_t name, ns, phase, ip, label[K8S_NLABELS];
+	const char *label_kind[K8S_NLABELS]; /* a label that is not a string */
+	int terminating;
+	/* accelerators: kubelet's effective request (pod.c) */
+	long *sum, *sidecars, *init_max, *one;
+	struct k8s_qty *limits, *requests;
+	size_t cname;          /* the container being read: its name */
+	int init, always;      /* an init container; restartPolicy Always */
+	/* the port named port_name */
+	long port;             /* -1: not found yet */
+	int port_done;         /* found (or failed): later ports are not read */
+	int pname_match;       /* the port being read has that name */
+	const char *cport_kind; /* its containerPort's JSON kind; NULL: none */
+	double cport;
+	/* the first error; `named`: the message may carry the pod's name */
+	char err[320];
+	int err_set, err_named;
 };
 
 /* One resolve(): the host, the call, the options. */
@@ -158,17 +212,42 @@ muster_status k8s_kubeconfig(struct k8s_run *run, const char *path, int explicit
 /* http.c */
 muster_status k8s_http_setup(struct k8s_run *run);
 void k8s_http_cleanup(struct k8s_run *run);
-/* GET server+path into body.  SUCCESS with *code 200 or 410; any other
- * answer is UNAVAIL after fail() with the API's Status message. */
-muster_status k8s_http_get(struct k8s_run *run, const char *path, struct k8s_buf *body,
+/* A 200 answer's bytes, chunk by chunk as they arrive: 0 to go on, -1 to
+ * stop the transfer (after fail()). */
+typedef int (*k8s_sink)(void *ctx, const char *p, size_t n);
+/* GET server+path, the answer into `sink`.  SUCCESS with *code 200 or 410;
+ * any other answer is UNAVAIL after fail() with the API's Status message. */
+muster_status k8s_http_get(struct k8s_run *run, const char *path, k8s_sink sink, void *ctx,
                            long *code);
 
-/* podlist.c: one page; appends the pods to `out`, gives the continue
- * token (NULL when the listing is complete). */
-muster_status k8s_podlist_parse(struct k8s_run *run, const char *what, struct k8s_buf *body,
-                                size_t selector, struct k8s_podvec *out, char **cont);
-void k8s_pod_free(struct k8s_pod *p);
+/* podlist.c: one page, GET and parsed as it arrives; appends the pods to
+ * `out`, gives the continue token (NULL when the listing is complete).
+ * SUCCESS with *code 410 is an expired continue token (nothing parsed). */
+muster_status k8s_podlist_get(struct k8s_run *run, const char *path, const char *what,
+                              size_t selector, struct k8s_podvec *out, char **cont, long *code);
 void k8s_podvec_free(struct k8s_podvec *v);
+
+/* pod.c: an item's fields as podlist.c finds them. */
+/* The training operator's labels, as K8S_LAB_*: each name, then its old one. */
+extern const char *const k8s_kubeflow_labels[K8S_LAB_CONF];
+int k8s_item_init(struct k8s_item *it, const struct k8s_conf *conf);
+void k8s_item_free(struct k8s_item *it);
+void k8s_item_begin(struct k8s_item *it);
+/* Stores string `s` for a field (&it->name, &it->label[L], ...); -1: no memory. */
+int k8s_item_string(struct k8s_item *it, size_t *field, const char *s, size_t len);
+void k8s_item_bad(struct k8s_item *it, int named, const char *fmt, ...) MUSTER_PLUGIN_PRINTF(3, 4);
+void k8s_item_container_begin(struct k8s_item *it, int init);
+/* A quantity of resource `r` in limits (requests: !limits); `num`: a JSON
+ * number (its text), `kind`: the JSON kind when neither number nor string. */
+void k8s_item_quantity(struct k8s_item *it, int limits, size_t r, const char *kind, int num,
+                       const char *s, size_t len);
+void k8s_item_container_end(struct k8s_item *it);
+void k8s_item_port_end(struct k8s_item *it);
+/* The item read: 0 with a record appended to `out`, -1 with it->err set
+ * (it->name names the pod when err_named), -2 out of memory. */
+int k8s_item_end(struct k8s_item *it, size_t selector, struct k8s_podvec *out);
+/* A JSON number's value as cJSON gives it (strtod of at most 63 chars). */
+double k8s_json_number(const char *s, size_t len);
 
 /* list.c: every pod of job `j`, all selectors, de-duplicated. */
 muster_status k8s_list_job(struct k8s_run *run, const struct k8s_job *job,
@@ -187,6 +266,11 @@ void k8s_buf_init(struct k8s_buf *b, size_t max);
 int k8s_buf_append(struct k8s_buf *b, const void *p, size_t n);
 void k8s_buf_reset(struct k8s_buf *b);
 void k8s_buf_free(struct k8s_buf *b);
+void *k8s_arena_alloc(struct k8s_arena *a, size_t n);  /* aligned for long */
+char *k8s_arena_strdup(struct k8s_arena *a, const char *s);
+void k8s_arena_mark(const struct k8s_arena *a, struct k8s_arena_mark *m);
+void k8s_arena_rewind(struct k8s_arena *a, const struct k8s_arena_mark *m);
+void k8s_arena_free(struct k8s_arena *a);
 /* A whole file (at most K8S_MAX_FILE bytes); -1 with errno (EFBIG). */
 int k8s_read_file(const char *path, char **data, size_t *len);
 /* RFC 4648 base64 (whitespace ignored); -1 when invalid. */

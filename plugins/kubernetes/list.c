@@ -6,7 +6,8 @@
  * (or /api/v1/pods with all_namespaces), following `continue` tokens.  A
  * 410 Gone means the continue token expired (the API server compacted its
  * history): that selector's listing starts again from the beginning.
- * Each page is parsed and dropped before the next is fetched.
+ * Each page is parsed as it arrives (podlist.c), so only the pods' compact
+ * records outlive it.
  */
 #include "config.h"
 #ifndef _GNU_SOURCE
@@ -54,38 +55,40 @@ out:
 	return path;
 }
 
-static void truncate_to(struct k8s_podvec *v, size_t n)
-{
-	while (v->n > n)
-		k8s_pod_free(&v->pods[--v->n]);
-}
-
 static muster_status list_selector(struct k8s_run *run, const struct k8s_job *job, size_t s,
-                                   struct k8s_podvec *out, struct k8s_buf *body)
+                                   struct k8s_podvec *out)
 {
 	const char *sel = job->selectors[s];
 	size_t start = out->n;
+	struct k8s_arena_mark mark;
 	char *cont = NULL, *path, what[600];
-	int restarts = 0;
+	int restarts = 0, continued;
 	long page = 0, code;
 	muster_status st;
 
+	k8s_arena_mark(&out->arena, &mark);
 	for (;;) {
 		if ((path = page_path(run, sel, cont)) == NULL) {
 			st = k8s_nomem(run);
 			break;
 		}
 		page++;
-		st = k8s_http_get(run, path, body, &code);
+		snprintf(what, sizeof(what), "job %s: pods matching \"%s\"%s%s (page %ld)", job->name,
+		         sel, run->conf->all_namespaces ? " in all namespaces" : " in namespace ",
+		         run->conf->all_namespaces ? "" : namespace_of(run), page);
+		continued = cont != NULL;
+		free(cont);
+		cont = NULL;
+		st = k8s_podlist_get(run, path, what, s, out, &cont, &code);
 		free(path);
 		if (st != MUSTER_STATUS_SUCCESS)
 			break;
 		if (code == 410) {
-			if (cont == NULL || ++restarts > K8S_MAX_RESTARTS) {
+			if (!continued || ++restarts > K8S_MAX_RESTARTS) {
 				run->host->fail(run->call, "job %s: listing pods matching \"%s\": HTTP 410 "
 				                           "Gone %s",
 				                job->name, sel,
-				                cont == NULL ? "without a continue token"
+				                !continued ? "without a continue token"
 				                             : "again and again; giving up");
 				st = MUSTER_STATUS_UNAVAIL;
 				break;
@@ -94,18 +97,11 @@ static muster_status list_selector(struct k8s_run *run, const struct k8s_job *jo
 			               "job %s: the continue token expired (410 Gone) on page %ld; "
 			               "listing pods matching \"%s\" again from the start",
 			               job->name, page, sel);
-			free(cont);
-			cont = NULL;
 			page = 0;
-			truncate_to(out, start);
+			out->n = start;
+			k8s_arena_rewind(&out->arena, &mark);
 			continue;
 		}
-		free(cont);
-		cont = NULL;
-		snprintf(what, sizeof(what), "job %s: pods matching \"%s\"%s%s (page %ld)", job->name,
-		         sel, run->conf->all_namespaces ? " in all namespaces" : " in namespace ",
-		         run->conf->all_namespaces ? "" : namespace_of(run), page);
-		st = k8s_podlist_parse(run, what, body, s, out, &cont);
 		if (st != MUSTER_STATUS_SUCCESS || cont == NULL)
 			break;
 	}
@@ -148,10 +144,8 @@ static muster_status dedupe(struct k8s_run *run, struct k8s_podvec *v)
 			idx[i]->index = -2; /* a repeat: dropped below */
 	free(idx);
 	for (i = o = 0; i < v->n; i++) {
-		if (v->pods[i].index == -2) {
-			k8s_pod_free(&v->pods[i]);
-			continue;
-		}
+		if (v->pods[i].index == -2)
+			continue; /* its strings stay in the arena until the listing goes */
 		v->pods[o++] = v->pods[i];
 	}
 	v->n = o;
@@ -161,14 +155,11 @@ static muster_status dedupe(struct k8s_run *run, struct k8s_podvec *v)
 muster_status k8s_list_job(struct k8s_run *run, const struct k8s_job *job,
                            struct k8s_podvec *out)
 {
-	struct k8s_buf body;
 	muster_status st = MUSTER_STATUS_SUCCESS;
 	size_t s;
 
-	k8s_buf_init(&body, K8S_MAX_PAGE);
 	for (s = 0; s < job->nselectors && st == MUSTER_STATUS_SUCCESS; s++)
-		st = list_selector(run, job, s, out, &body);
-	k8s_buf_free(&body);
+		st = list_selector(run, job, s, out);
 	if (st == MUSTER_STATUS_SUCCESS && job->nselectors > 1)
 		st = dedupe(run, out);
 	return st;

@@ -1,5 +1,6 @@
 # plugins/kubernetes: the cluster from the Kubernetes API (TF's
-# KubernetesClusterResolver), with libcurl, libyaml (kubeconfig) and cJSON.
+# KubernetesClusterResolver), with libcurl, libyaml (kubeconfig), yajl (pod
+# lists, streamed) and cJSON (error answers).
 if BUILD_KUBERNETES
 plugins_LTLIBRARIES += plugins/kubernetes/kubernetes.la
 plugins_kubernetes_kubernetes_la_SOURCES = \
@@ -10,14 +11,16 @@ plugins_kubernetes_kubernetes_la_SOURCES = \
 	plugins/kubernetes/kubeconfig.c \
 	plugins/kubernetes/http.c \
 	plugins/kubernetes/podlist.c \
+	plugins/kubernetes/pod.c \
 	plugins/kubernetes/list.c \
 	plugins/kubernetes/order.c \
 	plugins/kubernetes/build.c \
 	plugins/kubernetes/util.c
 plugins_kubernetes_kubernetes_la_CPPFLAGS = $(AM_CPPFLAGS) $(LIBCURL_CFLAGS) $(YAML_CFLAGS) \
-	$(CJSON_CFLAGS)
+	$(YAJL_CFLAGS) $(CJSON_CFLAGS)
 plugins_kubernetes_kubernetes_la_LDFLAGS = $(muster_plugin_ldflags)
-plugins_kubernetes_kubernetes_la_LIBADD = $(LIBCURL_LIBS) $(YAML_LIBS) $(CJSON_LIBS)
+plugins_kubernetes_kubernetes_la_LIBADD = $(LIBCURL_LIBS) $(YAML_LIBS) $(YAJL_LIBS) \
+	$(CJSON_LIBS)
 endif
 
 # Its tests: shell scripts driving the `muster` program (and a small helper

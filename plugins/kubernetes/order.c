@@ -135,7 +135,7 @@ muster_status k8s_order(struct k8s_run *run, const struct k8s_job *job, struct k
 			if (v->pods[i].label_index == v->pods[i - 1].label_index) {
 				run->host->fail(run->call, "job %s: pods %s and %s both have %s=%ld",
 				                job->name, v->pods[i - 1].name, v->pods[i].name, lab,
-				                v->pods[i].label_index);
+				                (long)v->pods[i].label_index);
 				return MUSTER_STATUS_UNAVAIL;
 			}
 		for (i = 0; i < v->n; i++)

@@ -1,480 +1,578 @@
 /*
- * kubernetes: one page of a PodList into compact pod records.
+ * kubernetes: one page of a PodList, parsed as it arrives.
  *
- * Only what the answer needs is kept — name, namespace, phase, the chosen
- * IP, the labels that order or name tasks, the named port and the
- * accelerator counts — so memory follows the page size, not the cluster
- * size.  Every field is type-checked: a wrong type is an error that names
- * the item and the field, never a crash.
+ * A page is about 1.4 MB of JSON for 500 pods, of which the answer needs a
+ * few dozen bytes per pod.  So libcurl's chunks go straight into yajl's
+ * event parser: no page is held whole and no tree is built.  A stack of
+ * frames says where in the document the parser is; the objects that hold
+ * nothing of interest are skipped by depth alone, and pod.c keeps the
+ * fields of the item being read.
+ *
+ * Every field read is type-checked: a wrong type is an error that names the
+ * item and the field, never a crash.  Errors are found as the stream goes
+ * but reported when it ends, ranked as a whole-document check would rank
+ * them (invalid JSON first, then the page's own shape, then the first bad
+ * item), so the message does not depend on where in the page it is.
  */
 #include "config.h"
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE 1
 #endif
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cJSON.h>
+#include <yajl/yajl_parse.h>
 
 #include "k8s.h"
+
+/* Where a value is: the frames of interest. */
+enum frame_kind {
+	F_ROOT, F_LISTMETA, F_ITEMS, F_POD, F_META, F_LABELS, F_SPEC, F_CONTAINERS, F_INITS,
+	F_CONTAINER, F_PORTS, F_PORT, F_RESOURCES, F_LIMITS, F_REQUESTS, F_STATUS
+};
+
+/* The keys of interest (0: any other). */
+enum {
+	K_OTHER, K_KIND, K_METADATA, K_ITEMS, K_CONTINUE, K_SPEC, K_STATUS, K_NAME, K_NAMESPACE,
+	K_LABELS, K_DELETION, K_CONTAINERS, K_INITS, K_PORTS, K_RESOURCES, K_POLICY, K_CPORT,
+	K_LIMITS, K_REQUESTS, K_PHASE, K_IP
+};
+
+/* The page's own errors, most important first: the order in which a
+ * check of the whole document finds them. */
+enum { E_NONE, E_ROOT, E_KIND, E_ITEMS_TYPE, E_NO_ITEMS, E_META_TYPE, E_ITEM, E_CONTINUE };
+
+/* JSON kinds as events give them. */
+enum { J_STRING, J_NUMBER, J_MAP, J_ARRAY, J_BOOL, J_NULL };
+
+static const char *const kind_name[] = { "a string", "a number", "an object",
+                                         "an array", "a boolean", "null" };
+
+#define MAX_FRAMES 10 /* root items pod spec containers container resources limits */
+
+struct frame {
+	enum frame_kind kind;
+	int key;               /* maps: the current key (labels: a bit per slot + 1) */
+	size_t index;          /* arrays: the current element */
+};
 
 struct page {
 	struct k8s_run *run;
 	const char *what;      /* the request, for messages */
-	size_t item;           /* items[item] being read */
-	const char *pod;       /* its name once known */
+	size_t selector;
+	struct k8s_podvec *out;
+	yajl_handle yajl;
+	struct frame stack[MAX_FRAMES];
+	size_t depth;          /* frames in use */
+	size_t skip;           /* > 0: inside a value of no interest, this deep */
+	size_t bytes;          /* of the answer so far */
+	size_t syntax_at;      /* where yajl stopped; valid when `syntax` */
+	int syntax, nomem, seen_root, seen_items;
+	const char **resources; /* every conf resource name, flat */
+	struct k8s_item item;
+	size_t nitem;          /* items[nitem] being read */
+	char *cont;
+	int error;             /* E_*: the most important so far */
+	char msg[600];
 };
 
-static const char *json_kind(const cJSON *j)
-{
-	if (cJSON_IsString(j)) return "a string";
-	if (cJSON_IsNumber(j)) return "a number";
-	if (cJSON_IsObject(j)) return "an object";
-	if (cJSON_IsArray(j)) return "an array";
-	if (cJSON_IsBool(j)) return "a boolean";
-	if (cJSON_IsNull(j)) return "null";
-	return "invalid";
-}
+static void page_bad(struct page *pg, int error, const char *fmt, ...) MUSTER_PLUGIN_PRINTF(3, 4);
 
-static muster_status bad(struct page *pg, const char *fmt, ...) MUSTER_PLUGIN_PRINTF(2, 3);
-
-static muster_status bad(struct page *pg, const char *fmt, ...)
+static void page_bad(struct page *pg, int error, const char *fmt, ...)
 {
-	char msg[400];
 	va_list ap;
 
+	if (pg->error != E_NONE && pg->error <= error)
+		return;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	vsnprintf(pg->msg, sizeof(pg->msg), fmt, ap);
 	va_end(ap);
-	if (pg->pod != NULL)
-		pg->run->host->fail(pg->run->call, "%s: items[%zu] (pod %s): %s", pg->what, pg->item,
-		                    pg->pod, msg);
-	else
-		pg->run->host->fail(pg->run->call, "%s: items[%zu]: %s", pg->what, pg->item, msg);
-	return MUSTER_STATUS_UNAVAIL;
+	pg->error = error;
 }
 
-/* Member `key` of `obj` when it has type `want` (cJSON_String, ...);
- * absent and null give NULL with *st untouched; another type sets *st. */
-static const cJSON *member(struct page *pg, const cJSON *obj, const char *key, int want,
-                           const char *path, muster_status *st)
+/* A member that must be of JSON kind `want` when present; null is absent. */
+static int want(struct page *pg, int j, int want_j, const char *path, const char *key)
 {
-	const cJSON *m = obj != NULL ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
+	/* As a tree walk found them: before the pod's name was known. */
+	int named = path[0] != '\0' && !(strcmp(path, "metadata.") == 0 && strcmp(key, "name") == 0);
 
-	if (m == NULL || cJSON_IsNull(m))
-		return NULL;
-	if ((m->type & 0xff) != want) {
-		if (*st == MUSTER_STATUS_SUCCESS)
-			*st = bad(pg, "%s%s is %s; expected %s", path, key, json_kind(m),
-			          want == cJSON_String   ? "a string"
-			          : want == cJSON_Object ? "an object"
-			          : want == cJSON_Array  ? "an array"
-			                                 : "a number");
-		return NULL;
-	}
-	return m;
+	if (j == J_NULL)
+		return 0;
+	if (j == want_j)
+		return 1;
+	k8s_item_bad(&pg->item, named, "%s%s is %s; expected %s", path, key, kind_name[j], kind_name[want_j]);
+	return 0;
 }
 
-static const char *member_string(struct page *pg, const cJSON *obj, const char *key,
-                                 const char *path, muster_status *st)
+static void push(struct page *pg, enum frame_kind kind)
 {
-	const cJSON *m = member(pg, obj, key, cJSON_String, path, st);
+	struct frame *f = &pg->stack[pg->depth++];
 
-	return m != NULL ? m->valuestring : NULL;
+	f->kind = kind;
+	f->key = K_OTHER;
+	f->index = 0;
 }
 
-/* A whole, non-negative number from a string of digits; -1 otherwise. */
-static long parse_index(const char *s)
+static int key_is(const unsigned char *k, size_t len, const char *s)
 {
-	long v = 0;
-
-	if (s == NULL || *s == '\0' || strlen(s) > 10)
-		return -1;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9')
-			return -1;
-		v = v * 10 + (*s - '0');
-	}
-	return v <= K8S_MAX_INDEX ? v : -1;
+	return strlen(s) == len && memcmp(k, s, len) == 0;
 }
 
-/* A resource quantity that must be a whole number (extended resources
- * are): "8" or 8.  -1 after bad() otherwise. */
-static long quantity(struct page *pg, const cJSON *q, const char *container, const char *res)
+static int on_key(void *ctx, const unsigned char *k, size_t len)
 {
-	long v;
-
-	if (cJSON_IsNumber(q)) {
-		if (q->valuedouble < 0 || q->valuedouble > 1e9 ||
-		    q->valuedouble != (double)(long)q->valuedouble) {
-			bad(pg, "container %s: %s is %g, not a whole number", container, res,
-			    q->valuedouble);
-			return -1;
-		}
-		return (long)q->valuedouble;
-	}
-	if (!cJSON_IsString(q)) {
-		bad(pg, "container %s: %s is %s; expected a quantity", container, res, json_kind(q));
-		return -1;
-	}
-	v = strlen(q->valuestring) <= 9 ? parse_index(q->valuestring) : -1;
-	if (v < 0) {
-		bad(pg, "container %s: %s is \"%.40s\", not a whole number", container, res,
-		    q->valuestring);
-		return -1;
-	}
-	return v;
-}
-
-/* The accelerator resources of one container, limits else requests. */
-static muster_status container_counts(struct page *pg, const cJSON *c, const char *path,
-                                      long *out)
-{
+	struct page *pg = ctx;
+	struct frame *f = &pg->stack[pg->depth - 1];
 	const struct k8s_conf *conf = pg->run->conf;
-	muster_status st = MUSTER_STATUS_SUCCESS;
-	const cJSON *res = member(pg, c, "resources", cJSON_Object, path, &st);
-	const cJSON *limits = member(pg, res, "limits", cJSON_Object, path, &st);
-	const cJSON *requests = member(pg, res, "requests", cJSON_Object, path, &st);
-	const char *name = member_string(pg, c, "name", path, &st);
-	size_t k, r, i = 0;
-
-	if (st != MUSTER_STATUS_SUCCESS)
-		return st;
-	for (k = 0; k < conf->nkinds; k++)
-		for (r = 0; r < conf->kinds[k].nresources; r++, i++) {
-			const char *rn = conf->kinds[k].resources[r];
-			const cJSON *q = limits ? cJSON_GetObjectItemCaseSensitive(limits, rn) : NULL;
-
-			if (q == NULL && requests != NULL)
-				q = cJSON_GetObjectItemCaseSensitive(requests, rn);
-			out[i] = 0;
-			if (q != NULL && (out[i] = quantity(pg, q, name ? name : "?", rn)) < 0)
-				return MUSTER_STATUS_UNAVAIL;
-		}
-	return MUSTER_STATUS_SUCCESS;
-}
-
-/*
- * Kubernetes' effective request per resource: the larger of the app
- * containers' sum and what each init container needs while it runs.
- * Sidecars (init containers with restartPolicy Always) keep running: they
- * add to the app sum and to every init container started after them.
- */
-static muster_status accel_counts(struct page *pg, const cJSON *spec, long **counts)
-{
-	size_t n = pg->run->conf->nresources, i, j;
-	muster_status st = MUSTER_STATUS_SUCCESS;
-	const cJSON *app = member(pg, spec, "containers", cJSON_Array, "spec.", &st);
-	const cJSON *init = member(pg, spec, "initContainers", cJSON_Array, "spec.", &st);
-	long *sum, *sidecars, *init_max, *one;
-	int any = 0;
-
-	*counts = NULL;
-	if (st != MUSTER_STATUS_SUCCESS || n == 0)
-		return st;
-	if ((sum = calloc(4 * n, sizeof(long))) == NULL)
-		return k8s_nomem(pg->run);
-	sidecars = sum + n;
-	init_max = sum + 2 * n;
-	one = sum + 3 * n;
-	for (j = 0; app != NULL && j < (size_t)cJSON_GetArraySize(app); j++) {
-		const cJSON *c = cJSON_GetArrayItem(app, (int)j);
-
-		if (!cJSON_IsObject(c)) {
-			st = bad(pg, "spec.containers[%zu] is %s; expected an object", j, json_kind(c));
-			goto out;
-		}
-		if ((st = container_counts(pg, c, "spec.containers[].", one)) != 0)
-			goto out;
-		for (i = 0; i < n; i++)
-			sum[i] += one[i];
-	}
-	for (j = 0; init != NULL && j < (size_t)cJSON_GetArraySize(init); j++) {
-		const cJSON *c = cJSON_GetArrayItem(init, (int)j);
-		const char *policy;
-
-		if (!cJSON_IsObject(c)) {
-			st = bad(pg, "spec.initContainers[%zu] is %s; expected an object", j,
-			         json_kind(c));
-			goto out;
-		}
-		if ((st = container_counts(pg, c, "spec.initContainers[].", one)) != 0)
-			goto out;
-		policy = member_string(pg, c, "restartPolicy", "spec.initContainers[].", &st);
-		if (st != MUSTER_STATUS_SUCCESS)
-			goto out;
-		for (i = 0; i < n; i++) {
-			long need;
-
-			if (policy != NULL && strcmp(policy, "Always") == 0) {
-				sum[i] += one[i];
-				sidecars[i] += one[i];
-				need = sidecars[i];
-			} else {
-				need = one[i] + sidecars[i];
-			}
-			if (need > init_max[i])
-				init_max[i] = need;
-		}
-	}
-	for (i = 0; i < n; i++) {
-		if (init_max[i] > sum[i])
-			sum[i] = init_max[i];
-		any |= sum[i] != 0;
-	}
-	if (any) {
-		/* Kept: shrink to the n counts. */
-		long *keep = malloc(n * sizeof(long));
-
-		if (keep == NULL) {
-			st = k8s_nomem(pg->run);
-			goto out;
-		}
-		memcpy(keep, sum, n * sizeof(long));
-		*counts = keep;
-	}
-out:
-	free(sum);
-	return st;
-}
-
-/* The containerPort named `name` in the app containers; -1: none. */
-static long named_port(struct page *pg, const cJSON *spec, const char *name, muster_status *st)
-{
-	const cJSON *app = member(pg, spec, "containers", cJSON_Array, "spec.", st);
-	const cJSON *c, *p;
-
-	cJSON_ArrayForEach(c, app)
-	{
-		const cJSON *ports = member(pg, c, "ports", cJSON_Array, "spec.containers[].", st);
-
-		cJSON_ArrayForEach(p, ports)
-		{
-			const char *n = member_string(pg, p, "name", "spec.containers[].ports[].", st);
-			const cJSON *cp;
-
-			if (n == NULL || strcmp(n, name) != 0)
-				continue;
-			cp = member(pg, p, "containerPort", cJSON_Number, "spec.containers[].ports[].", st);
-			if (cp == NULL || cp->valuedouble < 1 || cp->valuedouble > 65535) {
-				if (*st == MUSTER_STATUS_SUCCESS)
-					*st = bad(pg, "port %s has no valid containerPort", name);
-				return -1;
-			}
-			return (long)cp->valuedouble;
-		}
-	}
-	return -1;
-}
-
-static const char *label(struct page *pg, const cJSON *labels, const char *key, muster_status *st)
-{
-	return member_string(pg, labels, key, "metadata.labels.", st);
-}
-
-static muster_status one_pod(struct page *pg, const cJSON *item, size_t selector,
-                             struct k8s_podvec *out)
-{
-	const struct k8s_conf *conf = pg->run->conf;
-	muster_status st = MUSTER_STATUS_SUCCESS;
-	const cJSON *meta, *spec, *status, *labels;
-	const char *name, *ns, *phase, *ip = NULL, *kf_job = NULL, *kf_type = NULL,
-	                                  *kf_index = NULL, *lab = NULL;
-	const char *src[7];
-	size_t len[7], total = 0, i;
-	struct k8s_pod p;
-	char *block, *w;
-
-	memset(&p, 0, sizeof(p));
-	if (!cJSON_IsObject(item))
-		return bad(pg, "is %s; expected a pod object", json_kind(item));
-	meta = member(pg, item, "metadata", cJSON_Object, "", &st);
-	spec = member(pg, item, "spec", cJSON_Object, "", &st);
-	status = member(pg, item, "status", cJSON_Object, "", &st);
-	if (st != MUSTER_STATUS_SUCCESS)
-		return st;
-	name = member_string(pg, meta, "name", "metadata.", &st);
-	if (st != MUSTER_STATUS_SUCCESS)
-		return st;
-	if (name == NULL || name[0] == '\0')
-		return bad(pg, "metadata.name is missing");
-	pg->pod = name;
-	ns = member_string(pg, meta, "namespace", "metadata.", &st);
-	labels = member(pg, meta, "labels", cJSON_Object, "metadata.", &st);
-	p.terminating = member_string(pg, meta, "deletionTimestamp", "metadata.", &st) != NULL;
-	phase = member_string(pg, status, "phase", "status.", &st);
-	if (conf->address == K8S_ADDR_HOST_IP)
-		ip = member_string(pg, status, "hostIP", "status.", &st);
-	else if (conf->address == K8S_ADDR_POD_IP)
-		ip = member_string(pg, status, "podIP", "status.", &st);
-	if (conf->address == K8S_ADDR_KUBEFLOW) {
-		kf_job = label(pg, labels, "training.kubeflow.org/job-name", &st);
-		if (kf_job == NULL)
-			kf_job = label(pg, labels, "tf-job-name", &st);
-		kf_type = label(pg, labels, "training.kubeflow.org/replica-type", &st);
-		if (kf_type == NULL)
-			kf_type = label(pg, labels, "replica-type", &st);
-		kf_index = label(pg, labels, "training.kubeflow.org/replica-index", &st);
-		if (kf_index == NULL)
-			kf_index = label(pg, labels, "replica-index", &st);
-	}
-	if (conf->index_label != NULL)
-		lab = label(pg, labels, conf->index_label, &st);
-	p.port = conf->port_name != NULL ? named_port(pg, spec, conf->port_name, &st) : -1;
-	if (st != MUSTER_STATUS_SUCCESS)
-		return st;
-	p.kf_index = kf_index != NULL ? parse_index(kf_index) : -1;
-	if (conf->address == K8S_ADDR_KUBEFLOW && (kf_job == NULL || kf_type == NULL || p.kf_index < 0))
-		return bad(pg, "address = \"kubeflow\" needs the training operator's labels "
-		               "training.kubeflow.org/job-name, replica-type and replica-index "
-		               "(or tf-job-name, replica-type, replica-index)");
-	p.label_index = lab != NULL ? parse_index(lab) : -1;
-	if (conf->order == K8S_ORDER_LABEL && conf->index_label == NULL)
-		p.label_index = p.kf_index;
-	if ((st = accel_counts(pg, spec, &p.counts)) != MUSTER_STATUS_SUCCESS)
-		return st;
-
-	/* All strings of the pod in one block. */
-	src[0] = name;
-	src[1] = ns;
-	src[2] = phase;
-	src[3] = ip;
-	src[4] = kf_job;
-	src[5] = kf_type;
-	src[6] = lab != NULL && p.label_index < 0 ? lab : NULL;
-	for (i = 0; i < 7; i++) {
-		len[i] = src[i] != NULL ? strlen(src[i]) + 1 : 0;
-		total += len[i];
-	}
-	if ((block = malloc(total)) == NULL) {
-		free(p.counts);
-		return k8s_nomem(pg->run);
-	}
-	w = block;
-	for (i = 0; i < 7; i++)
-		if (src[i] != NULL) {
-			memcpy(w, src[i], len[i]);
-			src[i] = w;
-			w += len[i];
-		}
-	p.name = block;
-	p.ns = src[1];
-	p.phase = src[2];
-	p.ip = src[3];
-	p.kf_job = src[4];
-	p.kf_type = src[5];
-	p.label_bad = src[6];
-	p.selector = selector;
-	p.index = -1;
-
-	if (out->n == out->cap) {
-		size_t cap = out->cap ? out->cap * 2 : 64;
-		struct k8s_pod *q = realloc(out->pods, cap * sizeof(*q));
-
-		if (q == NULL) {
-			k8s_pod_free(&p);
-			return k8s_nomem(pg->run);
-		}
-		out->pods = q;
-		out->cap = cap;
-	}
-	out->pods[out->n++] = p;
-	return MUSTER_STATUS_SUCCESS;
-}
-
-void k8s_pod_free(struct k8s_pod *p)
-{
-	free(p->name);
-	free(p->counts);
-	memset(p, 0, sizeof(*p));
-}
-
-void k8s_podvec_free(struct k8s_podvec *v)
-{
 	size_t i;
 
-	for (i = 0; i < v->n; i++)
-		k8s_pod_free(&v->pods[i]);
-	free(v->pods);
-	memset(v, 0, sizeof(*v));
+	if (pg->skip > 0)
+		return 1;
+	f->key = K_OTHER;
+	switch (f->kind) {
+	case F_ROOT:
+		f->key = key_is(k, len, "kind") ? K_KIND : key_is(k, len, "metadata") ? K_METADATA
+		         : key_is(k, len, "items") ? K_ITEMS : K_OTHER;
+		break;
+	case F_LISTMETA:
+		f->key = key_is(k, len, "continue") ? K_CONTINUE : K_OTHER;
+		break;
+	case F_POD:
+		f->key = key_is(k, len, "metadata") ? K_METADATA : key_is(k, len, "spec") ? K_SPEC
+		         : key_is(k, len, "status") ? K_STATUS : K_OTHER;
+		break;
+	case F_META:
+		f->key = key_is(k, len, "name") ? K_NAME : key_is(k, len, "namespace") ? K_NAMESPACE
+		         : key_is(k, len, "labels") ? K_LABELS
+		         : key_is(k, len, "deletionTimestamp") ? K_DELETION : K_OTHER;
+		break;
+	case F_LABELS:
+		f->key = 0;
+		if (conf->address == K8S_ADDR_KUBEFLOW)
+			for (i = 0; i < K8S_LAB_CONF; i++)
+				if (key_is(k, len, k8s_kubeflow_labels[i]))
+					f->key |= 1 << i;
+		if (conf->index_label != NULL && key_is(k, len, conf->index_label))
+			f->key |= 1 << K8S_LAB_CONF;
+		break;
+	case F_SPEC:
+		f->key = key_is(k, len, "containers") ? K_CONTAINERS
+		         : key_is(k, len, "initContainers") ? K_INITS : K_OTHER;
+		break;
+	case F_CONTAINER:
+		f->key = key_is(k, len, "name") ? K_NAME : key_is(k, len, "ports") ? K_PORTS
+		         : key_is(k, len, "resources") ? K_RESOURCES
+		         : key_is(k, len, "restartPolicy") ? K_POLICY : K_OTHER;
+		break;
+	case F_PORT:
+		f->key = key_is(k, len, "name") ? K_NAME : key_is(k, len, "containerPort") ? K_CPORT
+		                                                                          : K_OTHER;
+		break;
+	case F_RESOURCES:
+		f->key = key_is(k, len, "limits") ? K_LIMITS : key_is(k, len, "requests") ? K_REQUESTS
+		                                                                          : K_OTHER;
+		break;
+	case F_LIMITS:
+	case F_REQUESTS:
+		f->key = 0;
+		for (i = 0; i < conf->nresources; i++)
+			if (key_is(k, len, pg->resources[i])) {
+				f->key = (int)i + 1;
+				break;
+			}
+		break;
+	case F_STATUS:
+		f->key = key_is(k, len, "phase") ? K_PHASE
+		         : (conf->address == K8S_ADDR_HOST_IP && key_is(k, len, "hostIP")) ||
+		                   (conf->address == K8S_ADDR_POD_IP && key_is(k, len, "podIP"))
+		             ? K_IP
+		             : K_OTHER;
+		break;
+	default:
+		break;
+	}
+	return 1;
 }
 
-muster_status k8s_podlist_parse(struct k8s_run *run, const char *what, struct k8s_buf *body,
-                                size_t selector, struct k8s_podvec *out, char **cont)
+static int keep_string(struct page *pg, size_t *field, const char *s, size_t len)
 {
-	struct page pg = { run, what, 0, NULL };
-	muster_status st = MUSTER_STATUS_SUCCESS;
-	const char *end = NULL;
-	const cJSON *items, *meta, *item;
-	const char *kind, *c;
-	cJSON *root;
+	if (k8s_item_string(&pg->item, field, s, len) < 0) {
+		pg->nomem = 1;
+		return 0;
+	}
+	return 1;
+}
 
-	*cont = NULL;
-	if (body->data == NULL || body->len == 0) {
-		run->host->fail(run->call, "%s: the answer is empty; expected a PodList", what);
-		return MUSTER_STATUS_UNAVAIL;
-	}
-	root = cJSON_ParseWithLengthOpts(body->data, body->len, &end, 0);
-	if (root == NULL) {
-		size_t at = end != NULL && end >= body->data ? (size_t)(end - body->data) : 0;
+/* A value in an item (the top frame is F_POD or deeper); `j` its kind, a
+ * scalar's text in s/len.  Answers the frame to push for a map or array
+ * (F_ROOT: none, skip it). */
+static enum frame_kind item_value(struct page *pg, struct frame *f, int j, const char *s,
+                                  size_t len)
+{
+	struct k8s_item *it = &pg->item;
+	const struct k8s_conf *conf = pg->run->conf;
+	int accel = conf->nresources > 0;
+	int l;
 
-		run->host->fail(run->call, "%s: the answer is not valid JSON (error at byte %zu of %zu)",
-		                what, at, body->len);
-		return MUSTER_STATUS_UNAVAIL;
-	}
-	if (!cJSON_IsObject(root)) {
-		run->host->fail(run->call, "%s: the answer is %s; expected a PodList object", what,
-		                json_kind(root));
-		cJSON_Delete(root);
-		return MUSTER_STATUS_UNAVAIL;
-	}
-	kind = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(root, "kind"))
-	           ? cJSON_GetObjectItemCaseSensitive(root, "kind")->valuestring
-	           : NULL;
-	if (kind != NULL && strcmp(kind, "PodList") != 0) {
-		run->host->fail(run->call, "%s: the answer is a %.40s; expected a PodList", what, kind);
-		cJSON_Delete(root);
-		return MUSTER_STATUS_UNAVAIL;
-	}
-	items = cJSON_GetObjectItemCaseSensitive(root, "items");
-	meta = cJSON_GetObjectItemCaseSensitive(root, "metadata");
-	if (items != NULL && !cJSON_IsNull(items) && !cJSON_IsArray(items)) {
-		run->host->fail(run->call, "%s: items is %s; expected an array", what,
-		                json_kind(items));
-		st = MUSTER_STATUS_UNAVAIL;
-	} else if (items == NULL) {
-		run->host->fail(run->call, "%s: the answer has no items; expected a PodList", what);
-		st = MUSTER_STATUS_UNAVAIL;
-	} else if (meta != NULL && !cJSON_IsNull(meta) && !cJSON_IsObject(meta)) {
-		run->host->fail(run->call, "%s: metadata is %s; expected an object", what,
-		                json_kind(meta));
-		st = MUSTER_STATUS_UNAVAIL;
-	}
-	cJSON_ArrayForEach(item, items)
-	{
-		if (st != MUSTER_STATUS_SUCCESS)
+	switch (f->kind) {
+	case F_POD:
+		if (f->key == K_METADATA && want(pg, j, J_MAP, "", "metadata"))
+			return F_META;
+		if (f->key == K_SPEC && want(pg, j, J_MAP, "", "spec"))
+			return F_SPEC;
+		if (f->key == K_STATUS && want(pg, j, J_MAP, "", "status"))
+			return F_STATUS;
+		break;
+	case F_META:
+		if (f->key == K_NAME && want(pg, j, J_STRING, "metadata.", "name"))
+			keep_string(pg, &it->name, s, len);
+		else if (f->key == K_NAMESPACE && want(pg, j, J_STRING, "metadata.", "namespace"))
+			keep_string(pg, &it->ns, s, len);
+		else if (f->key == K_LABELS && want(pg, j, J_MAP, "metadata.", "labels"))
+			return F_LABELS;
+		else if (f->key == K_DELETION && want(pg, j, J_STRING, "metadata.", "deletionTimestamp"))
+			it->terminating = 1;
+		break;
+	case F_LABELS:
+		for (l = 0; l < K8S_NLABELS; l++)
+			if ((f->key & (1 << l)) && j != J_NULL) {
+				if (j != J_STRING)
+					it->label_kind[l] = kind_name[j];
+				else if (!keep_string(pg, &it->label[l], s, len))
+					return F_ROOT;
+			}
+		break;
+	case F_SPEC:
+		if (f->key == K_CONTAINERS && want(pg, j, J_ARRAY, "spec.", "containers"))
+			return F_CONTAINERS;
+		if (f->key == K_INITS && want(pg, j, J_ARRAY, "spec.", "initContainers"))
+			return F_INITS;
+		break;
+	case F_CONTAINERS:
+	case F_INITS:
+		if (j == J_MAP) {
+			k8s_item_container_begin(it, f->kind == F_INITS);
+			return F_CONTAINER;
+		}
+		if (accel)
+			k8s_item_bad(it, 1, "spec.%s[%zu] is %s; expected an object",
+			             f->kind == F_INITS ? "initContainers" : "containers", f->index,
+			             kind_name[j]);
+		break;
+	case F_CONTAINER: {
+		const char *path = f[-1].kind == F_INITS ? "spec.initContainers[]." : "spec.containers[].";
+		int ports = conf->port_name != NULL && f[-1].kind == F_CONTAINERS && !it->port_done;
+
+		if (f->key == K_PORTS && ports && want(pg, j, J_ARRAY, path, "ports"))
+			return F_PORTS;
+		if (!accel)
 			break;
-		pg.pod = NULL;
-		st = one_pod(&pg, item, selector, out);
-		pg.item++;
+		if (f->key == K_NAME && want(pg, j, J_STRING, path, "name"))
+			keep_string(pg, &it->cname, s, len);
+		else if (f->key == K_RESOURCES && want(pg, j, J_MAP, path, "resources"))
+			return F_RESOURCES;
+		else if (f->key == K_POLICY && f[-1].kind == F_INITS &&
+		         want(pg, j, J_STRING, path, "restartPolicy"))
+			it->always = len == 6 && memcmp(s, "Always", 6) == 0;
+		break;
 	}
-	if (st == MUSTER_STATUS_SUCCESS) {
-		const cJSON *cj = cJSON_IsObject(meta) ? cJSON_GetObjectItemCaseSensitive(meta, "continue")
-		                                       : NULL;
+	case F_PORTS:
+		if (j == J_MAP && !it->port_done) {
+			it->pname_match = 0;
+			it->cport_kind = NULL;
+			return F_PORT;
+		}
+		break;
+	case F_PORT:
+		if (f->key == K_NAME && want(pg, j, J_STRING, "spec.containers[].ports[].", "name"))
+			it->pname_match = strlen(conf->port_name) == len &&
+			                  memcmp(s, conf->port_name, len) == 0;
+		else if (f->key == K_CPORT && j != J_NULL && it->cport_kind == NULL) {
+			it->cport_kind = kind_name[j];
+			if (j == J_NUMBER)
+				it->cport = k8s_json_number(s, len);
+		}
+		break;
+	case F_RESOURCES: {
+		const char *path = f[-2].kind == F_INITS ? "spec.initContainers[]." : "spec.containers[].";
 
-		if (cj != NULL && !cJSON_IsNull(cj) && !cJSON_IsString(cj)) {
-			run->host->fail(run->call, "%s: metadata.continue is %s; expected a string", what,
-			                json_kind(cj));
-			st = MUSTER_STATUS_UNAVAIL;
-		} else if (cj != NULL && (c = cJSON_GetStringValue(cj)) != NULL && c[0] != '\0' &&
-		           (*cont = strdup(c)) == NULL) {
-			st = k8s_nomem(run);
+		if (f->key == K_LIMITS && want(pg, j, J_MAP, path, "limits"))
+			return F_LIMITS;
+		if (f->key == K_REQUESTS && want(pg, j, J_MAP, path, "requests"))
+			return F_REQUESTS;
+		break;
+	}
+	case F_LIMITS:
+	case F_REQUESTS:
+		if (f->key > 0)
+			k8s_item_quantity(it, f->kind == F_LIMITS, (size_t)f->key - 1,
+			                  j == J_NUMBER || j == J_STRING ? NULL : kind_name[j],
+			                  j == J_NUMBER, s, len);
+		break;
+	case F_STATUS:
+		if (f->key == K_PHASE && want(pg, j, J_STRING, "status.", "phase"))
+			keep_string(pg, &it->phase, s, len);
+		else if (f->key == K_IP &&
+		         want(pg, j, J_STRING, "status.",
+		              conf->address == K8S_ADDR_HOST_IP ? "hostIP" : "podIP"))
+			keep_string(pg, &it->ip, s, len);
+		break;
+	default:
+		break;
+	}
+	return F_ROOT;
+}
+
+/* Any value: scalars are used or dropped, maps and arrays entered or
+ * skipped. */
+static int value(struct page *pg, int j, const char *s, size_t len)
+{
+	struct frame *f;
+	enum frame_kind next = F_ROOT;
+
+	if (pg->skip > 0) {
+		pg->skip += j == J_MAP || j == J_ARRAY;
+		return 1;
+	}
+	if (!pg->seen_root) {
+		pg->seen_root = 1;
+		if (j == J_MAP)
+			push(pg, F_ROOT);
+		else
+			page_bad(pg, E_ROOT, "%s: the answer is %s; expected a PodList object", pg->what,
+			         kind_name[j]);
+		pg->skip = j == J_ARRAY;
+		return 1;
+	}
+	if (pg->depth == 0)
+		return 1; /* after the document */
+	f = &pg->stack[pg->depth - 1];
+	switch (f->kind) {
+	case F_ROOT:
+		if (f->key == K_KIND && j == J_STRING && (len != 7 || memcmp(s, "PodList", 7) != 0))
+			page_bad(pg, E_KIND, "%s: the answer is a %.*s; expected a PodList", pg->what,
+			         len > 40 ? 40 : (int)len, s);
+		else if (f->key == K_METADATA && j == J_MAP)
+			next = F_LISTMETA;
+		else if (f->key == K_METADATA && j != J_NULL)
+			page_bad(pg, E_META_TYPE, "%s: metadata is %s; expected an object", pg->what,
+			         kind_name[j]);
+		else if (f->key == K_ITEMS && !pg->seen_items) {
+			pg->seen_items = 1;
+			if (j == J_ARRAY)
+				next = F_ITEMS;
+			else if (j != J_NULL)
+				page_bad(pg, E_ITEMS_TYPE, "%s: items is %s; expected an array", pg->what,
+				         kind_name[j]);
+		}
+		break;
+	case F_LISTMETA:
+		if (f->key == K_CONTINUE && j == J_STRING && pg->cont == NULL) {
+			if ((pg->cont = strndup(s, len)) == NULL)
+				pg->nomem = 1;
+		} else if (f->key == K_CONTINUE && j != J_NULL && j != J_STRING) {
+			page_bad(pg, E_CONTINUE, "%s: metadata.continue is %s; expected a string",
+			         pg->what, kind_name[j]);
+		}
+		break;
+	case F_ITEMS:
+		if (pg->error != E_NONE && pg->error <= E_ITEM)
+			break; /* an item failed: the rest is only read for the syntax */
+		pg->nitem = f->index;
+		if (j == J_MAP) {
+			k8s_item_begin(&pg->item);
+			next = F_POD;
+		} else {
+			page_bad(pg, E_ITEM, "%s: items[%zu]: is %s; expected a pod object", pg->what,
+			         f->index, kind_name[j]);
+		}
+		break;
+	default:
+		next = item_value(pg, f, j, s, len);
+		break;
+	}
+	if (f->kind == F_ITEMS || f->kind == F_CONTAINERS || f->kind == F_INITS ||
+	    f->kind == F_PORTS)
+		f->index++;
+	if (pg->nomem)
+		return 0;
+	if (j == J_MAP || j == J_ARRAY) {
+		if (next != F_ROOT && pg->depth < MAX_FRAMES)
+			push(pg, next);
+		else
+			pg->skip = 1;
+	}
+	return 1;
+}
+
+/* The end of a map or array: what its end completes. */
+static int on_end(void *ctx)
+{
+	struct page *pg = ctx;
+	struct frame *f;
+	int rc;
+
+	if (pg->skip > 0) {
+		pg->skip--;
+		return 1;
+	}
+	f = &pg->stack[--pg->depth];
+	switch (f->kind) {
+	case F_CONTAINER:
+		if (pg->run->conf->nresources > 0)
+			k8s_item_container_end(&pg->item);
+		break;
+	case F_PORT:
+		k8s_item_port_end(&pg->item);
+		break;
+	case F_POD:
+		rc = k8s_item_end(&pg->item, pg->selector, pg->out);
+		if (rc == -2) {
+			pg->nomem = 1;
+			return 0;
+		}
+		if (rc < 0 && pg->item.err_named)
+			page_bad(pg, E_ITEM, "%s: items[%zu] (pod %s): %s", pg->what, pg->nitem,
+			         pg->item.str.data + pg->item.name - 1, pg->item.err);
+		else if (rc < 0)
+			page_bad(pg, E_ITEM, "%s: items[%zu]: %s", pg->what, pg->nitem, pg->item.err);
+		break;
+	default:
+		break;
+	}
+	return 1;
+}
+
+static int on_null(void *ctx)
+{
+	return value(ctx, J_NULL, NULL, 0);
+}
+
+static int on_bool(void *ctx, int b)
+{
+	return value(ctx, J_BOOL, NULL, 0);
+}
+
+static int on_number(void *ctx, const char *s, size_t len)
+{
+	return value(ctx, J_NUMBER, s, len);
+}
+
+static int on_string(void *ctx, const unsigned char *s, size_t len)
+{
+	return value(ctx, J_STRING, (const char *)s, len);
+}
+
+static int on_start_map(void *ctx)
+{
+	return value(ctx, J_MAP, NULL, 0);
+}
+
+static int on_start_array(void *ctx)
+{
+	return value(ctx, J_ARRAY, NULL, 0);
+}
+
+static const yajl_callbacks callbacks = {
+	on_null, on_bool, NULL, NULL, on_number, on_string,
+	on_start_map, on_key, on_end, on_start_array, on_end,
+};
+
+/* libcurl's chunks into the parser.  After a syntax error the rest is only
+ * counted, for the message. */
+static int feed(void *ctx, const char *p, size_t n)
+{
+	struct page *pg = ctx;
+	yajl_status ys;
+
+	if (!pg->syntax) {
+		ys = yajl_parse(pg->yajl, (const unsigned char *)p, n);
+		if (pg->nomem) {
+			k8s_nomem(pg->run);
+			return -1;
+		}
+		if (ys != yajl_status_ok) {
+			/* yajl counts the offending byte as consumed */
+			size_t used = yajl_get_bytes_consumed(pg->yajl);
+
+			pg->syntax = 1;
+			pg->syntax_at = pg->bytes + (used > 0 ? used - 1 : 0);
 		}
 	}
-	cJSON_Delete(root);
+	pg->bytes += n;
+	return 0;
+}
+
+/* The verdict on a whole page. */
+static muster_status finish(struct page *pg, char **cont)
+{
+	struct k8s_run *run = pg->run;
+
+	if (pg->bytes == 0) {
+		run->host->fail(run->call, "%s: the answer is empty; expected a PodList", pg->what);
+		return MUSTER_STATUS_UNAVAIL;
+	}
+	if (!pg->syntax && (yajl_complete_parse(pg->yajl) != yajl_status_ok || !pg->seen_root)) {
+		pg->syntax = 1;
+		pg->syntax_at = pg->bytes - 1; /* it ended too soon */
+	}
+	if (pg->nomem)
+		return k8s_nomem(run);
+	if (pg->syntax) {
+		run->host->fail(run->call, "%s: the answer is not valid JSON (error at byte %zu of %zu)",
+		                pg->what, pg->syntax_at, pg->bytes);
+		return MUSTER_STATUS_UNAVAIL;
+	}
+	if (pg->error == E_NONE && !pg->seen_items)
+		page_bad(pg, E_NO_ITEMS, "%s: the answer has no items; expected a PodList", pg->what);
+	if (pg->error != E_NONE) {
+		run->host->fail(run->call, "%s", pg->msg);
+		return MUSTER_STATUS_UNAVAIL;
+	}
+	if (pg->cont != NULL && pg->cont[0] != '\0') {
+		*cont = pg->cont;
+		pg->cont = NULL;
+	}
+	return MUSTER_STATUS_SUCCESS;
+}
+
+muster_status k8s_podlist_get(struct k8s_run *run, const char *path, const char *what,
+                              size_t selector, struct k8s_podvec *out, char **cont, long *code)
+{
+	const struct k8s_conf *conf = run->conf;
+	struct page pg;
+	muster_status st;
+	size_t k, r, i = 0;
+
+	*cont = NULL;
+	memset(&pg, 0, sizeof(pg));
+	pg.run = run;
+	pg.what = what;
+	pg.selector = selector;
+	pg.out = out;
+	if (k8s_item_init(&pg.item, conf) < 0 ||
+	    (pg.resources = calloc(conf->nresources + 1, sizeof(*pg.resources))) == NULL ||
+	    (pg.yajl = yajl_alloc(&callbacks, NULL, &pg)) == NULL) {
+		st = k8s_nomem(run);
+		goto out;
+	}
+	for (k = 0; k < conf->nkinds; k++)
+		for (r = 0; r < conf->kinds[k].nresources; r++)
+			pg.resources[i++] = conf->kinds[k].resources[r];
+	/* As cJSON was: bytes after the document are ignored, strings are
+	 * taken as they come. */
+	yajl_config(pg.yajl, yajl_allow_trailing_garbage, 1);
+	yajl_config(pg.yajl, yajl_dont_validate_strings, 1);
+	st = k8s_http_get(run, path, feed, &pg, code);
+	if (st == MUSTER_STATUS_SUCCESS && *code == 200)
+		st = finish(&pg, cont);
+out:
+	if (pg.yajl != NULL)
+		yajl_free(pg.yajl);
+	free(pg.resources);
+	free(pg.cont);
+	k8s_item_free(&pg.item);
 	return st;
 }
