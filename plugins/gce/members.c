@@ -33,16 +33,6 @@ void gce_membervec_free(struct gce_membervec *v)
 	memset(v, 0, sizeof(*v));
 }
 
-static int seen(const struct gce_membervec *v, const char *zone, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < v->n; i++)
-		if (strcmp(v->v[i].name, name) == 0 && strcmp(v->v[i].zone, zone) == 0)
-			return 1;
-	return 0;
-}
-
 /* One item's instance URL into the vector. */
 static muster_status add_member(struct gce_run *run, const char *what, size_t page, size_t i,
                                 const cJSON *item, const char *group_zone, size_t group,
@@ -64,10 +54,6 @@ static muster_status add_member(struct gce_run *run, const char *what, size_t pa
 		zone = strdup(group_zone);
 	if (zone == NULL)
 		return gce_nomem(run);
-	if (seen(out, zone, name)) {
-		free(zone);
-		return MUSTER_STATUS_SUCCESS;
-	}
 	if (out->n == out->cap) {
 		size_t cap = out->cap ? out->cap * 2 : 64;
 		struct gce_member *p = realloc(out->v, cap * sizeof(*p));
@@ -166,6 +152,50 @@ static muster_status list_group(struct gce_run *run, const struct gce_group *g, 
 	return st;
 }
 
+/* Members by identity (name, zone), then by position: the first of
+ * equals is the one listed first. */
+static int by_identity(const void *a, const void *b)
+{
+	const struct gce_member *x = *(struct gce_member *const *)a;
+	const struct gce_member *y = *(struct gce_member *const *)b;
+	int c;
+
+	if ((c = strcmp(x->name, y->name)) != 0 || (c = strcmp(x->zone, y->zone)) != 0)
+		return c;
+	return x < y ? -1 : x > y;
+}
+
+/* An instance listed twice (two groups of the job, or a repeated item) is
+ * one task, the first listing's.  Sorted, not a scan per member: that was
+ * quadratic, and the largest cost of resolving 1,000 members. */
+static muster_status drop_duplicates(struct gce_run *run, struct gce_membervec *v)
+{
+	struct gce_member **p, *keep;
+	size_t i, o;
+
+	if (v->n < 2)
+		return MUSTER_STATUS_SUCCESS;
+	if ((p = malloc(v->n * sizeof(*p))) == NULL)
+		return gce_nomem(run);
+	for (i = 0; i < v->n; i++)
+		p[i] = &v->v[i];
+	qsort(p, v->n, sizeof(*p), by_identity);
+	for (keep = p[0], i = 1; i < v->n; i++)
+		if (strcmp(p[i]->name, keep->name) == 0 && strcmp(p[i]->zone, keep->zone) == 0) {
+			free(p[i]->name); /* a NULL name: dropped below */
+			p[i]->name = NULL;
+		} else
+			keep = p[i];
+	free(p);
+	for (i = o = 0; i < v->n; i++)
+		if (v->v[i].name != NULL)
+			v->v[o++] = v->v[i];
+		else
+			free(v->v[i].zone);
+	v->n = o;
+	return MUSTER_STATUS_SUCCESS;
+}
+
 muster_status gce_members(struct gce_run *run, size_t j, struct gce_membervec *out)
 {
 	const struct gce_job *job = &run->conf->jobs[j];
@@ -175,5 +205,5 @@ muster_status gce_members(struct gce_run *run, size_t j, struct gce_membervec *o
 	for (k = 0; k < job->ngroups; k++)
 		if ((st = list_group(run, &job->groups[k], k, out)) != MUSTER_STATUS_SUCCESS)
 			return st;
-	return MUSTER_STATUS_SUCCESS;
+	return drop_duplicates(run, out);
 }

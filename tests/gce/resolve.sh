@@ -100,6 +100,18 @@ check_eq "3 listInstances, one instances.list per zone" \
 run_muster "$c" master --task worker:1
 expect "master" 0 "grpc+verbs://10.132.0.10:2222"
 
+# One instance in two groups of a job is one task, the first group's
+# (the members are de-duplicated in one sort, not a scan per member).
+c=$(conf twice "jobs = { ps = [\"tf-ps\", \"tf-ps\"]; worker = \"tf-ps\"; };
+	port = 2222; project = \"muster-test\"; zone = \"us-central1-a\";")
+run_muster "$c" resolve --format text
+expect "an instance in two groups: one task" 0 "ps 0 10.128.20.10:2222
+ps 1 10.128.20.11:2222
+worker 0 10.128.20.10:2222
+worker 1 10.128.20.11:2222
+rpc_layer: grpc
+source: g"
+
 # Addresses: external (NAT IP), interface, IPv6.
 c=$(conf ext "jobs = { ps = \"tf-ps\"; }; address = \"external\";")
 run_muster "$c" resolve --format text
