@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "gce.h"
+#include "../common/natural.h"
 
 struct task {
 	const struct gce_member *m;
@@ -40,7 +41,7 @@ static int by_natural(const void *pa, const void *pb)
 
 	if (a->m->group != b->m->group)
 		return a->m->group < b->m->group ? -1 : 1;
-	return (c = gce_natural_cmp(a->m->name, b->m->name)) != 0 ? c : tie(a, b);
+	return (c = natural_cmp(a->m->name, b->m->name)) != 0 ? c : tie(a, b);
 }
 
 static int by_name(const void *pa, const void *pb)

@@ -14,7 +14,7 @@
  *   instances.c  instances.list per zone (filter, fields, paged) into
  *                compact instance records
  *   build.c      order, addresses, accelerators, self identity
- *   util.c       buffers, files, JSON getters, strings, natural order
+ *   util.c       buffers, files, JSON getters, strings
  *
  * Nothing here is exported: the plugin's only visible symbol is its entry.
  */
@@ -208,7 +208,6 @@ int gce_read_file(const char *path, char **data, size_t *len);
 const char *gce_getenv(const char *name);
 char *gce_asprintf(const char *fmt, ...) MUSTER_PLUGIN_PRINTF(1, 2);
 const char *gce_basename(const char *url);
-int gce_natural_cmp(const char *a, const char *b);
 long long gce_now_s(void); /* CLOCK_MONOTONIC */
 long long gce_wall_s(void); /* CLOCK_REALTIME */
 long gce_now_ms(void);

@@ -12,106 +12,7 @@
 #include <string.h>
 
 #include "gce.h"
-
-struct opts {
-	const muster_host *host;
-	muster_plugin_ctx *pc;
-	const muster_cfg *root;
-};
-
-static const char *cfg_kind(const muster_host *host, const muster_cfg *node)
-{
-	switch (host->cfg_type(node)) {
-	case MUSTER_CFG_INT: return "an integer";
-	case MUSTER_CFG_FLOAT: return "a float";
-	case MUSTER_CFG_STRING: return "a string";
-	case MUSTER_CFG_BOOL: return "a boolean";
-	case MUSTER_CFG_GROUP: return "a group";
-	case MUSTER_CFG_ARRAY: return "an array";
-	case MUSTER_CFG_LIST: return "a list";
-	default: return "of unknown type";
-	}
-}
-
-static int nomem(const struct opts *o, const muster_cfg *at)
-{
-	o->host->open_error(o->pc, at, "out of memory");
-	return -1;
-}
-
-static int node_string(const struct opts *o, const muster_cfg *node, const char *what,
-                       int allow_empty, const char **out)
-{
-	if (o->host->cfg_string(node, out) != 0 || *out == NULL) {
-		o->host->open_error(o->pc, node, "%s must be a string, not %s", what,
-		                    cfg_kind(o->host, node));
-		return -1;
-	}
-	if (!allow_empty && (*out)[0] == '\0') {
-		o->host->open_error(o->pc, node, "%s must not be empty", what);
-		return -1;
-	}
-	return 0;
-}
-
-static int opt_string(const struct opts *o, const char *key, int allow_empty, char **out)
-{
-	const muster_cfg *node = o->host->cfg_get(o->root, key);
-	const char *s;
-
-	if (node == NULL)
-		return 0;
-	if (node_string(o, node, key, allow_empty, &s) < 0)
-		return -1;
-	free(*out);
-	if ((*out = strdup(s)) == NULL)
-		return nomem(o, node);
-	return 1;
-}
-
-static int opt_int(const struct opts *o, const char *key, long min, long max, long *out)
-{
-	const muster_cfg *node = o->host->cfg_get(o->root, key);
-	long long v;
-
-	if (node == NULL)
-		return 0;
-	if (o->host->cfg_int(node, &v) != 0) {
-		o->host->open_error(o->pc, node, "%s must be an integer, not %s", key,
-		                    cfg_kind(o->host, node));
-		return -1;
-	}
-	if (v < min || v > max) {
-		o->host->open_error(o->pc, node, "%s must be between %ld and %ld, not %lld", key,
-		                    min, max, v);
-		return -1;
-	}
-	*out = (long)v;
-	return 1;
-}
-
-static int opt_choice(const struct opts *o, const char *key, const char *const *names, int *out)
-{
-	const muster_cfg *node = o->host->cfg_get(o->root, key);
-	const char *s;
-	char list[160] = "";
-	int i;
-
-	if (node == NULL)
-		return 0;
-	if (node_string(o, node, key, 0, &s) < 0)
-		return -1;
-	for (i = 0; names[i] != NULL; i++) {
-		if (strcmp(s, names[i]) == 0) {
-			*out = i;
-			return 1;
-		}
-		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
-		         names[i]);
-	}
-	o->host->open_error(o->pc, node, "%s must be one of %s, not \"%s\"", key, list, s);
-	return -1;
-}
+#include "../common/options.h"
 
 /* Names the Compute API accepts: [a-z]([-a-z0-9]*[a-z0-9])?, at most 63. */
 static int valid_name(const char *s)
@@ -127,20 +28,20 @@ static int valid_name(const char *s)
 }
 
 /* "group" or "zone/group". */
-static int read_group(const struct opts *o, const muster_cfg *el, const char *what,
+static int read_group(const struct popts *o, const muster_cfg *el, const char *what,
                       struct gce_group *g)
 {
 	const char *s, *slash;
 
-	if (node_string(o, el, what, 0, &s) < 0)
+	if (popt_node_string(o, el, what, 0, &s) < 0)
 		return -1;
 	slash = strchr(s, '/');
 	if (slash != NULL) {
 		if ((g->zone = strndup(s, (size_t)(slash - s))) == NULL ||
 		    (g->name = strdup(slash + 1)) == NULL)
-			return nomem(o, el);
+			return popt_nomem(o, el);
 	} else if ((g->name = strdup(s)) == NULL)
-		return nomem(o, el);
+		return popt_nomem(o, el);
 	if (!valid_name(g->name) || (g->zone != NULL && !valid_name(g->zone))) {
 		o->host->open_error(o->pc, el,
 		                    "%s: \"%s\" is not an instance group name (\"GROUP\" or "
@@ -151,7 +52,7 @@ static int read_group(const struct opts *o, const muster_cfg *el, const char *wh
 	return 0;
 }
 
-static int read_jobs(const struct opts *o, struct gce_conf *conf)
+static int read_jobs(const struct popts *o, struct gce_conf *conf)
 {
 	const muster_cfg *node = o->host->cfg_get(o->root, "jobs");
 	size_t count, i, k;
@@ -164,7 +65,7 @@ static int read_jobs(const struct opts *o, struct gce_conf *conf)
 	if (o->host->cfg_type(node) != MUSTER_CFG_GROUP) {
 		o->host->open_error(o->pc, node,
 		                    "jobs must be a group of job = [\"instance group\", ...], not %s",
-		                    cfg_kind(o->host, node));
+		                    popt_kind(o->host, node));
 		return -1;
 	}
 	count = o->host->cfg_count(node);
@@ -173,7 +74,7 @@ static int read_jobs(const struct opts *o, struct gce_conf *conf)
 		return -1;
 	}
 	if ((conf->jobs = calloc(count, sizeof(*conf->jobs))) == NULL)
-		return nomem(o, node);
+		return popt_nomem(o, node);
 	for (i = 0; i < count; i++) {
 		const muster_cfg *el = o->host->cfg_at(node, i);
 		struct gce_job *job = &conf->jobs[i];
@@ -183,11 +84,11 @@ static int read_jobs(const struct opts *o, struct gce_conf *conf)
 
 		conf->njobs = i + 1;
 		if ((job->name = strdup(o->host->cfg_name(el))) == NULL)
-			return nomem(o, el);
+			return popt_nomem(o, el);
 		snprintf(what, sizeof(what), "jobs.%s", job->name);
 		if (type == MUSTER_CFG_STRING) {
 			if ((job->groups = calloc(1, sizeof(*job->groups))) == NULL)
-				return nomem(o, el);
+				return popt_nomem(o, el);
 			job->ngroups = 1;
 			if (read_group(o, el, what, &job->groups[0]) < 0)
 				return -1;
@@ -195,7 +96,7 @@ static int read_jobs(const struct opts *o, struct gce_conf *conf)
 		}
 		if (type != MUSTER_CFG_ARRAY && type != MUSTER_CFG_LIST) {
 			o->host->open_error(o->pc, el, "%s must be a list of instance groups, not %s",
-			                    what, cfg_kind(o->host, el));
+			                    what, popt_kind(o->host, el));
 			return -1;
 		}
 		n = o->host->cfg_count(el);
@@ -204,7 +105,7 @@ static int read_jobs(const struct opts *o, struct gce_conf *conf)
 			return -1;
 		}
 		if ((job->groups = calloc(n, sizeof(*job->groups))) == NULL)
-			return nomem(o, el);
+			return popt_nomem(o, el);
 		for (k = 0; k < n; k++) {
 			job->ngroups = k + 1;
 			if (read_group(o, o->host->cfg_at(el, k), what, &job->groups[k]) < 0)
@@ -254,7 +155,7 @@ static const char *const address_names[] = { "internal", "external", NULL };
 
 int gce_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 {
-	struct opts o = { host, pc, NULL };
+	struct popts o = { host, pc, NULL };
 	struct gce_conf *conf;
 	int choice;
 
@@ -279,26 +180,26 @@ int gce_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 	conf->retries = 3;
 	o.root = host->cfg_root(pc);
 
-	if (read_jobs(&o, conf) < 0 || opt_string(&o, "project", 0, &conf->project) < 0 ||
-	    opt_string(&o, "zone", 0, &conf->zone) < 0 ||
-	    opt_int(&o, "port", 1, 65535, &conf->port) < 0 ||
-	    opt_string(&o, "rpc_layer", 1, &conf->rpc_layer) < 0 ||
-	    opt_int(&o, "interface", 0, 63, &conf->interface) < 0 ||
-	    opt_string(&o, "compute_endpoint", 0, &conf->endpoint) < 0 ||
-	    opt_string(&o, "access_token_file", 0, &conf->access_token_file) < 0 ||
-	    opt_string(&o, "credentials_file", 0, &conf->credentials_file) < 0 ||
-	    opt_string(&o, "dmi_product_name", 0, &conf->dmi_path) < 0 ||
-	    opt_string(&o, "self_instance", 0, &conf->self_instance) < 0 ||
-	    opt_int(&o, "metadata_timeout_ms", 1, 60000, &conf->metadata_timeout_ms) < 0 ||
-	    opt_int(&o, "page_size", 1, 500, &conf->page_size) < 0 ||
-	    opt_int(&o, "retries", 0, 10, &conf->retries) < 0)
+	if (read_jobs(&o, conf) < 0 || popt_string(&o, "project", 0, &conf->project) < 0 ||
+	    popt_string(&o, "zone", 0, &conf->zone) < 0 ||
+	    popt_int(&o, "port", 1, 65535, &conf->port) < 0 ||
+	    popt_string(&o, "rpc_layer", 1, &conf->rpc_layer) < 0 ||
+	    popt_int(&o, "interface", 0, 63, &conf->interface) < 0 ||
+	    popt_string(&o, "compute_endpoint", 0, &conf->endpoint) < 0 ||
+	    popt_string(&o, "access_token_file", 0, &conf->access_token_file) < 0 ||
+	    popt_string(&o, "credentials_file", 0, &conf->credentials_file) < 0 ||
+	    popt_string(&o, "dmi_product_name", 0, &conf->dmi_path) < 0 ||
+	    popt_string(&o, "self_instance", 0, &conf->self_instance) < 0 ||
+	    popt_int(&o, "metadata_timeout_ms", 1, 60000, &conf->metadata_timeout_ms) < 0 ||
+	    popt_int(&o, "page_size", 1, 500, &conf->page_size) < 0 ||
+	    popt_int(&o, "retries", 0, 10, &conf->retries) < 0)
 		goto fail;
 	choice = 0;
-	if (opt_choice(&o, "order", order_names, &choice) < 0)
+	if (popt_choice(&o, "order", order_names, &choice) < 0)
 		goto fail;
 	conf->order = (enum gce_order)choice;
 	choice = 0;
-	if (opt_choice(&o, "address", address_names, &choice) < 0)
+	if (popt_choice(&o, "address", address_names, &choice) < 0)
 		goto fail;
 	conf->address = (enum gce_address)choice;
 	if (conf->zone != NULL && !valid_name(conf->zone)) {
@@ -319,15 +220,15 @@ int gce_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 		while (n > 0 && conf->endpoint[n - 1] == '/')
 			conf->endpoint[--n] = '\0';
 	} else if ((conf->endpoint = strdup(GCE_DEFAULT_ENDPOINT)) == NULL)
-		goto nomem;
+		goto popt_nomem;
 	if (conf->rpc_layer == NULL && (conf->rpc_layer = strdup("grpc")) == NULL)
-		goto nomem;
+		goto popt_nomem;
 	if (conf->dmi_path == NULL && (conf->dmi_path = strdup(GCE_DEFAULT_DMI)) == NULL)
-		goto nomem;
+		goto popt_nomem;
 	*state = conf;
 	return 0;
-nomem:
-	nomem(&o, NULL);
+popt_nomem:
+	popt_nomem(&o, NULL);
 fail:
 	gce_conf_free(conf);
 	return -1;

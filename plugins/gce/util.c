@@ -148,49 +148,6 @@ const char *gce_basename(const char *url)
 	return s != NULL ? s + 1 : url;
 }
 
-static int is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-int gce_natural_cmp(const char *a, const char *b)
-{
-	const char *pa = a, *pb = b;
-
-	while (*pa && *pb) {
-		if (is_digit(*pa) && is_digit(*pb)) {
-			const char *ea, *eb;
-			size_t la, lb;
-			int c;
-
-			while (*pa == '0' && is_digit(pa[1]))
-				pa++;
-			while (*pb == '0' && is_digit(pb[1]))
-				pb++;
-			for (ea = pa; is_digit(*ea); ea++)
-				;
-			for (eb = pb; is_digit(*eb); eb++)
-				;
-			la = (size_t)(ea - pa);
-			lb = (size_t)(eb - pb);
-			if (la != lb)
-				return la < lb ? -1 : 1;
-			if ((c = memcmp(pa, pb, la)) != 0)
-				return c < 0 ? -1 : 1;
-			pa = ea;
-			pb = eb;
-			continue;
-		}
-		if (*pa != *pb)
-			return (unsigned char)*pa < (unsigned char)*pb ? -1 : 1;
-		pa++;
-		pb++;
-	}
-	if (*pa || *pb)
-		return *pa ? 1 : -1;
-	return strcmp(a, b) < 0 ? -1 : strcmp(a, b) > 0;
-}
-
 long long gce_now_s(void)
 {
 	struct timespec ts;

@@ -256,7 +256,6 @@ muster_status k8s_list_job(struct k8s_run *run, const struct k8s_job *job,
 /* order.c: sorts the job's pods and gives each its task index. */
 muster_status k8s_order(struct k8s_run *run, const struct k8s_job *job, struct k8s_podvec *v);
 /* strcmp with digit runs compared as numbers ("w-9" < "w-10"). */
-int k8s_natural_cmp(const char *a, const char *b);
 
 /* build.c: the answer from the ordered, running pods of every job. */
 muster_status k8s_build(struct k8s_run *run, struct k8s_podvec *jobs);

@@ -19,7 +19,7 @@ plugins_kubernetes_kubernetes_la_SOURCES = \
 plugins_kubernetes_kubernetes_la_CPPFLAGS = $(AM_CPPFLAGS) $(LIBCURL_CFLAGS) $(YAML_CFLAGS) \
 	$(YAJL_CFLAGS) $(CJSON_CFLAGS)
 plugins_kubernetes_kubernetes_la_LDFLAGS = $(muster_plugin_ldflags)
-plugins_kubernetes_kubernetes_la_LIBADD = $(LIBCURL_LIBS) $(YAML_LIBS) $(YAJL_LIBS) \
+plugins_kubernetes_kubernetes_la_LIBADD = plugins/common/libplugin_common.la $(LIBCURL_LIBS) $(YAML_LIBS) $(YAJL_LIBS) \
 	$(CJSON_LIBS)
 endif
 

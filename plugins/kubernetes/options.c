@@ -12,124 +12,10 @@
 #include <string.h>
 
 #include "k8s.h"
-
-struct opts {
-	const muster_host *host;
-	muster_plugin_ctx *pc;
-	const muster_cfg *root;
-};
-
-static const char *cfg_kind(const muster_host *host, const muster_cfg *node)
-{
-	switch (host->cfg_type(node)) {
-	case MUSTER_CFG_INT: return "an integer";
-	case MUSTER_CFG_FLOAT: return "a float";
-	case MUSTER_CFG_STRING: return "a string";
-	case MUSTER_CFG_BOOL: return "a boolean";
-	case MUSTER_CFG_GROUP: return "a group";
-	case MUSTER_CFG_ARRAY: return "an array";
-	case MUSTER_CFG_LIST: return "a list";
-	default: return "of unknown type";
-	}
-}
-
-static int nomem(const struct opts *o, const muster_cfg *at)
-{
-	o->host->open_error(o->pc, at, "out of memory");
-	return -1;
-}
-
-/* A string node's value; -1 after open_error when not a non-empty string. */
-static int node_string(const struct opts *o, const muster_cfg *node, const char *what,
-                       int allow_empty, const char **out)
-{
-	if (o->host->cfg_string(node, out) != 0 || *out == NULL) {
-		o->host->open_error(o->pc, node, "%s must be a string, not %s", what,
-		                    cfg_kind(o->host, node));
-		return -1;
-	}
-	if (!allow_empty && (*out)[0] == '\0') {
-		o->host->open_error(o->pc, node, "%s must not be empty", what);
-		return -1;
-	}
-	return 0;
-}
-
-/* An optional string option: 0 absent, 1 copied into *out, -1 error. */
-static int opt_string(const struct opts *o, const char *key, int allow_empty, char **out)
-{
-	const muster_cfg *node = o->host->cfg_get(o->root, key);
-	const char *s;
-
-	if (node == NULL)
-		return 0;
-	if (node_string(o, node, key, allow_empty, &s) < 0)
-		return -1;
-	if ((*out = strdup(s)) == NULL)
-		return nomem(o, node);
-	return 1;
-}
-
-static int opt_bool(const struct opts *o, const char *key, int *out)
-{
-	const muster_cfg *node = o->host->cfg_get(o->root, key);
-
-	if (node == NULL)
-		return 0;
-	if (o->host->cfg_bool(node, out) != 0) {
-		o->host->open_error(o->pc, node, "%s must be true or false, not %s", key,
-		                    cfg_kind(o->host, node));
-		return -1;
-	}
-	return 1;
-}
-
-static int opt_int(const struct opts *o, const char *key, long min, long max, long *out)
-{
-	const muster_cfg *node = o->host->cfg_get(o->root, key);
-	long long v;
-
-	if (node == NULL)
-		return 0;
-	if (o->host->cfg_int(node, &v) != 0) {
-		o->host->open_error(o->pc, node, "%s must be an integer, not %s", key,
-		                    cfg_kind(o->host, node));
-		return -1;
-	}
-	if (v < min || v > max) {
-		o->host->open_error(o->pc, node, "%s must be between %ld and %ld, not %lld", key,
-		                    min, max, v);
-		return -1;
-	}
-	*out = (long)v;
-	return 1;
-}
-
-/* One of `names` (NULL-terminated); its position, or -1 after open_error. */
-static int opt_choice(const struct opts *o, const char *key, const char *const *names, int *out)
-{
-	const muster_cfg *node = o->host->cfg_get(o->root, key);
-	const char *s;
-	int i;
-
-	if (node == NULL)
-		return 0;
-	if (node_string(o, node, key, 0, &s) < 0)
-		return -1;
-	for (i = 0; names[i] != NULL; i++)
-		if (strcmp(s, names[i]) == 0) {
-			*out = i;
-			return 1;
-		}
-	o->host->open_error(o->pc, node, "%s must be one of %s%s%s%s%s, not \"%s\"", key, names[0],
-	                    names[1] ? ", " : "", names[1] ? names[1] : "",
-	                    names[1] && names[2] ? ", " : "", names[1] && names[2] ? names[2] : "",
-	                    s);
-	return -1;
-}
+#include "../common/options.h"
 
 /* A string or an array/list of strings into a fresh vector. */
-static int string_list(const struct opts *o, const muster_cfg *node, const char *what,
+static int string_list(const struct popts *o, const muster_cfg *node, const char *what,
                        char ***out, size_t *n)
 {
 	int type = o->host->cfg_type(node);
@@ -137,16 +23,16 @@ static int string_list(const struct opts *o, const muster_cfg *node, const char 
 	const char *s;
 
 	if (type == MUSTER_CFG_STRING) {
-		if (node_string(o, node, what, 0, &s) < 0)
+		if (popt_node_string(o, node, what, 0, &s) < 0)
 			return -1;
 		if ((*out = calloc(1, sizeof(char *))) == NULL || ((*out)[0] = strdup(s)) == NULL)
-			return nomem(o, node);
+			return popt_nomem(o, node);
 		*n = 1;
 		return 0;
 	}
 	if (type != MUSTER_CFG_ARRAY && type != MUSTER_CFG_LIST) {
 		o->host->open_error(o->pc, node, "%s must be a list of strings, not %s", what,
-		                    cfg_kind(o->host, node));
+		                    popt_kind(o->host, node));
 		return -1;
 	}
 	count = o->host->cfg_count(node);
@@ -155,20 +41,20 @@ static int string_list(const struct opts *o, const muster_cfg *node, const char 
 		return -1;
 	}
 	if ((*out = calloc(count, sizeof(char *))) == NULL)
-		return nomem(o, node);
+		return popt_nomem(o, node);
 	for (i = 0; i < count; i++) {
 		const muster_cfg *el = o->host->cfg_at(node, i);
 
-		if (node_string(o, el, what, 0, &s) < 0)
+		if (popt_node_string(o, el, what, 0, &s) < 0)
 			return -1;
 		if (((*out)[i] = strdup(s)) == NULL)
-			return nomem(o, el);
+			return popt_nomem(o, el);
 		*n = i + 1;
 	}
 	return 0;
 }
 
-static int read_jobs(const struct opts *o, struct k8s_conf *conf)
+static int read_jobs(const struct popts *o, struct k8s_conf *conf)
 {
 	const muster_cfg *node = o->host->cfg_get(o->root, "jobs");
 	size_t count, i;
@@ -177,20 +63,20 @@ static int read_jobs(const struct opts *o, struct k8s_conf *conf)
 		/* TF's default mapping. */
 		conf->jobs = calloc(1, sizeof(*conf->jobs));
 		if (conf->jobs == NULL)
-			return nomem(o, NULL);
+			return popt_nomem(o, NULL);
 		conf->njobs = 1;
 		conf->jobs[0].name = strdup("worker");
 		conf->jobs[0].selectors = calloc(1, sizeof(char *));
 		if (conf->jobs[0].name == NULL || conf->jobs[0].selectors == NULL ||
 		    (conf->jobs[0].selectors[0] = strdup("job-name=tensorflow")) == NULL)
-			return nomem(o, NULL);
+			return popt_nomem(o, NULL);
 		conf->jobs[0].nselectors = 1;
 		return 0;
 	}
 	if (o->host->cfg_type(node) != MUSTER_CFG_GROUP) {
 		o->host->open_error(o->pc, node,
 		                    "jobs must be a group of job = [\"label selector\", ...], not %s",
-		                    cfg_kind(o->host, node));
+		                    popt_kind(o->host, node));
 		return -1;
 	}
 	count = o->host->cfg_count(node);
@@ -199,14 +85,14 @@ static int read_jobs(const struct opts *o, struct k8s_conf *conf)
 		return -1;
 	}
 	if ((conf->jobs = calloc(count, sizeof(*conf->jobs))) == NULL)
-		return nomem(o, node);
+		return popt_nomem(o, node);
 	for (i = 0; i < count; i++) {
 		const muster_cfg *el = o->host->cfg_at(node, i);
 		char what[160];
 
 		conf->njobs = i + 1;
 		if ((conf->jobs[i].name = strdup(o->host->cfg_name(el))) == NULL)
-			return nomem(o, el);
+			return popt_nomem(o, el);
 		snprintf(what, sizeof(what), "jobs.%s", conf->jobs[i].name);
 		if (string_list(o, el, what, &conf->jobs[i].selectors, &conf->jobs[i].nselectors) < 0)
 			return -1;
@@ -219,7 +105,7 @@ static const char *const default_kinds[][4] = {
 	{ "TPU", "google.com/tpu", NULL, NULL },
 };
 
-static int read_accelerators(const struct opts *o, struct k8s_conf *conf)
+static int read_accelerators(const struct popts *o, struct k8s_conf *conf)
 {
 	const muster_cfg *node = o->host->cfg_get(o->root, "accelerators");
 	size_t count, i, j;
@@ -227,17 +113,17 @@ static int read_accelerators(const struct opts *o, struct k8s_conf *conf)
 	if (node == NULL) {
 		count = sizeof(default_kinds) / sizeof(default_kinds[0]);
 		if ((conf->kinds = calloc(count, sizeof(*conf->kinds))) == NULL)
-			return nomem(o, NULL);
+			return popt_nomem(o, NULL);
 		for (i = 0; i < count; i++) {
 			struct k8s_accel_kind *k = &conf->kinds[i];
 
 			conf->nkinds = i + 1;
 			if ((k->kind = strdup(default_kinds[i][0])) == NULL ||
 			    (k->resources = calloc(3, sizeof(char *))) == NULL)
-				return nomem(o, NULL);
+				return popt_nomem(o, NULL);
 			for (j = 1; j < 4 && default_kinds[i][j] != NULL; j++) {
 				if ((k->resources[j - 1] = strdup(default_kinds[i][j])) == NULL)
-					return nomem(o, NULL);
+					return popt_nomem(o, NULL);
 				k->nresources = j;
 			}
 			conf->nresources += k->nresources;
@@ -250,21 +136,21 @@ static int read_accelerators(const struct opts *o, struct k8s_conf *conf)
 		o->host->open_error(o->pc, node,
 		                    "accelerators must be a group of KIND = [\"resource name\", ...], "
 		                    "not %s",
-		                    cfg_kind(o->host, node));
+		                    popt_kind(o->host, node));
 		return -1;
 	}
 	count = o->host->cfg_count(node);
 	if (count == 0)
 		return 0; /* no accelerators reported */
 	if ((conf->kinds = calloc(count, sizeof(*conf->kinds))) == NULL)
-		return nomem(o, node);
+		return popt_nomem(o, node);
 	for (i = 0; i < count; i++) {
 		const muster_cfg *el = o->host->cfg_at(node, i);
 		char what[160];
 
 		conf->nkinds = i + 1;
 		if ((conf->kinds[i].kind = strdup(o->host->cfg_name(el))) == NULL)
-			return nomem(o, el);
+			return popt_nomem(o, el);
 		snprintf(what, sizeof(what), "accelerators.%s", conf->kinds[i].kind);
 		if (string_list(o, el, what, &conf->kinds[i].resources, &conf->kinds[i].nresources) < 0)
 			return -1;
@@ -315,7 +201,7 @@ static const char *const order_names[] = { "natural", "name", "label", NULL };
 static const char *const address_names[] = { "pod_ip", "host_ip", "kubeflow", NULL };
 
 /* The explicit connection options hang together. */
-static int check_explicit(const struct opts *o, const struct k8s_conf *conf)
+static int check_explicit(const struct popts *o, const struct k8s_conf *conf)
 {
 	static const char *const needs_server[] = { "token", "token_file", "ca_file",
 		                                    "client_cert", "client_key",
@@ -356,7 +242,7 @@ static int check_explicit(const struct opts *o, const struct k8s_conf *conf)
 
 int k8s_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 {
-	struct opts o = { host, pc, NULL };
+	struct popts o = { host, pc, NULL };
 	struct k8s_conf *conf;
 	int choice, has_port = 0, has_order;
 
@@ -374,16 +260,16 @@ int k8s_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 	conf->port = 8470; /* TF's tf_server_port */
 	o.root = host->cfg_root(pc);
 
-	if (opt_string(&o, "server", 0, &conf->server) < 0 ||
-	    opt_string(&o, "token", 0, &conf->token) < 0 ||
-	    opt_string(&o, "token_file", 0, &conf->token_file) < 0 ||
-	    opt_string(&o, "ca_file", 0, &conf->ca_file) < 0 ||
-	    opt_string(&o, "client_cert", 0, &conf->client_cert) < 0 ||
-	    opt_string(&o, "client_key", 0, &conf->client_key) < 0 ||
-	    opt_bool(&o, "insecure_skip_tls_verify", &conf->insecure) < 0 ||
-	    opt_string(&o, "kubeconfig", 0, &conf->kubeconfig) < 0 ||
-	    opt_string(&o, "context", 0, &conf->context) < 0 ||
-	    opt_string(&o, "serviceaccount_dir", 0, &conf->sa_dir) < 0 ||
+	if (popt_string(&o, "server", 0, &conf->server) < 0 ||
+	    popt_string(&o, "token", 0, &conf->token) < 0 ||
+	    popt_string(&o, "token_file", 0, &conf->token_file) < 0 ||
+	    popt_string(&o, "ca_file", 0, &conf->ca_file) < 0 ||
+	    popt_string(&o, "client_cert", 0, &conf->client_cert) < 0 ||
+	    popt_string(&o, "client_key", 0, &conf->client_key) < 0 ||
+	    popt_bool(&o, "insecure_skip_tls_verify", &conf->insecure) < 0 ||
+	    popt_string(&o, "kubeconfig", 0, &conf->kubeconfig) < 0 ||
+	    popt_string(&o, "context", 0, &conf->context) < 0 ||
+	    popt_string(&o, "serviceaccount_dir", 0, &conf->sa_dir) < 0 ||
 	    check_explicit(&o, conf) < 0)
 		goto fail;
 	if (conf->server != NULL) {
@@ -393,10 +279,10 @@ int k8s_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 			conf->server[--n] = '\0';
 	}
 	if (read_jobs(&o, conf) < 0 ||
-	    opt_string(&o, "namespace", 0, &conf->namespace) < 0 ||
-	    opt_bool(&o, "all_namespaces", &conf->all_namespaces) < 0 ||
-	    opt_int(&o, "limit", 0, 1000000, &conf->limit) < 0 ||
-	    opt_int(&o, "wait_ms", 0, 86400000, &conf->wait_ms) < 0)
+	    popt_string(&o, "namespace", 0, &conf->namespace) < 0 ||
+	    popt_bool(&o, "all_namespaces", &conf->all_namespaces) < 0 ||
+	    popt_int(&o, "limit", 0, 1000000, &conf->limit) < 0 ||
+	    popt_int(&o, "wait_ms", 0, 86400000, &conf->wait_ms) < 0)
 		goto fail;
 	if (conf->all_namespaces && conf->namespace != NULL) {
 		host->open_error(pc, host->cfg_get(o.root, "all_namespaces"),
@@ -405,7 +291,7 @@ int k8s_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 	}
 
 	choice = 0;
-	if (opt_choice(&o, "address", address_names, &choice) < 0)
+	if (popt_choice(&o, "address", address_names, &choice) < 0)
 		goto fail;
 	conf->address = (enum k8s_address)choice;
 	if (conf->address == K8S_ADDR_KUBEFLOW) {
@@ -413,16 +299,16 @@ int k8s_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 		 * when there is none (research: tfos_kubeflow.md B.1). */
 		conf->port = 2222;
 		if ((conf->port_name = strdup("tfjob-port")) == NULL) {
-			nomem(&o, NULL);
+			popt_nomem(&o, NULL);
 			goto fail;
 		}
 	}
-	if ((has_port = opt_int(&o, "port", 1, 65535, &conf->port)) < 0)
+	if ((has_port = popt_int(&o, "port", 1, 65535, &conf->port)) < 0)
 		goto fail;
 	{
 		char *name = NULL;
 
-		switch (opt_string(&o, "port_name", 0, &name)) {
+		switch (popt_string(&o, "port_name", 0, &name)) {
 		case -1:
 			goto fail;
 		case 1:
@@ -435,10 +321,10 @@ int k8s_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 	}
 
 	choice = 0;
-	if ((has_order = opt_choice(&o, "order", order_names, &choice)) < 0)
+	if ((has_order = popt_choice(&o, "order", order_names, &choice)) < 0)
 		goto fail;
 	conf->order = (enum k8s_order)choice;
-	if (opt_string(&o, "index_label", 0, &conf->index_label) < 0)
+	if (popt_string(&o, "index_label", 0, &conf->index_label) < 0)
 		goto fail;
 	if (conf->index_label != NULL && !has_order)
 		conf->order = K8S_ORDER_LABEL;
@@ -459,13 +345,13 @@ int k8s_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 	if (conf->address == K8S_ADDR_KUBEFLOW && !has_order)
 		conf->order = K8S_ORDER_LABEL;
 
-	if (opt_string(&o, "self_pod", 0, &conf->self_pod) < 0 ||
-	    opt_string(&o, "cluster_domain", 1, &conf->cluster_domain) < 0 ||
+	if (popt_string(&o, "self_pod", 0, &conf->self_pod) < 0 ||
+	    popt_string(&o, "cluster_domain", 1, &conf->cluster_domain) < 0 ||
 	    read_accelerators(&o, conf) < 0 ||
-	    opt_string(&o, "rpc_layer", 1, &conf->rpc_layer) < 0)
+	    popt_string(&o, "rpc_layer", 1, &conf->rpc_layer) < 0)
 		goto fail;
 	if (conf->rpc_layer == NULL && (conf->rpc_layer = strdup("grpc")) == NULL) {
-		nomem(&o, NULL);
+		popt_nomem(&o, NULL);
 		goto fail;
 	}
 	(void)has_port;

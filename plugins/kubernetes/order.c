@@ -15,50 +15,7 @@
 #include <string.h>
 
 #include "k8s.h"
-
-static int is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-int k8s_natural_cmp(const char *a, const char *b)
-{
-	const char *pa = a, *pb = b;
-
-	while (*pa && *pb) {
-		if (is_digit(*pa) && is_digit(*pb)) {
-			const char *ea, *eb;
-			size_t la, lb;
-			int c;
-
-			while (*pa == '0' && is_digit(pa[1]))
-				pa++;
-			while (*pb == '0' && is_digit(pb[1]))
-				pb++;
-			for (ea = pa; is_digit(*ea); ea++)
-				;
-			for (eb = pb; is_digit(*eb); eb++)
-				;
-			la = (size_t)(ea - pa);
-			lb = (size_t)(eb - pb);
-			if (la != lb)
-				return la < lb ? -1 : 1;
-			if ((c = memcmp(pa, pb, la)) != 0)
-				return c < 0 ? -1 : 1;
-			pa = ea;
-			pb = eb;
-			continue;
-		}
-		if (*pa != *pb)
-			return (unsigned char)*pa < (unsigned char)*pb ? -1 : 1;
-		pa++;
-		pb++;
-	}
-	if (*pa || *pb)
-		return *pa ? 1 : -1;
-	/* Equal as numbers ("w-01" and "w-1"): plain order decides. */
-	return strcmp(a, b) < 0 ? -1 : strcmp(a, b) > 0;
-}
+#include "../common/natural.h"
 
 static int ns_cmp(const struct k8s_pod *a, const struct k8s_pod *b)
 {
@@ -83,7 +40,7 @@ static int by_natural(const void *pa, const void *pb)
 
 	if (a->selector != b->selector)
 		return a->selector < b->selector ? -1 : 1;
-	c = k8s_natural_cmp(a->name, b->name);
+	c = natural_cmp(a->name, b->name);
 	return c != 0 ? c : ns_cmp(a, b);
 }
 

@@ -1,0 +1,7 @@
+# plugins/common: small helpers the bundled plugins share (option getters,
+# natural order), linked into each as a PIC convenience library; its
+# symbols stay hidden, so every plugin still exports only its entry.
+noinst_LTLIBRARIES += plugins/common/libplugin_common.la
+plugins_common_libplugin_common_la_SOURCES = \
+	plugins/common/options.c plugins/common/options.h \
+	plugins/common/natural.c plugins/common/natural.h
