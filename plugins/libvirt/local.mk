@@ -1,1 +1,49 @@
-# plugins/libvirt
+# plugins/libvirt: the cluster from the virtual machines of a libvirt host,
+# through libvirt's API (read-only); libvirt is its only library (xml.c reads
+# the domains' XML).
+if BUILD_LIBVIRT
+plugins_LTLIBRARIES += plugins/libvirt/libvirt.la
+plugins_libvirt_libvirt_la_SOURCES = \
+	plugins/libvirt/virt.h \
+	plugins/libvirt/libvirt.c \
+	plugins/libvirt/options.c \
+	plugins/libvirt/conn.c \
+	plugins/libvirt/xml.c \
+	plugins/libvirt/domain.c \
+	plugins/libvirt/accel.c \
+	plugins/libvirt/address.c \
+	plugins/libvirt/build.c
+plugins_libvirt_libvirt_la_CPPFLAGS = $(AM_CPPFLAGS) $(LIBVIRT_CFLAGS)
+plugins_libvirt_libvirt_la_LDFLAGS = $(muster_plugin_ldflags)
+plugins_libvirt_libvirt_la_LIBADD = $(LIBVIRT_LIBS) -lpthread
+
+# Its tests: shell scripts driving the `muster` program against libvirt's
+# own test driver (test:///PATH.xml) with node XML fixtures, the 1,000-domain
+# one generated at test time.
+libvirt_tests = \
+	tests/libvirt/resolve.sh \
+	tests/libvirt/membership.sh \
+	tests/libvirt/faults.sh \
+	tests/libvirt/scale.sh
+TESTS += $(libvirt_tests)
+endif
+dist_check_SCRIPTS += \
+	tests/libvirt/resolve.sh \
+	tests/libvirt/membership.sh \
+	tests/libvirt/faults.sh \
+	tests/libvirt/scale.sh
+EXTRA_DIST += \
+	tests/libvirt/lib.sh \
+	tests/libvirt/gen-node.py \
+	tests/libvirt/lsan.supp \
+	tests/libvirt/fixtures/node.xml \
+	tests/libvirt/fixtures/faults.xml
+
+# bench/libvirt: `muster resolve` against the shell loop an administrator
+# writes today (virsh list + virsh domifaddr per domain), 1,000 domains of
+# the test driver.  Run by `make bench-libvirt`, never by `make check`.
+EXTRA_DIST += bench/libvirt/run.sh
+
+bench-libvirt: all
+	$(SHELL) $(srcdir)/bench/libvirt/run.sh '$(abs_top_builddir)' '$(abs_top_srcdir)'
+.PHONY: bench-libvirt

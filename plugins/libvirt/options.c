@@ -1,0 +1,462 @@
+/*
+ * libvirt: open() — the entry's options, checked and copied.  Nothing here
+ * contacts libvirt: the connection is opened on every resolve.
+ */
+#include "config.h"
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "virt.h"
+
+struct opts {
+	const muster_host *host;
+	muster_plugin_ctx *pc;
+	const muster_cfg *root;
+};
+
+static const char *cfg_kind(const muster_host *host, const muster_cfg *node)
+{
+	switch (host->cfg_type(node)) {
+	case MUSTER_CFG_INT: return "an integer";
+	case MUSTER_CFG_FLOAT: return "a float";
+	case MUSTER_CFG_STRING: return "a string";
+	case MUSTER_CFG_BOOL: return "a boolean";
+	case MUSTER_CFG_GROUP: return "a group";
+	case MUSTER_CFG_ARRAY: return "an array";
+	case MUSTER_CFG_LIST: return "a list";
+	default: return "of unknown type";
+	}
+}
+
+static int nomem(const struct opts *o, const muster_cfg *at)
+{
+	o->host->open_error(o->pc, at, "out of memory");
+	return -1;
+}
+
+static int node_string(const struct opts *o, const muster_cfg *node, const char *what,
+                       int allow_empty, const char **out)
+{
+	if (o->host->cfg_string(node, out) != 0 || *out == NULL) {
+		o->host->open_error(o->pc, node, "%s must be a string, not %s", what,
+		                    cfg_kind(o->host, node));
+		return -1;
+	}
+	if (!allow_empty && (*out)[0] == '\0') {
+		o->host->open_error(o->pc, node, "%s must not be empty", what);
+		return -1;
+	}
+	return 0;
+}
+
+/* An optional string option: 0 absent, 1 copied into *out, -1 error. */
+static int opt_string(const struct opts *o, const char *key, int allow_empty, char **out)
+{
+	const muster_cfg *node = o->host->cfg_get(o->root, key);
+	const char *s;
+
+	if (node == NULL)
+		return 0;
+	if (node_string(o, node, key, allow_empty, &s) < 0)
+		return -1;
+	free(*out);
+	if ((*out = strdup(s)) == NULL)
+		return nomem(o, node);
+	return 1;
+}
+
+static int opt_int(const struct opts *o, const char *key, long min, long max, long *out)
+{
+	const muster_cfg *node = o->host->cfg_get(o->root, key);
+	long long v;
+
+	if (node == NULL)
+		return 0;
+	if (o->host->cfg_int(node, &v) != 0) {
+		o->host->open_error(o->pc, node, "%s must be an integer, not %s", key,
+		                    cfg_kind(o->host, node));
+		return -1;
+	}
+	if (v < min || v > max) {
+		o->host->open_error(o->pc, node, "%s must be between %ld and %ld, not %lld", key,
+		                    min, max, v);
+		return -1;
+	}
+	*out = (long)v;
+	return 1;
+}
+
+/* One of `names` (NULL-terminated): its position, or -1 after open_error. */
+static int choice(const struct opts *o, const muster_cfg *node, const char *what,
+                  const char *const *names, int *out)
+{
+	char list[160] = "";
+	const char *s;
+	int i;
+
+	if (node_string(o, node, what, 0, &s) < 0)
+		return -1;
+	for (i = 0; names[i] != NULL; i++) {
+		if (strcmp(s, names[i]) == 0) {
+			*out = i;
+			return 1;
+		}
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s\"%s\"",
+		         i == 0 ? "" : names[i + 1] == NULL ? " or " : ", ", names[i]);
+	}
+	o->host->open_error(o->pc, node, "%s must be %s, not \"%s\"", what, list, s);
+	return -1;
+}
+
+static int opt_choice(const struct opts *o, const char *key, const char *const *names, int *out)
+{
+	const muster_cfg *node = o->host->cfg_get(o->root, key);
+
+	if (node == NULL)
+		return 0;
+	return choice(o, node, key, names, out);
+}
+
+/* A string or an array/list of strings into a fresh vector. */
+static int string_list(const struct opts *o, const muster_cfg *node, const char *what,
+                       char ***out, size_t *n)
+{
+	int type = o->host->cfg_type(node);
+	size_t count, i;
+	const char *s;
+
+	if (type == MUSTER_CFG_STRING) {
+		if (node_string(o, node, what, 0, &s) < 0)
+			return -1;
+		if ((*out = calloc(1, sizeof(char *))) == NULL || ((*out)[0] = strdup(s)) == NULL)
+			return nomem(o, node);
+		*n = 1;
+		return 0;
+	}
+	if (type != MUSTER_CFG_ARRAY && type != MUSTER_CFG_LIST) {
+		o->host->open_error(o->pc, node, "%s must be a string or a list of strings, not %s",
+		                    what, cfg_kind(o->host, node));
+		return -1;
+	}
+	count = o->host->cfg_count(node);
+	if (count == 0) {
+		o->host->open_error(o->pc, node, "%s must not be empty", what);
+		return -1;
+	}
+	if ((*out = calloc(count, sizeof(char *))) == NULL)
+		return nomem(o, node);
+	for (i = 0; i < count; i++) {
+		const muster_cfg *el = o->host->cfg_at(node, i);
+
+		if (node_string(o, el, what, 0, &s) < 0)
+			return -1;
+		if (((*out)[i] = strdup(s)) == NULL)
+			return nomem(o, el);
+		*n = i + 1;
+	}
+	return 0;
+}
+
+static int read_jobs(const struct opts *o, struct virt_conf *conf)
+{
+	const muster_cfg *node = o->host->cfg_get(o->root, "jobs");
+	size_t count, i;
+
+	if (node == NULL)
+		return 0; /* membership by metadata only */
+	if (o->host->cfg_type(node) != MUSTER_CFG_GROUP) {
+		o->host->open_error(o->pc, node,
+		                    "jobs must be a group of job = \"name glob\" or [\"glob\", ...], "
+		                    "not %s",
+		                    cfg_kind(o->host, node));
+		return -1;
+	}
+	count = o->host->cfg_count(node);
+	if (count == 0) {
+		o->host->open_error(o->pc, node, "jobs must name at least one job");
+		return -1;
+	}
+	if ((conf->jobs = calloc(count, sizeof(*conf->jobs))) == NULL)
+		return nomem(o, node);
+	for (i = 0; i < count; i++) {
+		const muster_cfg *el = o->host->cfg_at(node, i);
+		char what[160];
+
+		conf->njobs = i + 1;
+		if ((conf->jobs[i].name = strdup(o->host->cfg_name(el))) == NULL)
+			return nomem(o, el);
+		snprintf(what, sizeof(what), "jobs.%s", conf->jobs[i].name);
+		if (string_list(o, el, what, &conf->jobs[i].globs, &conf->jobs[i].nglobs) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static const char *const source_names[] = { "lease", "agent", "arp", NULL };
+static const unsigned source_values[] = { VIR_DOMAIN_INTERFACE_ADDRESSES_SRC_LEASE,
+	                                  VIR_DOMAIN_INTERFACE_ADDRESSES_SRC_AGENT,
+	                                  VIR_DOMAIN_INTERFACE_ADDRESSES_SRC_ARP };
+
+const char *virt_source_name(unsigned source)
+{
+	size_t i;
+
+	for (i = 0; i < 3; i++)
+		if (source_values[i] == source)
+			return source_names[i];
+	return "?";
+}
+
+static int read_sources(const struct opts *o, struct virt_conf *conf)
+{
+	const muster_cfg *node = o->host->cfg_get(o->root, "sources");
+	size_t count, i, j;
+
+	if (node == NULL) {
+		for (i = 0; i < 3; i++)
+			conf->sources[i] = source_values[i];
+		conf->nsources = 3;
+		return 0;
+	}
+	if (o->host->cfg_type(node) == MUSTER_CFG_STRING) {
+		int c;
+
+		if (choice(o, node, "sources", source_names, &c) < 0)
+			return -1;
+		conf->sources[0] = source_values[c];
+		conf->nsources = 1;
+		return 0;
+	}
+	if (o->host->cfg_type(node) != MUSTER_CFG_ARRAY && o->host->cfg_type(node) != MUSTER_CFG_LIST) {
+		o->host->open_error(o->pc, node, "sources must be a list of \"lease\", \"agent\", "
+		                                 "\"arp\", not %s",
+		                    cfg_kind(o->host, node));
+		return -1;
+	}
+	count = o->host->cfg_count(node);
+	if (count == 0 || count > 3) {
+		o->host->open_error(o->pc, node, "sources must list 1 to 3 of \"lease\", \"agent\", "
+		                                 "\"arp\"");
+		return -1;
+	}
+	for (i = 0; i < count; i++) {
+		const muster_cfg *el = o->host->cfg_at(node, i);
+		int c;
+
+		if (choice(o, el, "sources", source_names, &c) < 0)
+			return -1;
+		for (j = 0; j < i; j++)
+			if (conf->sources[j] == source_values[c]) {
+				o->host->open_error(o->pc, el, "sources lists \"%s\" twice", source_names[c]);
+				return -1;
+			}
+		conf->sources[i] = source_values[c];
+		conf->nsources = i + 1;
+	}
+	return 0;
+}
+
+/* "0x10de" or "10de": a PCI vendor ID. */
+static int parse_vendor(const char *s, unsigned *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	if (s[0] == '\0')
+		return -1;
+	v = strtoul(s, &end, 16);
+	if (*end != '\0' || v > 0xffff || end - s > 4)
+		return -1;
+	*out = (unsigned)v;
+	return 0;
+}
+
+static const struct {
+	const char *kind;
+	unsigned vendors[3];
+	size_t n;
+} default_kinds[] = {
+	{ "GPU", { 0x10de /* NVIDIA */, 0x1002 /* AMD */ }, 2 },
+	{ "TPU", { 0x1ae0 /* Google */ }, 1 },
+};
+
+static int valid_kind(const char *k)
+{
+	size_t i;
+
+	if (k[0] == '\0' || strlen(k) >= sizeof(((struct virt_accel *)0)->kind))
+		return 0;
+	for (i = 0; k[i]; i++)
+		if (!((k[i] >= 'A' && k[i] <= 'Z') || (k[i] >= 'a' && k[i] <= 'z') ||
+		      (k[i] >= '0' && k[i] <= '9') || k[i] == '_' || k[i] == '-'))
+			return 0;
+	return 1;
+}
+
+static int read_accelerators(const struct opts *o, struct virt_conf *conf)
+{
+	const muster_cfg *node = o->host->cfg_get(o->root, "accelerators");
+	size_t count, i, j;
+
+	if (node == NULL) {
+		count = sizeof(default_kinds) / sizeof(default_kinds[0]);
+		if ((conf->kinds = calloc(count, sizeof(*conf->kinds))) == NULL)
+			return nomem(o, NULL);
+		for (i = 0; i < count; i++) {
+			struct virt_accel_kind *k = &conf->kinds[i];
+
+			conf->nkinds = i + 1;
+			if ((k->kind = strdup(default_kinds[i].kind)) == NULL ||
+			    (k->vendors = calloc(default_kinds[i].n, sizeof(unsigned))) == NULL)
+				return nomem(o, NULL);
+			memcpy(k->vendors, default_kinds[i].vendors, default_kinds[i].n * sizeof(unsigned));
+			k->nvendors = default_kinds[i].n;
+		}
+		return 0;
+	}
+	/* accelerators = { GPU = ["0x10de", "0x1002"]; TPU = "0x1ae0"; }; */
+	if (o->host->cfg_type(node) != MUSTER_CFG_GROUP) {
+		o->host->open_error(o->pc, node,
+		                    "accelerators must be a group of KIND = [\"PCI vendor ID\", ...], "
+		                    "not %s",
+		                    cfg_kind(o->host, node));
+		return -1;
+	}
+	count = o->host->cfg_count(node);
+	if (count == 0)
+		return 0;
+	if ((conf->kinds = calloc(count, sizeof(*conf->kinds))) == NULL)
+		return nomem(o, node);
+	for (i = 0; i < count; i++) {
+		const muster_cfg *el = o->host->cfg_at(node, i);
+		struct virt_accel_kind *k = &conf->kinds[i];
+		char what[160], **ids = NULL;
+		size_t nids = 0;
+		int rc = 0;
+
+		conf->nkinds = i + 1;
+		if ((k->kind = strdup(o->host->cfg_name(el))) == NULL)
+			return nomem(o, el);
+		if (!valid_kind(k->kind)) {
+			o->host->open_error(o->pc, el, "accelerator kind \"%s\" is too long", k->kind);
+			return -1;
+		}
+		snprintf(what, sizeof(what), "accelerators.%s", k->kind);
+		if (string_list(o, el, what, &ids, &nids) < 0)
+			rc = -1;
+		if (rc == 0 && (k->vendors = calloc(nids, sizeof(unsigned))) == NULL)
+			rc = nomem(o, el);
+		for (j = 0; rc == 0 && j < nids; j++) {
+			if (parse_vendor(ids[j], &k->vendors[j]) < 0) {
+				o->host->open_error(o->pc, o->host->cfg_type(el) == MUSTER_CFG_STRING
+				                               ? el : o->host->cfg_at(el, j),
+				                    "%s: \"%s\" is not a PCI vendor ID such as \"0x10de\"",
+				                    what, ids[j]);
+				rc = -1;
+			}
+			k->nvendors = j + 1;
+		}
+		for (j = 0; j < nids; j++)
+			free(ids[j]);
+		free(ids);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+void virt_conf_free(struct virt_conf *conf)
+{
+	size_t i, j;
+
+	if (conf == NULL)
+		return;
+	free(conf->uri);
+	for (i = 0; i < conf->njobs; i++) {
+		free(conf->jobs[i].name);
+		for (j = 0; j < conf->jobs[i].nglobs; j++)
+			free(conf->jobs[i].globs[j]);
+		free(conf->jobs[i].globs);
+	}
+	free(conf->jobs);
+	free(conf->network);
+	free(conf->interface);
+	for (i = 0; i < conf->nkinds; i++) {
+		free(conf->kinds[i].kind);
+		free(conf->kinds[i].vendors);
+	}
+	free(conf->kinds);
+	free(conf->self_domain);
+	free(conf->dmi_uuid_path);
+	free(conf->rpc_layer);
+	free(conf);
+}
+
+static const char *const order_names[] = { "natural", "name", NULL };
+static const char *const family_names[] = { "any", "ipv4", "ipv6", NULL };
+static const char *const inactive_names[] = { "tryagain", "skip", NULL };
+
+int virt_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
+{
+	struct opts o = { host, pc, NULL };
+	struct virt_conf *conf;
+	int c, rc;
+
+	if (host->abi_major != MUSTER_PLUGIN_ABI_MAJOR) {
+		host->open_error(pc, NULL, "host speaks plugin ABI %u, this plugin %d",
+		                 (unsigned)host->abi_major, MUSTER_PLUGIN_ABI_MAJOR);
+		return -1;
+	}
+	if ((conf = calloc(1, sizeof(*conf))) == NULL) {
+		host->open_error(pc, NULL, "out of memory");
+		return -1;
+	}
+	conf->pc = pc;
+	conf->port = 8470; /* TF's tf_server_port, as the other backends */
+	o.root = host->cfg_root(pc);
+
+	if ((rc = opt_string(&o, "uri", 0, &conf->uri)) < 0)
+		goto fail;
+	conf->uri_explicit = rc == 1;
+	if (conf->uri == NULL && (conf->uri = strdup(VIRT_DEFAULT_URI)) == NULL) {
+		nomem(&o, NULL);
+		goto fail;
+	}
+	if (read_jobs(&o, conf) < 0 || read_sources(&o, conf) < 0 ||
+	    opt_string(&o, "network", 0, &conf->network) < 0 ||
+	    opt_string(&o, "interface", 0, &conf->interface) < 0 ||
+	    opt_int(&o, "port", 1, 65535, &conf->port) < 0 || read_accelerators(&o, conf) < 0 ||
+	    opt_string(&o, "self_domain", 0, &conf->self_domain) < 0 ||
+	    opt_string(&o, "dmi_uuid_path", 0, &conf->dmi_uuid_path) < 0 ||
+	    opt_string(&o, "rpc_layer", 1, &conf->rpc_layer) < 0)
+		goto fail;
+	c = 0;
+	if (opt_choice(&o, "order", order_names, &c) < 0)
+		goto fail;
+	conf->order = (enum virt_order)c;
+	c = 0;
+	if (opt_choice(&o, "family", family_names, &c) < 0)
+		goto fail;
+	conf->family = (enum virt_family)c;
+	c = 0;
+	if (opt_choice(&o, "inactive", inactive_names, &c) < 0)
+		goto fail;
+	conf->inactive = (enum virt_inactive)c;
+	if ((conf->dmi_uuid_path == NULL && (conf->dmi_uuid_path = strdup(VIRT_DMI_UUID)) == NULL) ||
+	    (conf->rpc_layer == NULL && (conf->rpc_layer = strdup("grpc")) == NULL)) {
+		nomem(&o, NULL);
+		goto fail;
+	}
+	*state = conf;
+	return 0;
+fail:
+	virt_conf_free(conf);
+	return -1;
+}
