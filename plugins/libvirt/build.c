@@ -26,50 +26,8 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "../common/natural.h"
 #include "virt.h"
-
-static int is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-int virt_natural_cmp(const char *a, const char *b)
-{
-	const char *pa = a, *pb = b;
-
-	while (*pa && *pb) {
-		if (is_digit(*pa) && is_digit(*pb)) {
-			const char *ea, *eb;
-			size_t la, lb;
-			int c;
-
-			while (*pa == '0' && is_digit(pa[1]))
-				pa++;
-			while (*pb == '0' && is_digit(pb[1]))
-				pb++;
-			for (ea = pa; is_digit(*ea); ea++)
-				;
-			for (eb = pb; is_digit(*eb); eb++)
-				;
-			la = (size_t)(ea - pa);
-			lb = (size_t)(eb - pb);
-			if (la != lb)
-				return la < lb ? -1 : 1;
-			if ((c = memcmp(pa, pb, la)) != 0)
-				return c < 0 ? -1 : 1;
-			pa = ea;
-			pb = eb;
-			continue;
-		}
-		if (*pa != *pb)
-			return (unsigned char)*pa < (unsigned char)*pb ? -1 : 1;
-		pa++;
-		pb++;
-	}
-	if (*pa || *pb)
-		return *pa ? 1 : -1;
-	return strcmp(a, b) < 0 ? -1 : strcmp(a, b) > 0;
-}
 
 /* Sort key: job, then explicit index, then name. */
 static int cmp_common(const struct virt_domain *a, const struct virt_domain *b, int natural)
@@ -80,7 +38,7 @@ static int cmp_common(const struct virt_domain *a, const struct virt_domain *b, 
 		return a->meta_index >= 0 ? -1 : 1;
 	if (a->meta_index != b->meta_index)
 		return a->meta_index < b->meta_index ? -1 : 1;
-	return natural ? virt_natural_cmp(a->name, b->name) : strcmp(a->name, b->name);
+	return natural ? natural_cmp(a->name, b->name) : strcmp(a->name, b->name);
 }
 
 static int by_natural(const void *pa, const void *pb)

@@ -17,10 +17,8 @@
  * (the test driver's "I/O warning : failed to load external entity") on
  * its own generic channel, straight to stderr.  libxml2 keeps those
  * handlers per thread, so they are silenced around the open in this thread
- * only and restored exactly.  The plugin does not build against libxml2
- * (configure does not look for it): libxml2 is already loaded as libvirt's
- * dependency, and its per-thread handler slots are reached with
- * dlopen(RTLD_NOLOAD) + dlsym; without them nothing is silenced.
+ * only and restored exactly (the plugin links the same libxml2, which it
+ * reads the domains' XML with).
  *
  * The message itself is read from libvirt's per-thread last error, which
  * libvirt sets whatever handler runs.
@@ -30,12 +28,12 @@
 #define _GNU_SOURCE 1
 #endif
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
-#include <string.h>
 
 #include <libvirt/virterror.h>
+#include <libxml/globals.h>
+#include <libxml/xmlerror.h>
 
 #include "virt.h"
 
@@ -45,79 +43,40 @@ static void virt_quiet(void *data, virErrorPtr err)
 	(void)err;
 }
 
-typedef void (*xml_generic_fn)(void *ctx, const char *msg, ...);
-typedef void (*xml_structured_fn)(void *ctx, void *error);
-
 static void xml_quiet_generic(void *ctx, const char *msg, ...)
 {
 	(void)ctx;
 	(void)msg;
 }
 
-static void xml_quiet_structured(void *ctx, void *error)
+static void xml_quiet_structured(void *ctx, xmlErrorPtr error)
 {
 	(void)ctx;
 	(void)error;
 }
 
-/* libxml2's per-thread error-handler slots, saved and silenced. */
+/* libxml2's per-thread error handlers, saved while silenced. */
 struct xml_quiet {
-	void *lib;
-	xml_generic_fn *generic;
-	void **generic_ctx;
-	xml_structured_fn *structured;
-	void **structured_ctx;
-	xml_generic_fn old_generic;
-	void *old_generic_ctx;
-	xml_structured_fn old_structured;
-	void *old_structured_ctx;
+	xmlGenericErrorFunc generic;
+	void *generic_ctx;
+	xmlStructuredErrorFunc structured;
+	void *structured_ctx;
 };
-
-static void *slot(void *lib, const char *name)
-{
-	void *(*fn)(void);
-	void *sym = dlsym(lib, name);
-
-	if (sym == NULL)
-		return NULL;
-	memcpy(&fn, &sym, sizeof(fn));
-	return fn();
-}
 
 static void xml_silence(struct xml_quiet *q)
 {
-	memset(q, 0, sizeof(*q));
-	if ((q->lib = dlopen("libxml2.so.2", RTLD_LAZY | RTLD_LOCAL | RTLD_NOLOAD)) == NULL)
-		return;
-	q->generic = slot(q->lib, "__xmlGenericError");
-	q->generic_ctx = slot(q->lib, "__xmlGenericErrorContext");
-	q->structured = slot(q->lib, "__xmlStructuredError");
-	q->structured_ctx = slot(q->lib, "__xmlStructuredErrorContext");
-	if (q->generic == NULL || q->generic_ctx == NULL || q->structured == NULL ||
-	    q->structured_ctx == NULL) {
-		dlclose(q->lib);
-		memset(q, 0, sizeof(*q));
-		return;
-	}
-	q->old_generic = *q->generic;
-	q->old_generic_ctx = *q->generic_ctx;
-	q->old_structured = *q->structured;
-	q->old_structured_ctx = *q->structured_ctx;
-	*q->generic = xml_quiet_generic;
-	*q->generic_ctx = NULL;
-	*q->structured = xml_quiet_structured;
-	*q->structured_ctx = NULL;
+	q->generic = xmlGenericError;
+	q->generic_ctx = xmlGenericErrorContext;
+	q->structured = xmlStructuredError;
+	q->structured_ctx = xmlStructuredErrorContext;
+	xmlSetGenericErrorFunc(NULL, xml_quiet_generic);
+	xmlSetStructuredErrorFunc(NULL, xml_quiet_structured);
 }
 
-static void xml_restore(struct xml_quiet *q)
+static void xml_restore(const struct xml_quiet *q)
 {
-	if (q->lib == NULL)
-		return;
-	*q->generic = q->old_generic;
-	*q->generic_ctx = q->old_generic_ctx;
-	*q->structured = q->old_structured;
-	*q->structured_ctx = q->old_structured_ctx;
-	dlclose(q->lib);
+	xmlSetGenericErrorFunc(q->generic_ctx, q->generic);
+	xmlSetStructuredErrorFunc(q->structured_ctx, q->structured);
 }
 
 /* Serialises the process-wide handler swap around opening connections. */
@@ -157,13 +116,14 @@ muster_status virt_connect(struct virt_run *run)
 	const struct virt_conf *conf = run->conf;
 	struct xml_quiet q;
 
-	/* First: libvirt's per-thread error slot exists only after this (and
-	 * libxml2, which xml_silence() looks for, is loaded by then). */
+	/* First: libvirt's per-thread error slot exists only after this; and
+	 * libxml2's handlers are only to be touched once it is initialised. */
 	if (virInitialize() < 0) {
 		run->host->fail(run->call, "libvirt cannot initialise");
 		return MUSTER_STATUS_UNAVAIL;
 	}
 	virResetLastError();
+	virt_xml_init();
 	xml_silence(&q);
 
 	pthread_mutex_lock(&open_lock);

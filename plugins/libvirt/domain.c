@@ -1,5 +1,5 @@
 /*
- * libvirt: one domain's XML — and a node device's — read with xml.c.
+ * libvirt: one domain's XML — and a node device's — read with libxml2.
  *
  * From a domain: its UUID, the muster metadata element, the interfaces on
  * the configured network (their MACs), and the passthrough devices (PCI
@@ -23,39 +23,104 @@
 #endif
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+
 #include "virt.h"
 
-static int is(const struct vx_node *n, const char *name)
+/* libvirt's descriptions are a few KiB; this only keeps the length an int. */
+#define VIRT_MAX_XML ((size_t)64 * 1024 * 1024)
+
+static pthread_once_t xml_once = PTHREAD_ONCE_INIT;
+
+static void xml_init(void)
 {
-	return strcmp(n->name, name) == 0;
+	xmlInitParser();
 }
 
-static const struct vx_node *child(const struct vx_node *n, const char *name)
+/* libxml2's globals are not thread-safe before xmlInitParser(), and the
+ * host may resolve on several threads; it is never cleaned up, as other
+ * users of libxml2 in the process (libvirt, the host) share it. */
+void virt_xml_init(void)
 {
-	return vx_child(n, name);
+	pthread_once(&xml_once, xml_init);
 }
 
-/* An attribute's value, copied into buf; NULL when absent. */
-static const char *attr(const struct vx_node *n, const char *name, char *buf, size_t size)
+/* The document, or NULL when not well-formed.  Never the network, never a
+ * word on stderr, and no DTD: libvirt never writes one, so one means
+ * someone else's input, and its entities are nothing to expand. */
+static xmlDocPtr read_xml(const char *xml)
 {
-	const char *v = vx_attr(n, name);
+	size_t len = strlen(xml);
+	xmlDocPtr doc;
+
+	if (len > VIRT_MAX_XML)
+		return NULL;
+	virt_xml_init();
+	doc = xmlReadMemory(xml, (int)len, NULL, NULL,
+	                    XML_PARSE_NONET | XML_PARSE_NOBLANKS | XML_PARSE_NOERROR |
+	                            XML_PARSE_NOWARNING);
+	if (doc != NULL && xmlGetIntSubset(doc) != NULL) {
+		xmlFreeDoc(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+static const char *name_of(xmlNode *n)
+{
+	return (const char *)n->name;
+}
+
+/* An element outside any namespace (libvirt's own) with this name. */
+static int is(xmlNode *n, const char *name)
+{
+	return n != NULL && n->type == XML_ELEMENT_NODE && n->ns == NULL &&
+	       strcmp(name_of(n), name) == 0;
+}
+
+static xmlNode *child(xmlNode *n, const char *name)
+{
+	xmlNode *c;
+
+	for (c = xmlFirstElementChild(n); c != NULL; c = xmlNextElementSibling(c))
+		if (is(c, name))
+			return c;
+	return NULL;
+}
+
+/* An attribute (outside any namespace), copied into buf; NULL when absent. */
+static const char *attr(xmlNode *n, const char *name, char *buf, size_t size)
+{
+	xmlChar *v = xmlGetNoNsProp(n, (const xmlChar *)name);
 
 	if (v == NULL)
 		return NULL;
-	snprintf(buf, size, "%s", v);
+	snprintf(buf, size, "%s", (const char *)v);
+	xmlFree(v);
 	return buf;
 }
 
-static int in_ns(const struct vx_node *n)
+static int in_ns(xmlNode *n)
 {
-	const char *ns = vx_ns(n);
+	return n->ns != NULL && n->ns->href != NULL &&
+	       strcmp((const char *)n->ns->href, VIRT_NS) == 0;
+}
 
-	return ns != NULL && strcmp(ns, VIRT_NS) == 0;
+/* "prefix:local" as written, for messages. */
+static const char *qname(const xmlNs *ns, const xmlChar *local, char *buf, size_t size)
+{
+	if (ns != NULL && ns->prefix != NULL)
+		snprintf(buf, size, "%s:%s", (const char *)ns->prefix, (const char *)local);
+	else
+		snprintf(buf, size, "%s", (const char *)local);
+	return buf;
 }
 
 /* A decimal in [min, max]; -1 when not. */
@@ -117,26 +182,39 @@ static muster_status bad_meta(struct virt_run *run, const struct virt_domain *d,
 	return MUSTER_STATUS_UNAVAIL;
 }
 
-static muster_status parse_meta(struct virt_run *run, struct virt_domain *d,
-                                const struct vx_node *t)
+/* The first attribute that is not one of `known` (NULL-terminated), as
+ * written; NULL when there is none.  Namespace declarations are not
+ * attributes to libxml2, so they never show up here. */
+static const char *unknown_attr(xmlNode *n, const char *const *known, char *buf,
+                                size_t size)
+{
+	const xmlAttr *a;
+	size_t i;
+
+	for (a = n->properties; a != NULL; a = a->next) {
+		for (i = 0; known[i] != NULL; i++)
+			if (a->ns == NULL && strcmp((const char *)a->name, known[i]) == 0)
+				break;
+		if (known[i] == NULL)
+			return qname(a->ns, a->name, buf, size);
+	}
+	return NULL;
+}
+
+static const char *const task_attrs[] = { "job", "index", "port", NULL };
+static const char *const accel_attrs[] = { "kind", "count", NULL };
+
+static muster_status parse_meta(struct virt_run *run, struct virt_domain *d, xmlNode *t)
 {
 	char buf[256];
 	const char *v;
-	const struct vx_node *c;
-	size_t a;
+	xmlNode *c;
 
-	if (strcmp(vx_local(t), "task") != 0)
+	if (strcmp(name_of(t), "task") != 0)
 		return bad_meta(run, d, "unknown element <%s>; expected <task job=\"...\">",
-		                vx_local(t));
-	for (a = 0; a < t->nattrs; a++) {
-		const char *n = t->attrs[a].name;
-
-		if (strncmp(n, "xmlns", 5) == 0 && (n[5] == '\0' || n[5] == ':'))
-			continue;
-		if (strcmp(n, "job") != 0 && strcmp(n, "index") != 0 && strcmp(n, "port") != 0)
-			return bad_meta(run, d, "<task> has an unknown attribute \"%s\" (job, index, port)",
-			                n);
-	}
+		                name_of(t));
+	if ((v = unknown_attr(t, task_attrs, buf, sizeof(buf))) != NULL)
+		return bad_meta(run, d, "<task> has an unknown attribute \"%s\" (job, index, port)", v);
 	if ((v = attr(t, "job", buf, sizeof(buf))) == NULL)
 		return bad_meta(run, d, "<task> has no job attribute");
 	if (!valid_job(v))
@@ -151,21 +229,20 @@ static muster_status parse_meta(struct virt_run *run, struct virt_domain *d,
 	if ((v = attr(t, "port", buf, sizeof(buf))) != NULL &&
 	    parse_long(v, 1, 65535, &d->meta_port) < 0)
 		return bad_meta(run, d, "port \"%.64s\" is not a port (1 to 65535)", v);
-	for (c = t->child; c != NULL; c = c->next) {
+	/* Text and comments inside <task> mean nothing; elements must. */
+	for (c = xmlFirstElementChild(t); c != NULL; c = xmlNextElementSibling(c)) {
 		long count = 1;
 		char kind[64];
 		size_t k;
 
-		if (!in_ns(c) || strcmp(vx_local(c), "accelerator") != 0)
+		if (!in_ns(c) || strcmp(name_of(c), "accelerator") != 0)
 			return bad_meta(run, d, "<task> holds <%s>; only <accelerator kind=\"GPU\" "
 			                        "count=\"N\"/> may appear there",
-			                c->name);
-		for (a = 0; a < c->nattrs; a++)
-			if (strcmp(c->attrs[a].name, "kind") != 0 && strcmp(c->attrs[a].name, "count") != 0 &&
-			    strncmp(c->attrs[a].name, "xmlns", 5) != 0)
-				return bad_meta(run, d, "<accelerator> has an unknown attribute \"%s\" "
-				                        "(kind, count)",
-				                c->attrs[a].name);
+			                qname(c->ns, c->name, buf, sizeof(buf)));
+		if ((v = unknown_attr(c, accel_attrs, buf, sizeof(buf))) != NULL)
+			return bad_meta(run, d, "<accelerator> has an unknown attribute \"%s\" "
+			                        "(kind, count)",
+			                v);
 		if (attr(c, "kind", kind, sizeof(kind)) == NULL)
 			return bad_meta(run, d, "<accelerator> has no kind attribute");
 		if (!valid_kind(kind))
@@ -191,7 +268,7 @@ static muster_status parse_meta(struct virt_run *run, struct virt_domain *d,
 }
 
 /* "0x3b" (libvirt writes hex with 0x) or decimal. */
-static int addr_num(const struct vx_node *a, const char *name, unsigned long max, unsigned long *out)
+static int addr_num(xmlNode *a, const char *name, unsigned long max, unsigned long *out)
 {
 	char buf[32], *end;
 	const char *v = attr(a, name, buf, sizeof(buf));
@@ -203,9 +280,9 @@ static int addr_num(const struct vx_node *a, const char *name, unsigned long max
 	return errno != 0 || *end != '\0' || end == v || *out > max ? -1 : 0;
 }
 
-static int add_hostdev(struct virt_run *run, struct virt_domain *d, const struct vx_node *h)
+static int add_hostdev(struct virt_run *run, struct virt_domain *d, xmlNode *h)
 {
-	const struct vx_node *src = child(h, "source"), *a = src != NULL ? child(src, "address") : NULL;
+	xmlNode *src = child(h, "source"), *a = src != NULL ? child(src, "address") : NULL;
 	char type[16], buf[64];
 	struct virt_hostdev *hd, *grown;
 
@@ -243,10 +320,10 @@ static int add_hostdev(struct virt_run *run, struct virt_domain *d, const struct
 	return 0;
 }
 
-static int add_interface(struct virt_run *run, struct virt_domain *d, const struct vx_node *i)
+static int add_interface(struct virt_run *run, struct virt_domain *d, xmlNode *i)
 {
 	const char *net = run->conf->network;
-	const struct vx_node *src = child(i, "source"), *mac = child(i, "mac");
+	xmlNode *src = child(i, "source"), *mac = child(i, "mac");
 	char buf[256], macbuf[64];
 	char **grown;
 
@@ -269,32 +346,33 @@ static int add_interface(struct virt_run *run, struct virt_domain *d, const stru
 
 muster_status virt_domain_parse(struct virt_run *run, struct virt_domain *d, const char *xml)
 {
-	struct vx_node *root = vx_parse(xml);
-	const struct vx_node *md, *devs, *c;
+	xmlDoc *doc = read_xml(xml);
+	xmlNode *root = doc != NULL ? xmlDocGetRootElement(doc) : NULL, *md, *devs, *c;
 	muster_status st = MUSTER_STATUS_SUCCESS;
 	int nmeta = 0;
 
 	d->meta_index = -1;
 	d->meta_port = -1;
 	d->if_restricted = run->conf->network != NULL;
-	if (root == NULL || !is(root, "domain")) {
-		vx_free(root);
+	if (!is(root, "domain")) {
+		xmlFreeDoc(doc);
 		run->host->fail(run->call, "domain %s: libvirt's XML description cannot be read",
 		                d->name);
 		return MUSTER_STATUS_UNAVAIL;
 	}
 	if ((md = child(root, "metadata")) != NULL)
-		for (c = md->child; c != NULL && st == MUSTER_STATUS_SUCCESS; c = c->next) {
+		for (c = xmlFirstElementChild(md); c != NULL; c = xmlNextElementSibling(c)) {
 			if (!in_ns(c))
 				continue;
 			if (nmeta++ > 0) {
 				st = bad_meta(run, d, "more than one element in the namespace");
 				break;
 			}
-			st = parse_meta(run, d, c);
+			if ((st = parse_meta(run, d, c)) != MUSTER_STATUS_SUCCESS)
+				break;
 		}
 	if (st == MUSTER_STATUS_SUCCESS && (devs = child(root, "devices")) != NULL)
-		for (c = devs->child; c != NULL; c = c->next) {
+		for (c = xmlFirstElementChild(devs); c != NULL; c = xmlNextElementSibling(c)) {
 			int rc = 0;
 
 			if (is(c, "hostdev"))
@@ -306,13 +384,16 @@ muster_status virt_domain_parse(struct virt_run *run, struct virt_domain *d, con
 				break;
 			}
 		}
-	vx_free(root);
+	xmlFreeDoc(doc);
 	return st;
 }
 
-static char *trimmed(const char *s)
+/* An element's text without surrounding white space, freshly allocated. */
+static char *trimmed_text(xmlNode *n)
 {
-	const char *e;
+	xmlChar *content = xmlNodeGetContent(n);
+	const char *s = (const char *)content, *e;
+	char *out;
 
 	if (s == NULL)
 		return NULL;
@@ -321,43 +402,53 @@ static char *trimmed(const char *s)
 	e = s + strlen(s);
 	while (e > s && (e[-1] == ' ' || e[-1] == '\n' || e[-1] == '\t' || e[-1] == '\r'))
 		e--;
-	return strndup(s, (size_t)(e - s));
+	out = strndup(s, (size_t)(e - s));
+	xmlFree(content);
+	return out;
+}
+
+/* A hexadecimal number from an element's text or an attribute ("0x10de"). */
+static unsigned hex_of(const char *s)
+{
+	return s != NULL ? (unsigned)strtoul(s, NULL, 16) : 0;
 }
 
 int virt_nodedev_parse(const char *xml, struct virt_nodedev *n)
 {
-	struct vx_node *root = vx_parse(xml);
-	const struct vx_node *c, *p;
-	const char *v;
+	xmlDoc *doc = read_xml(xml);
+	xmlNode *root = doc != NULL ? xmlDocGetRootElement(doc) : NULL, *c, *p;
+	char type[16], buf[128];
 
-	if (root == NULL || !is(root, "device")) {
-		vx_free(root);
+	if (!is(root, "device")) {
+		xmlFreeDoc(doc);
 		return -1;
 	}
-	for (c = root->child; c != NULL; c = c->next) {
+	for (c = xmlFirstElementChild(root); c != NULL; c = xmlNextElementSibling(c)) {
 		if (is(c, "parent")) {
 			free(n->parent);
-			n->parent = trimmed(c->text);
+			n->parent = trimmed_text(c);
 			continue;
 		}
-		if (!is(c, "capability") || (v = vx_attr(c, "type")) == NULL)
+		if (!is(c, "capability") || attr(c, "type", type, sizeof(type)) == NULL)
 			continue;
-		if (strcmp(v, "pci") == 0) {
-			for (p = c->child; p != NULL; p = p->next) {
-				if (is(p, "vendor") && (v = vx_attr(p, "id")) != NULL)
-					n->vendor = (unsigned)strtoul(v, NULL, 16);
-				if (is(p, "class") && p->text != NULL)
-					n->pclass = (unsigned)strtoul(p->text, NULL, 16);
+		for (p = xmlFirstElementChild(c); p != NULL; p = xmlNextElementSibling(p)) {
+			if (strcmp(type, "pci") == 0 && is(p, "vendor") &&
+			    attr(p, "id", buf, sizeof(buf)) != NULL)
+				n->vendor = hex_of(buf);
+			if (strcmp(type, "pci") == 0 && is(p, "class")) {
+				char *text = trimmed_text(p);
+
+				n->pclass = hex_of(text);
+				free(text);
 			}
-		} else if (strcmp(v, "mdev") == 0) {
-			for (p = c->child; p != NULL; p = p->next)
-				if (is(p, "type") && (v = vx_attr(p, "id")) != NULL) {
-					free(n->mdev_type);
-					n->mdev_type = strdup(v);
-				}
+			if (strcmp(type, "mdev") == 0 && is(p, "type") &&
+			    attr(p, "id", buf, sizeof(buf)) != NULL) {
+				free(n->mdev_type);
+				n->mdev_type = strdup(buf);
+			}
 		}
 	}
-	vx_free(root);
+	xmlFreeDoc(doc);
 	return 0;
 }
 

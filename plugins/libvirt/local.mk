@@ -1,6 +1,6 @@
 # plugins/libvirt: the cluster from the virtual machines of a libvirt host,
-# through libvirt's API (read-only); libvirt is its only library (xml.c reads
-# the domains' XML).
+# through libvirt's API (read-only), the domains' XML read with libxml2
+# (libvirt's own dependency).
 if BUILD_LIBVIRT
 plugins_LTLIBRARIES += plugins/libvirt/libvirt.la
 plugins_libvirt_libvirt_la_SOURCES = \
@@ -8,14 +8,14 @@ plugins_libvirt_libvirt_la_SOURCES = \
 	plugins/libvirt/libvirt.c \
 	plugins/libvirt/options.c \
 	plugins/libvirt/conn.c \
-	plugins/libvirt/xml.c \
 	plugins/libvirt/domain.c \
 	plugins/libvirt/accel.c \
 	plugins/libvirt/address.c \
 	plugins/libvirt/build.c
-plugins_libvirt_libvirt_la_CPPFLAGS = $(AM_CPPFLAGS) $(LIBVIRT_CFLAGS)
+plugins_libvirt_libvirt_la_CPPFLAGS = $(AM_CPPFLAGS) $(LIBVIRT_CFLAGS) $(LIBXML_CFLAGS)
 plugins_libvirt_libvirt_la_LDFLAGS = $(muster_plugin_ldflags)
-plugins_libvirt_libvirt_la_LIBADD = $(LIBVIRT_LIBS) -lpthread
+plugins_libvirt_libvirt_la_LIBADD = plugins/common/libplugin_common.la $(LIBVIRT_LIBS) \
+	$(LIBXML_LIBS) -lpthread
 
 # Its tests: shell scripts driving the `muster` program against libvirt's
 # own test driver (test:///PATH.xml) with node XML fixtures, the 1,000-domain

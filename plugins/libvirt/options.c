@@ -11,119 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/options.h"
 #include "virt.h"
 
-struct opts {
-	const muster_host *host;
-	muster_plugin_ctx *pc;
-	const muster_cfg *root;
-};
-
-static const char *cfg_kind(const muster_host *host, const muster_cfg *node)
-{
-	switch (host->cfg_type(node)) {
-	case MUSTER_CFG_INT: return "an integer";
-	case MUSTER_CFG_FLOAT: return "a float";
-	case MUSTER_CFG_STRING: return "a string";
-	case MUSTER_CFG_BOOL: return "a boolean";
-	case MUSTER_CFG_GROUP: return "a group";
-	case MUSTER_CFG_ARRAY: return "an array";
-	case MUSTER_CFG_LIST: return "a list";
-	default: return "of unknown type";
-	}
-}
-
-static int nomem(const struct opts *o, const muster_cfg *at)
-{
-	o->host->open_error(o->pc, at, "out of memory");
-	return -1;
-}
-
-static int node_string(const struct opts *o, const muster_cfg *node, const char *what,
-                       int allow_empty, const char **out)
-{
-	if (o->host->cfg_string(node, out) != 0 || *out == NULL) {
-		o->host->open_error(o->pc, node, "%s must be a string, not %s", what,
-		                    cfg_kind(o->host, node));
-		return -1;
-	}
-	if (!allow_empty && (*out)[0] == '\0') {
-		o->host->open_error(o->pc, node, "%s must not be empty", what);
-		return -1;
-	}
-	return 0;
-}
-
-/* An optional string option: 0 absent, 1 copied into *out, -1 error. */
-static int opt_string(const struct opts *o, const char *key, int allow_empty, char **out)
-{
-	const muster_cfg *node = o->host->cfg_get(o->root, key);
-	const char *s;
-
-	if (node == NULL)
-		return 0;
-	if (node_string(o, node, key, allow_empty, &s) < 0)
-		return -1;
-	free(*out);
-	if ((*out = strdup(s)) == NULL)
-		return nomem(o, node);
-	return 1;
-}
-
-static int opt_int(const struct opts *o, const char *key, long min, long max, long *out)
-{
-	const muster_cfg *node = o->host->cfg_get(o->root, key);
-	long long v;
-
-	if (node == NULL)
-		return 0;
-	if (o->host->cfg_int(node, &v) != 0) {
-		o->host->open_error(o->pc, node, "%s must be an integer, not %s", key,
-		                    cfg_kind(o->host, node));
-		return -1;
-	}
-	if (v < min || v > max) {
-		o->host->open_error(o->pc, node, "%s must be between %ld and %ld, not %lld", key,
-		                    min, max, v);
-		return -1;
-	}
-	*out = (long)v;
-	return 1;
-}
-
-/* One of `names` (NULL-terminated): its position, or -1 after open_error. */
-static int choice(const struct opts *o, const muster_cfg *node, const char *what,
-                  const char *const *names, int *out)
-{
-	char list[160] = "";
-	const char *s;
-	int i;
-
-	if (node_string(o, node, what, 0, &s) < 0)
-		return -1;
-	for (i = 0; names[i] != NULL; i++) {
-		if (strcmp(s, names[i]) == 0) {
-			*out = i;
-			return 1;
-		}
-		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s\"%s\"",
-		         i == 0 ? "" : names[i + 1] == NULL ? " or " : ", ", names[i]);
-	}
-	o->host->open_error(o->pc, node, "%s must be %s, not \"%s\"", what, list, s);
-	return -1;
-}
-
-static int opt_choice(const struct opts *o, const char *key, const char *const *names, int *out)
-{
-	const muster_cfg *node = o->host->cfg_get(o->root, key);
-
-	if (node == NULL)
-		return 0;
-	return choice(o, node, key, names, out);
-}
-
 /* A string or an array/list of strings into a fresh vector. */
-static int string_list(const struct opts *o, const muster_cfg *node, const char *what,
+static int string_list(const struct popts *o, const muster_cfg *node, const char *what,
                        char ***out, size_t *n)
 {
 	int type = o->host->cfg_type(node);
@@ -131,16 +23,16 @@ static int string_list(const struct opts *o, const muster_cfg *node, const char 
 	const char *s;
 
 	if (type == MUSTER_CFG_STRING) {
-		if (node_string(o, node, what, 0, &s) < 0)
+		if (popt_node_string(o, node, what, 0, &s) < 0)
 			return -1;
 		if ((*out = calloc(1, sizeof(char *))) == NULL || ((*out)[0] = strdup(s)) == NULL)
-			return nomem(o, node);
+			return popt_nomem(o, node);
 		*n = 1;
 		return 0;
 	}
 	if (type != MUSTER_CFG_ARRAY && type != MUSTER_CFG_LIST) {
 		o->host->open_error(o->pc, node, "%s must be a string or a list of strings, not %s",
-		                    what, cfg_kind(o->host, node));
+		                    what, popt_kind(o->host, node));
 		return -1;
 	}
 	count = o->host->cfg_count(node);
@@ -149,20 +41,20 @@ static int string_list(const struct opts *o, const muster_cfg *node, const char 
 		return -1;
 	}
 	if ((*out = calloc(count, sizeof(char *))) == NULL)
-		return nomem(o, node);
+		return popt_nomem(o, node);
 	for (i = 0; i < count; i++) {
 		const muster_cfg *el = o->host->cfg_at(node, i);
 
-		if (node_string(o, el, what, 0, &s) < 0)
+		if (popt_node_string(o, el, what, 0, &s) < 0)
 			return -1;
 		if (((*out)[i] = strdup(s)) == NULL)
-			return nomem(o, el);
+			return popt_nomem(o, el);
 		*n = i + 1;
 	}
 	return 0;
 }
 
-static int read_jobs(const struct opts *o, struct virt_conf *conf)
+static int read_jobs(const struct popts *o, struct virt_conf *conf)
 {
 	const muster_cfg *node = o->host->cfg_get(o->root, "jobs");
 	size_t count, i;
@@ -173,7 +65,7 @@ static int read_jobs(const struct opts *o, struct virt_conf *conf)
 		o->host->open_error(o->pc, node,
 		                    "jobs must be a group of job = \"name glob\" or [\"glob\", ...], "
 		                    "not %s",
-		                    cfg_kind(o->host, node));
+		                    popt_kind(o->host, node));
 		return -1;
 	}
 	count = o->host->cfg_count(node);
@@ -182,14 +74,14 @@ static int read_jobs(const struct opts *o, struct virt_conf *conf)
 		return -1;
 	}
 	if ((conf->jobs = calloc(count, sizeof(*conf->jobs))) == NULL)
-		return nomem(o, node);
+		return popt_nomem(o, node);
 	for (i = 0; i < count; i++) {
 		const muster_cfg *el = o->host->cfg_at(node, i);
 		char what[160];
 
 		conf->njobs = i + 1;
 		if ((conf->jobs[i].name = strdup(o->host->cfg_name(el))) == NULL)
-			return nomem(o, el);
+			return popt_nomem(o, el);
 		snprintf(what, sizeof(what), "jobs.%s", conf->jobs[i].name);
 		if (string_list(o, el, what, &conf->jobs[i].globs, &conf->jobs[i].nglobs) < 0)
 			return -1;
@@ -212,7 +104,23 @@ const char *virt_source_name(unsigned source)
 	return "?";
 }
 
-static int read_sources(const struct opts *o, struct virt_conf *conf)
+/* One element of a sources list: its position in source_names, or -1
+ * after open_error (popt_choice reads keys, not list elements). */
+static int source_of(const struct popts *o, const muster_cfg *el)
+{
+	const char *s;
+	int i;
+
+	if (popt_node_string(o, el, "sources", 0, &s) < 0)
+		return -1;
+	for (i = 0; source_names[i] != NULL; i++)
+		if (strcmp(s, source_names[i]) == 0)
+			return i;
+	o->host->open_error(o->pc, el, "sources must be one of lease, agent, arp, not \"%s\"", s);
+	return -1;
+}
+
+static int read_sources(const struct popts *o, struct virt_conf *conf)
 {
 	const muster_cfg *node = o->host->cfg_get(o->root, "sources");
 	size_t count, i, j;
@@ -224,9 +132,9 @@ static int read_sources(const struct opts *o, struct virt_conf *conf)
 		return 0;
 	}
 	if (o->host->cfg_type(node) == MUSTER_CFG_STRING) {
-		int c;
+		int c = source_of(o, node);
 
-		if (choice(o, node, "sources", source_names, &c) < 0)
+		if (c < 0)
 			return -1;
 		conf->sources[0] = source_values[c];
 		conf->nsources = 1;
@@ -235,7 +143,7 @@ static int read_sources(const struct opts *o, struct virt_conf *conf)
 	if (o->host->cfg_type(node) != MUSTER_CFG_ARRAY && o->host->cfg_type(node) != MUSTER_CFG_LIST) {
 		o->host->open_error(o->pc, node, "sources must be a list of \"lease\", \"agent\", "
 		                                 "\"arp\", not %s",
-		                    cfg_kind(o->host, node));
+		                    popt_kind(o->host, node));
 		return -1;
 	}
 	count = o->host->cfg_count(node);
@@ -248,7 +156,7 @@ static int read_sources(const struct opts *o, struct virt_conf *conf)
 		const muster_cfg *el = o->host->cfg_at(node, i);
 		int c;
 
-		if (choice(o, el, "sources", source_names, &c) < 0)
+		if ((c = source_of(o, el)) < 0)
 			return -1;
 		for (j = 0; j < i; j++)
 			if (conf->sources[j] == source_values[c]) {
@@ -300,7 +208,7 @@ static int valid_kind(const char *k)
 	return 1;
 }
 
-static int read_accelerators(const struct opts *o, struct virt_conf *conf)
+static int read_accelerators(const struct popts *o, struct virt_conf *conf)
 {
 	const muster_cfg *node = o->host->cfg_get(o->root, "accelerators");
 	size_t count, i, j;
@@ -308,14 +216,14 @@ static int read_accelerators(const struct opts *o, struct virt_conf *conf)
 	if (node == NULL) {
 		count = sizeof(default_kinds) / sizeof(default_kinds[0]);
 		if ((conf->kinds = calloc(count, sizeof(*conf->kinds))) == NULL)
-			return nomem(o, NULL);
+			return popt_nomem(o, NULL);
 		for (i = 0; i < count; i++) {
 			struct virt_accel_kind *k = &conf->kinds[i];
 
 			conf->nkinds = i + 1;
 			if ((k->kind = strdup(default_kinds[i].kind)) == NULL ||
 			    (k->vendors = calloc(default_kinds[i].n, sizeof(unsigned))) == NULL)
-				return nomem(o, NULL);
+				return popt_nomem(o, NULL);
 			memcpy(k->vendors, default_kinds[i].vendors, default_kinds[i].n * sizeof(unsigned));
 			k->nvendors = default_kinds[i].n;
 		}
@@ -326,14 +234,14 @@ static int read_accelerators(const struct opts *o, struct virt_conf *conf)
 		o->host->open_error(o->pc, node,
 		                    "accelerators must be a group of KIND = [\"PCI vendor ID\", ...], "
 		                    "not %s",
-		                    cfg_kind(o->host, node));
+		                    popt_kind(o->host, node));
 		return -1;
 	}
 	count = o->host->cfg_count(node);
 	if (count == 0)
 		return 0;
 	if ((conf->kinds = calloc(count, sizeof(*conf->kinds))) == NULL)
-		return nomem(o, node);
+		return popt_nomem(o, node);
 	for (i = 0; i < count; i++) {
 		const muster_cfg *el = o->host->cfg_at(node, i);
 		struct virt_accel_kind *k = &conf->kinds[i];
@@ -343,7 +251,7 @@ static int read_accelerators(const struct opts *o, struct virt_conf *conf)
 
 		conf->nkinds = i + 1;
 		if ((k->kind = strdup(o->host->cfg_name(el))) == NULL)
-			return nomem(o, el);
+			return popt_nomem(o, el);
 		if (!valid_kind(k->kind)) {
 			o->host->open_error(o->pc, el, "accelerator kind \"%s\" is too long", k->kind);
 			return -1;
@@ -352,7 +260,7 @@ static int read_accelerators(const struct opts *o, struct virt_conf *conf)
 		if (string_list(o, el, what, &ids, &nids) < 0)
 			rc = -1;
 		if (rc == 0 && (k->vendors = calloc(nids, sizeof(unsigned))) == NULL)
-			rc = nomem(o, el);
+			rc = popt_nomem(o, el);
 		for (j = 0; rc == 0 && j < nids; j++) {
 			if (parse_vendor(ids[j], &k->vendors[j]) < 0) {
 				o->host->open_error(o->pc, o->host->cfg_type(el) == MUSTER_CFG_STRING
@@ -405,7 +313,7 @@ static const char *const inactive_names[] = { "tryagain", "skip", NULL };
 
 int virt_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 {
-	struct opts o = { host, pc, NULL };
+	struct popts o = { host, pc, NULL };
 	struct virt_conf *conf;
 	int c, rc;
 
@@ -422,36 +330,36 @@ int virt_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 	conf->port = 8470; /* TF's tf_server_port, as the other backends */
 	o.root = host->cfg_root(pc);
 
-	if ((rc = opt_string(&o, "uri", 0, &conf->uri)) < 0)
+	if ((rc = popt_string(&o, "uri", 0, &conf->uri)) < 0)
 		goto fail;
 	conf->uri_explicit = rc == 1;
 	if (conf->uri == NULL && (conf->uri = strdup(VIRT_DEFAULT_URI)) == NULL) {
-		nomem(&o, NULL);
+		popt_nomem(&o, NULL);
 		goto fail;
 	}
 	if (read_jobs(&o, conf) < 0 || read_sources(&o, conf) < 0 ||
-	    opt_string(&o, "network", 0, &conf->network) < 0 ||
-	    opt_string(&o, "interface", 0, &conf->interface) < 0 ||
-	    opt_int(&o, "port", 1, 65535, &conf->port) < 0 || read_accelerators(&o, conf) < 0 ||
-	    opt_string(&o, "self_domain", 0, &conf->self_domain) < 0 ||
-	    opt_string(&o, "dmi_uuid_path", 0, &conf->dmi_uuid_path) < 0 ||
-	    opt_string(&o, "rpc_layer", 1, &conf->rpc_layer) < 0)
+	    popt_string(&o, "network", 0, &conf->network) < 0 ||
+	    popt_string(&o, "interface", 0, &conf->interface) < 0 ||
+	    popt_int(&o, "port", 1, 65535, &conf->port) < 0 || read_accelerators(&o, conf) < 0 ||
+	    popt_string(&o, "self_domain", 0, &conf->self_domain) < 0 ||
+	    popt_string(&o, "dmi_uuid_path", 0, &conf->dmi_uuid_path) < 0 ||
+	    popt_string(&o, "rpc_layer", 1, &conf->rpc_layer) < 0)
 		goto fail;
 	c = 0;
-	if (opt_choice(&o, "order", order_names, &c) < 0)
+	if (popt_choice(&o, "order", order_names, &c) < 0)
 		goto fail;
 	conf->order = (enum virt_order)c;
 	c = 0;
-	if (opt_choice(&o, "family", family_names, &c) < 0)
+	if (popt_choice(&o, "family", family_names, &c) < 0)
 		goto fail;
 	conf->family = (enum virt_family)c;
 	c = 0;
-	if (opt_choice(&o, "inactive", inactive_names, &c) < 0)
+	if (popt_choice(&o, "inactive", inactive_names, &c) < 0)
 		goto fail;
 	conf->inactive = (enum virt_inactive)c;
 	if ((conf->dmi_uuid_path == NULL && (conf->dmi_uuid_path = strdup(VIRT_DMI_UUID)) == NULL) ||
 	    (conf->rpc_layer == NULL && (conf->rpc_layer = strdup("grpc")) == NULL)) {
-		nomem(&o, NULL);
+		popt_nomem(&o, NULL);
 		goto fail;
 	}
 	*state = conf;

@@ -4,8 +4,8 @@
  *   libvirt.c   descriptor, resolve() (connect, list, check, build), close()
  *   options.c   open(): the entry's config options, checked, copied
  *   conn.c      the read-only connection, libvirt's errors kept off stderr
- *   xml.c       a small XML reader for libvirt's descriptions
- *   domain.c    one domain's XML: muster metadata, interfaces, hostdevs
+ *   domain.c    one domain's XML (libxml2): muster metadata, interfaces,
+ *               hostdevs; a node device's XML
  *   accel.c     hostdevs → accelerators (node devices, metadata, GPU)
  *   address.c   virDomainInterfaceAddresses over the configured sources
  *   build.c     order, indices, self identity: the builder calls
@@ -146,27 +146,6 @@ struct virt_run {
 	long calls;                    /* libvirt calls made, for logs */
 };
 
-/* xml.c: a parsed element; text is the concatenation of its own text. */
-struct vx_attr {
-	char *name;
-	char *value;
-};
-
-struct vx_node {
-	char *name;                    /* qualified: "prefix:local" or "local" */
-	struct vx_attr *attrs;
-	size_t nattrs;
-	char *text;
-	struct vx_node *child, *next, *parent;
-};
-
-struct vx_node *vx_parse(const char *xml); /* NULL: not well-formed (or no memory) */
-void vx_free(struct vx_node *root);
-const char *vx_attr(const struct vx_node *n, const char *name);
-const char *vx_local(const struct vx_node *n);
-const char *vx_ns(const struct vx_node *n); /* the namespace URI, NULL: none */
-const struct vx_node *vx_child(const struct vx_node *n, const char *name);
-
 /* options.c */
 int virt_open(const muster_host *host, muster_plugin_ctx *pc, void **state);
 void virt_conf_free(struct virt_conf *conf);
@@ -179,7 +158,9 @@ void virt_disconnect(struct virt_run *run);
 const char *virt_last_error(const struct virt_run *run);
 int virt_last_error_code(const struct virt_run *run);
 
-/* domain.c: fills `d` from the domain's XML; UNAVAIL after fail() on bad
+/* domain.c: libxml2 initialised once, before any use of it. */
+void virt_xml_init(void);
+/* Fills `d` from the domain's XML; UNAVAIL after fail() on bad
  * metadata. */
 muster_status virt_domain_parse(struct virt_run *run, struct virt_domain *d, const char *xml);
 void virt_domain_clear(struct virt_domain *d);
@@ -195,7 +176,6 @@ void virt_nodedevs_free(struct virt_run *run);
 muster_status virt_address(struct virt_run *run, struct virt_domain *d, long port);
 
 /* build.c */
-int virt_natural_cmp(const char *a, const char *b);
 muster_status virt_assign(struct virt_run *run);
 muster_status virt_build(struct virt_run *run);
 
