@@ -31,15 +31,16 @@ void arena_release(struct arena *a)
 	a->head = NULL;
 }
 
-void *arena_alloc(struct arena *a, size_t size)
+static void *arena_alloc_aligned(struct arena *a, size_t size, size_t align)
 {
-	const size_t align = _Alignof(max_align_t);
-	size_t need = (size + align - 1) & ~(align - 1);
 	struct arena_chunk *c = a->head;
+	size_t pad = c ? (align - c->used % align) % align : 0;
 
 	if (size > SIZE_MAX / 2)
 		return NULL;
-	if (!c || c->size - c->used < need) {
+	size_t need = size;
+	if (!c || c->size - c->used < need + pad) {
+		pad = 0;
 		/* Chunks double up to 1 MiB so small results stay small. */
 		size_t sz = a->chunk_size;
 		if (sz < ARENA_MAX_CHUNK)
@@ -54,14 +55,20 @@ void *arena_alloc(struct arena *a, size_t size)
 		c->next = a->head;
 		a->head = c;
 	}
+	c->used += pad;
 	void *p = (char *)c->data + c->used;
 	c->used += need;
 	return p;
 }
 
+void *arena_alloc(struct arena *a, size_t size)
+{
+	return arena_alloc_aligned(a, size, _Alignof(max_align_t));
+}
+
 char *arena_strndup(struct arena *a, const char *s, size_t n)
 {
-	char *p = arena_alloc(a, n + 1);
+	char *p = arena_alloc_aligned(a, n + 1, 1);
 	if (p) {
 		memcpy(p, s, n);
 		p[n] = '\0';

@@ -15,6 +15,7 @@ struct arena {
 void arena_init(struct arena *a);
 void arena_release(struct arena *a);
 void *arena_alloc(struct arena *a, size_t size);
+/* Strings are packed byte by byte: no alignment padding per string. */
 char *arena_strdup(struct arena *a, const char *s);
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 /* Total bytes reserved, for the memory benchmark. */

@@ -39,6 +39,7 @@ int builder_init(struct builder *b)
 {
 	b->r = model_new();
 	b->last_job = NULL;
+	b->nkinds = 0;
 	b->reason[0] = '\0';
 	return b->r ? 0 : -1;
 }
@@ -114,18 +115,29 @@ int builder_accel(struct builder *b, const char *name, long index, const char *k
 	if (count < 0 || index < 0)
 		return fail(b, "accelerators of %s:%ld: negative %s", name ? name : "?", index,
 		            count < 0 ? "count" : "index");
+	if (count > INT32_MAX)
+		return fail(b, "accelerators of %s:%ld: %ld %s is too many", name ? name : "?", index,
+		            count, kind);
 	struct job *job = builder_job(b, name);
 	if (!job)
 		return -1;
 	if (grow((void **)&r->accels, &r->accels_cap, r->naccels, sizeof(*r->accels)) < 0)
 		return fail(b, "out of memory");
 	struct accel *a = &r->accels[r->naccels];
-	a->job = model_job_pos(r, job);
+	a->job = (uint32_t)model_job_pos(r, job);
 	a->index = index;
-	a->count = count;
-	a->kind = arena_strdup(&r->arena, kind);
-	if (!a->kind)
-		return fail(b, "out of memory");
+	a->count = (int32_t)count;
+	/* A cluster has a handful of kinds: share one copy of each. */
+	a->kind = NULL;
+	for (size_t i = 0; i < b->nkinds && !a->kind; i++)
+		if (strcmp(b->kinds[i], kind) == 0)
+			a->kind = b->kinds[i];
+	if (!a->kind) {
+		if (!(a->kind = arena_strdup(&r->arena, kind)))
+			return fail(b, "out of memory");
+		if (b->nkinds < sizeof(b->kinds) / sizeof(b->kinds[0]))
+			b->kinds[b->nkinds++] = a->kind;
+	}
 	r->naccels++;
 	return 0;
 }
@@ -196,7 +208,11 @@ static int finish_accels(struct builder *b)
 			return fail(b, "accelerators given for %s:%ld, which is not a task",
 			            r->jobs[a->job].name, a->index);
 		if (out && accel_cmp(&r->accels[out - 1], a) == 0) {
-			r->accels[out - 1].count += a->count;
+			long sum = (long)r->accels[out - 1].count + a->count;
+			if (sum > INT32_MAX)
+				return fail(b, "accelerators of %s:%ld: too many %s", r->jobs[a->job].name,
+				            a->index, a->kind);
+			r->accels[out - 1].count = (int32_t)sum;
 			continue;
 		}
 		r->accels[out++] = *a;

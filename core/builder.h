@@ -8,6 +8,8 @@
 struct builder {
 	struct muster_result *r;
 	struct job *last_job;  /* most adds go to the job added to last */
+	const char *kinds[16]; /* accelerator kinds copied so far, shared */
+	size_t nkinds;
 	char reason[512];      /* why the last call failed */
 };
 

@@ -4,6 +4,7 @@
 #define MUSTER_MODEL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <muster/muster.h>
 #include <muster/plugin.h>
@@ -23,12 +24,13 @@ struct job {
 	int merged_as_map;  /* merge: some contributor was sparse (see merge.c) */
 };
 
-/* One accelerator kind of one task. */
+/* One accelerator kind of one task: 24 bytes, as a large cluster has one
+ * or two of these per task. */
 struct accel {
-	size_t job;         /* position in result->jobs */
 	long index;
 	const char *kind;
-	long count;
+	uint32_t job;       /* position in result->jobs */
+	int32_t count;
 };
 
 struct muster_result {

@@ -162,5 +162,16 @@ muster_status k8s_list_job(struct k8s_run *run, const struct k8s_job *job,
 		st = list_selector(run, job, s, out);
 	if (st == MUSTER_STATUS_SUCCESS && job->nselectors > 1)
 		st = dedupe(run, out);
+	/* The records grew by half each time: give the spare capacity back
+	 * before the result is built beside them (a large block shrinks in
+	 * place, so this costs no copy). */
+	if (st == MUSTER_STATUS_SUCCESS && out->n > 0 && out->n < out->cap) {
+		struct k8s_pod *fit = realloc(out->pods, out->n * sizeof(*fit));
+
+		if (fit != NULL) {
+			out->pods = fit;
+			out->cap = out->n;
+		}
+	}
 	return st;
 }
