@@ -45,7 +45,8 @@ EOC
 # a fatal error"), no leak check ran at all: a sanitizer-runtime failure
 # (valgrind finds nothing in these runs) that hits a few runs depending on
 # the scratch directory's name.  That run is repeated once without the leak
-# check, with a note, so its functional checks still count; a leak report
+# check, with a note, so its functional checks still count (appended, since
+# the last value of an ASAN_OPTIONS key wins); a leak report
 # ("detected memory leaks") is never retried and fails expect_quiet.
 run_muster() {
 	c=$1
@@ -54,7 +55,7 @@ run_muster() {
 	rc=$?
 	if grep -q 'LeakSanitizer has encountered a fatal error' "$tmp/err"; then
 		echo "note: LeakSanitizer's tracer crashed on: $*; repeated without the leak check"
-		ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 			"$MUSTER_BIN" -c "$c" "$@" >"$tmp/out" 2>"$tmp/err"
 		rc=$?
 	fi
