@@ -222,8 +222,14 @@ static void sleep_ms(long ms)
 		;
 }
 
-/* QUERY until True; the deadline passing is tryagain. */
-static muster_status await_complete(struct session *s)
+/*
+ * QUERY until True; the deadline passing is tryagain.  The progress QINFO
+ * after a False may already hold the complete list (the last executor
+ * registered in between): then it is the answer, in *complete.  Asking
+ * again would race the server, which may finish as soon as every executor
+ * has received the complete list.
+ */
+static muster_status await_complete(struct session *s, pv **complete)
 {
 	long backoff = SPARK_POLL_FIRST_MS, left;
 	char why[400];
@@ -254,6 +260,10 @@ static muster_status await_complete(struct session *s)
 		if (st != MUSTER_STATUS_SUCCESS)
 			return st;
 		note_progress(s, list);
+		if (s->nmissing == 0) {
+			*complete = list;
+			return MUSTER_STATUS_SUCCESS;
+		}
 		pv_free(list);
 		list = NULL;
 		left = spark_ms_until(&s->run->deadline);
@@ -293,8 +303,9 @@ static muster_status converse(struct session *s, pv **out, struct spark_port *po
 		if (st != MUSTER_STATUS_SUCCESS)
 			return st;
 	}
-	st = await_complete(s);
-	if (st == MUSTER_STATUS_SUCCESS)
+	*out = NULL;
+	st = await_complete(s, out);
+	if (st == MUSTER_STATUS_SUCCESS && *out == NULL)
 		st = qinfo(s, out, NULL);
 	return st;
 }

@@ -140,6 +140,18 @@ expect_status 0 "the same cluster as TF_CONFIG"
 expect_out_match '"task":\{"type":"worker","index":0\}' "... with this task"
 stop_server "$server_pid"
 
+# The last registration lands between a QUERY (False) and the progress
+# QINFO: that complete list is the answer.  Asking QUERY again would race a
+# server that finishes once everyone has the list (it closes the
+# connection), as muster reserve does.
+start_server --size 2 --mode racy --preload '[
+  {"executor_id": 1, "host": "10.0.0.2", "job_name": "worker", "task_index": 1, "port": 40001}]'
+spark_conf "$tmp/racy.conf" "server = \"127.0.0.1:$server_port\"; cluster_size = 2; executor_id = 0;"
+run -c "$tmp/racy.conf" resolve --format text
+expect_status 0 "the complete list in a progress QINFO is the answer"
+expect_out_match '^worker 1 10\.0\.0\.2:40001$' "... with the other worker"
+stop_server "$server_pid"
+
 # This process as the ps: addr is TFoS's (host, port) tuple.
 start_server --size 2 --preload '[
   {"executor_id": 1, "host": "10.0.0.2", "job_name": "worker", "task_index": 0, "port": 40001}]'

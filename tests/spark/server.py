@@ -28,6 +28,9 @@ Misbehaviours for the tests (--mode, applied to the request named by
   wrongtype   answer 'OK' whatever was asked
   err         answer 'ERR'
   badlist     QINFO lists a registration without its fields; QUERY True
+  racy        QUERY answers False even when complete, and a QUERY after the
+              complete list was sent on that connection is closed, as
+              muster reserve does once every executor has the list
   slowpoke    delay every answer by --delay seconds
   trickle     send every answer one byte per --delay seconds
 """
@@ -159,7 +162,7 @@ class Server:
     def misbehave(self, conn, kind):
         """True when the misbehaviour replaced the answer."""
         mode = self.args.mode
-        if kind != self.args.bad_on or mode in ("normal", "badlist", "slowpoke", "trickle"):
+        if kind != self.args.bad_on or mode in ("normal", "badlist", "racy", "slowpoke", "trickle"):
             return False
         if mode == "hang":
             return True
@@ -189,10 +192,17 @@ class Server:
         if kind == "REG":
             self.regs.append(msg["data"])
             reply = "OK"
+        elif kind == "QUERY" and self.args.mode == "racy":
+            if getattr(conn, "saw_complete", False):
+                conn.close_after_send = True
+                return
+            reply = False
         elif kind == "QUERY":
             reply = self.args.mode == "badlist" or len(self.regs) >= self.size
         elif kind == "QINFO":
             reply = list(self.regs)
+            if self.args.mode == "racy" and len(self.regs) >= self.size:
+                conn.saw_complete = True
             if self.args.mode == "badlist":
                 reply.append({"no": "fields"})
         elif kind == "STOP":
