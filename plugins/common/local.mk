@@ -4,4 +4,5 @@
 noinst_LTLIBRARIES += plugins/common/libplugin_common.la
 plugins_common_libplugin_common_la_SOURCES = \
 	plugins/common/options.c plugins/common/options.h \
-	plugins/common/natural.c plugins/common/natural.h
+	plugins/common/natural.c plugins/common/natural.h \
+	plugins/common/buf.c plugins/common/buf.h

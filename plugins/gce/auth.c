@@ -56,9 +56,9 @@ static muster_status read_token_file(struct gce_run *run, const char *path)
 	char *data, eb[128];
 	size_t len;
 
-	if (gce_read_file(path, &data, &len) != 0) {
+	if (plugin_read_file(path, GCE_MAX_FILE, &data, &len) != 0) {
 		run->host->fail(run->call, "cannot read access_token_file %s: %s", path,
-		                gce_strerror(errno, eb, sizeof(eb)));
+		                plugin_strerror(errno, eb, sizeof(eb)));
 		return MUSTER_STATUS_UNAVAIL;
 	}
 	while (len > 0 && (data[len - 1] == '\n' || data[len - 1] == '\r' || data[len - 1] == ' '))
@@ -81,19 +81,19 @@ static char *key_file(const struct gce_conf *conf, int *explicit_path)
 	*explicit_path = 1;
 	if (conf->credentials_file != NULL)
 		return strdup(conf->credentials_file);
-	if ((p = gce_getenv("GOOGLE_APPLICATION_CREDENTIALS")) != NULL && p[0] != '\0')
+	if ((p = plugin_getenv("GOOGLE_APPLICATION_CREDENTIALS")) != NULL && p[0] != '\0')
 		return strdup(p);
 	*explicit_path = 0;
-	if ((dir = gce_getenv("CLOUDSDK_CONFIG")) != NULL && dir[0] != '\0') {
-		char *f = gce_asprintf("%s/application_default_credentials.json", dir);
+	if ((dir = plugin_getenv("CLOUDSDK_CONFIG")) != NULL && dir[0] != '\0') {
+		char *f = plugin_asprintf("%s/application_default_credentials.json", dir);
 
 		if (f != NULL && access(f, F_OK) == 0)
 			return f;
 		free(f);
 		return NULL;
 	}
-	if ((dir = gce_getenv("HOME")) != NULL && dir[0] != '\0') {
-		char *f = gce_asprintf("%s/.config/gcloud/application_default_credentials.json", dir);
+	if ((dir = plugin_getenv("HOME")) != NULL && dir[0] != '\0') {
+		char *f = plugin_asprintf("%s/.config/gcloud/application_default_credentials.json", dir);
 
 		if (f != NULL && access(f, F_OK) == 0)
 			return f;
@@ -108,7 +108,7 @@ static char *form_escape(CURL *h, const char *s)
 }
 
 /* The token endpoint's {"access_token", "expires_in"}; token into run. */
-static muster_status take_token(struct gce_run *run, const char *what, struct gce_buf *b,
+static muster_status take_token(struct gce_run *run, const char *what, struct pbuf *b,
                                 long *expires_in)
 {
 	cJSON *root = gce_json_parse(run, what, b), *e;
@@ -135,16 +135,16 @@ static muster_status take_token(struct gce_run *run, const char *what, struct gc
 static muster_status post_form(struct gce_run *run, const char *what, const char *uri,
                                char *form, long *expires_in)
 {
-	struct gce_buf b;
+	struct pbuf b;
 	muster_status st;
 	long code;
 
-	gce_buf_init(&b, GCE_MAX_SMALL);
+	pbuf_init(&b, GCE_MAX_SMALL);
 	st = gce_http(run, what, "POST", uri, form, GCE_REQ_FORM, 0, &b, &code);
 	wipe_free(form);
 	if (st == MUSTER_STATUS_SUCCESS)
 		st = take_token(run, what, &b, expires_in);
-	gce_buf_wipe(&b);
+	pbuf_wipe(&b);
 	return st;
 }
 
@@ -162,9 +162,9 @@ static muster_status from_key_file(struct gce_run *run, const char *path, long *
 	cJSON *root;
 	size_t len;
 
-	if (gce_read_file(path, &data, &len) != 0) {
+	if (plugin_read_file(path, GCE_MAX_FILE, &data, &len) != 0) {
 		run->host->fail(run->call, "cannot read the credentials file %s: %s", path,
-		                gce_strerror(errno, eb, sizeof(eb)));
+		                plugin_strerror(errno, eb, sizeof(eb)));
 		return MUSTER_STATUS_UNAVAIL;
 	}
 	root = cJSON_ParseWithLength(data, len);
@@ -202,7 +202,7 @@ static muster_status from_key_file(struct gce_run *run, const char *path, long *
 			run->host->fail(run->call, "service-account key %s: %s", path, why);
 			goto out;
 		}
-		form = gce_asprintf("grant_type=urn%%3Aietf%%3Aparams%%3Aoauth%%3Agrant-type%%3A"
+		form = plugin_asprintf("grant_type=urn%%3Aietf%%3Aparams%%3Aoauth%%3Agrant-type%%3A"
 		                    "jwt-bearer&assertion=%s",
 		                    jwt); /* base64url and '.': nothing to escape */
 		wipe_free(jwt);
@@ -222,7 +222,7 @@ static muster_status from_key_file(struct gce_run *run, const char *path, long *
 		esecret = form_escape(run->curl, secret);
 		erefresh = form_escape(run->curl, refresh);
 		if (eid != NULL && esecret != NULL && erefresh != NULL)
-			form = gce_asprintf("grant_type=refresh_token&client_id=%s&client_secret=%s"
+			form = plugin_asprintf("grant_type=refresh_token&client_id=%s&client_secret=%s"
 			                    "&refresh_token=%s",
 			                    eid, esecret, erefresh);
 		if (esecret != NULL)
@@ -259,15 +259,15 @@ out:
 
 static muster_status from_metadata(struct gce_run *run, long *expires_in)
 {
-	struct gce_buf b;
+	struct pbuf b;
 	muster_status st;
 
-	gce_buf_init(&b, GCE_MAX_SMALL);
+	pbuf_init(&b, GCE_MAX_SMALL);
 	st = gce_metadata_get(run, "instance/service-accounts/default/token", 0, &b);
 	if (st == MUSTER_STATUS_SUCCESS)
 		st = take_token(run, "metadata server (default service-account token)", &b,
 		                expires_in);
-	gce_buf_wipe(&b);
+	pbuf_wipe(&b);
 	return st;
 }
 

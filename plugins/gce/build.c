@@ -128,8 +128,8 @@ static muster_status job_tasks(struct gce_run *run, size_t j, const struct gce_m
 		}
 		t[k].m = m;
 		t[k].in = in;
-		t[k].addr = strchr(in->ip, ':') != NULL ? gce_asprintf("[%s]:%ld", in->ip, conf->port)
-		                                        : gce_asprintf("%s:%ld", in->ip, conf->port);
+		t[k].addr = strchr(in->ip, ':') != NULL ? plugin_asprintf("[%s]:%ld", in->ip, conf->port)
+		                                        : plugin_asprintf("%s:%ld", in->ip, conf->port);
 		if (t[k++].addr == NULL) {
 			free_tasks(t, k);
 			return gce_nomem(run);

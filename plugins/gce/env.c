@@ -31,9 +31,9 @@
 #include "gce.h"
 
 muster_status gce_metadata_get(struct gce_run *run, const char *path, long timeout_ms,
-                               struct gce_buf *out)
+                               struct pbuf *out)
 {
-	char *url = gce_asprintf("%s/computeMetadata/v1/%s", run->metadata, path);
+	char *url = plugin_asprintf("%s/computeMetadata/v1/%s", run->metadata, path);
 	char what[160];
 	muster_status st;
 	long code;
@@ -49,11 +49,11 @@ muster_status gce_metadata_get(struct gce_run *run, const char *path, long timeo
 /* A short metadata value, trimmed; NULL after fail(). */
 static char *metadata_value(struct gce_run *run, const char *path)
 {
-	struct gce_buf b;
+	struct pbuf b;
 	char *v = NULL;
 	size_t n, i;
 
-	gce_buf_init(&b, GCE_MAX_SMALL);
+	pbuf_init(&b, GCE_MAX_SMALL);
 	if (gce_metadata_get(run, path, run->conf->metadata_timeout_ms, &b) ==
 	    MUSTER_STATUS_SUCCESS) {
 		n = b.len;
@@ -67,7 +67,7 @@ static char *metadata_value(struct gce_run *run, const char *path)
 		else if ((v = strndup(b.data, n)) == NULL)
 			gce_nomem(run);
 	}
-	gce_buf_free(&b);
+	pbuf_free(&b);
 	return v;
 }
 
@@ -78,7 +78,7 @@ static int dmi_says(const struct gce_conf *conf, char *name, size_t size)
 	size_t len, n;
 
 	name[0] = '\0';
-	if (gce_read_file(conf->dmi_path, &data, &len) != 0)
+	if (plugin_read_file(conf->dmi_path, GCE_MAX_FILE, &data, &len) != 0)
 		return -1;
 	n = len;
 	while (n > 0 && (data[n - 1] == '\n' || data[n - 1] == ' '))
@@ -135,7 +135,7 @@ static int needs_zone(const struct gce_conf *conf)
 muster_status gce_env(struct gce_run *run)
 {
 	const struct gce_conf *conf = run->conf;
-	const char *mh = gce_getenv("GCE_METADATA_HOST");
+	const char *mh = plugin_getenv("GCE_METADATA_HOST");
 	char product[96];
 	int dmi = -1, need_zone = needs_zone(conf);
 	muster_status st;
@@ -148,9 +148,9 @@ muster_status gce_env(struct gce_run *run)
 		if (dmi == 0)
 			run->on_gce = -1;
 		run->metadata = strncmp(mh, "http://", 7) == 0 ? strdup(mh)
-		                                               : gce_asprintf("http://%s", mh);
+		                                               : plugin_asprintf("http://%s", mh);
 	} else
-		run->metadata = gce_asprintf("http://%s", GCE_DEFAULT_METADATA);
+		run->metadata = plugin_asprintf("http://%s", GCE_DEFAULT_METADATA);
 	if (run->metadata == NULL)
 		return gce_nomem(run);
 	run->project = conf->project;

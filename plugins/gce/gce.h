@@ -28,6 +28,8 @@
 #include <curl/curl.h>
 #include <muster/plugin.h>
 
+#include "../common/buf.h"
+
 #define GCE_MAX_PAGE ((size_t)64 * 1024 * 1024) /* one page of JSON */
 #define GCE_MAX_SMALL ((size_t)1024 * 1024)     /* metadata, tokens, key files */
 #define GCE_MAX_FILE ((size_t)1024 * 1024)
@@ -89,11 +91,6 @@ struct gce_conf {
 	struct gce_cache cache;
 };
 
-struct gce_buf {
-	char *data;
-	size_t len, cap, max;
-	int overflow;
-};
 
 /* One RUNNING instance of a zone, as much as the answer needs. */
 struct gce_inst {
@@ -150,7 +147,7 @@ muster_status gce_env(struct gce_run *run);
 const char *gce_self(struct gce_run *run);
 /* GET a metadata path (below computeMetadata/v1/) into `out`. */
 muster_status gce_metadata_get(struct gce_run *run, const char *path, long timeout_ms,
-                               struct gce_buf *out);
+                               struct pbuf *out);
 
 /* auth.c: run->token, from the cache or the first source that applies. */
 muster_status gce_auth(struct gce_run *run);
@@ -177,15 +174,15 @@ enum gce_req_flags {
  * (unless GCE_REQ_RAW).  `timeout_ms` 0: the call's remaining budget. */
 muster_status gce_http(struct gce_run *run, const char *what, const char *method,
                        const char *url, const char *body, unsigned flags, long timeout_ms,
-                       struct gce_buf *out, long *code);
+                       struct pbuf *out, long *code);
 
 /* An error answer into fail(): the API's own message. */
 void gce_http_fail(struct gce_run *run, const char *what, const char *method, const char *url,
-                   long code, const struct gce_buf *body);
+                   long code, const struct pbuf *body);
 /* A Compute API request with the bearer token (a JSON body when `body`);
  * a 401 on a cached token fetches a new one and tries once more. */
 muster_status gce_api(struct gce_run *run, const char *what, const char *method, const char *url,
-                      const char *body, struct gce_buf *out);
+                      const char *body, struct pbuf *out);
 
 /* members.c: every RUNNING member of job `j`'s groups, in `out`. */
 muster_status gce_members(struct gce_run *run, size_t j, struct gce_membervec *out);
@@ -200,25 +197,16 @@ muster_status gce_build(struct gce_run *run, struct gce_membervec *jobs,
                         char *const *znames, struct gce_instvec *zones, size_t nzones);
 
 /* util.c */
-void gce_buf_init(struct gce_buf *b, size_t max);
-int gce_buf_append(struct gce_buf *b, const void *p, size_t n);
-void gce_buf_reset(struct gce_buf *b);
-void gce_buf_free(struct gce_buf *b);
-int gce_read_file(const char *path, char **data, size_t *len);
-const char *gce_getenv(const char *name);
-char *gce_asprintf(const char *fmt, ...) MUSTER_PLUGIN_PRINTF(1, 2);
 const char *gce_basename(const char *url);
 long long gce_now_s(void); /* CLOCK_MONOTONIC */
 long long gce_wall_s(void); /* CLOCK_REALTIME */
 long gce_now_ms(void);
 void gce_sleep_ms(long ms);
-const char *gce_strerror(int err, char *buf, size_t size);
 muster_status gce_nomem(struct gce_run *run);
 /* cJSON helpers: a member of `obj` if it is a string (NULL otherwise). */
 const char *gce_json_str(const cJSON *obj, const char *key);
 /* The answer as JSON; NULL after fail() naming `what`. */
-cJSON *gce_json_parse(struct gce_run *run, const char *what, const struct gce_buf *b);
+cJSON *gce_json_parse(struct gce_run *run, const char *what, const struct pbuf *b);
 /* The body zeroed and freed (it held a token). */
-void gce_buf_wipe(struct gce_buf *b);
 
 #endif /* MUSTER_PLUGINS_GCE_H */

@@ -36,7 +36,7 @@ static void global_init(void)
 }
 
 struct answer {
-	struct gce_buf *body;
+	struct pbuf *body;
 	long retry_after;     /* seconds, -1: none */
 	int metadata_flavor;  /* "Metadata-Flavor: Google" seen */
 };
@@ -45,7 +45,7 @@ static size_t on_write(char *p, size_t size, size_t n, void *data)
 {
 	struct answer *a = data;
 
-	if (gce_buf_append(a->body, p, size * n) < 0)
+	if (pbuf_append(a->body, p, size * n) < 0)
 		return 0; /* CURLE_WRITE_ERROR; overflow tells why */
 	return size * n;
 }
@@ -135,7 +135,7 @@ static const char *reason_phrase(long code)
 
 /* The API's own words: Compute's {"error":{"message"}}, OAuth's
  * {"error":"x","error_description":"y"}, else a printable excerpt. */
-static void error_message(const struct gce_buf *body, char *out, size_t size)
+static void error_message(const struct pbuf *body, char *out, size_t size)
 {
 	cJSON *root = NULL, *e;
 	const char *m = NULL, *d = NULL;
@@ -169,7 +169,7 @@ static void error_message(const struct gce_buf *body, char *out, size_t size)
 }
 
 void gce_http_fail(struct gce_run *run, const char *what, const char *method, const char *url,
-                   long code, const struct gce_buf *body)
+                   long code, const struct pbuf *body)
 {
 	char msg[400];
 
@@ -202,7 +202,7 @@ static struct curl_slist *headers(struct gce_run *run, unsigned flags)
 		l = n;
 	}
 	if ((flags & GCE_REQ_AUTH) && run->token != NULL) {
-		char *auth = gce_asprintf("Authorization: Bearer %s", run->token);
+		char *auth = plugin_asprintf("Authorization: Bearer %s", run->token);
 
 		if (auth == NULL)
 			goto fail;
@@ -230,7 +230,7 @@ static void wipe(struct curl_slist *l)
 
 muster_status gce_http(struct gce_run *run, const char *what, const char *method,
                        const char *url, const char *body, unsigned flags, long timeout_ms,
-                       struct gce_buf *out, long *code)
+                       struct pbuf *out, long *code)
 {
 	const muster_host *h = run->host;
 	struct answer a;
@@ -257,7 +257,7 @@ muster_status gce_http(struct gce_run *run, const char *what, const char *method
 			limit = 1;
 		if ((hdr = headers(run, flags)) == NULL)
 			return gce_nomem(run);
-		gce_buf_reset(out);
+		pbuf_reset(out);
 		a.body = out;
 		a.retry_after = -1;
 		a.metadata_flavor = 0;
@@ -343,7 +343,7 @@ muster_status gce_http(struct gce_run *run, const char *what, const char *method
 }
 
 muster_status gce_api(struct gce_run *run, const char *what, const char *method, const char *url,
-                      const char *body, struct gce_buf *out)
+                      const char *body, struct pbuf *out)
 {
 	unsigned flags = GCE_REQ_AUTH | GCE_REQ_RAW | (body != NULL ? GCE_REQ_JSON : 0);
 	muster_status st;

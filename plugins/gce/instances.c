@@ -129,17 +129,17 @@ static int by_name(const void *a, const void *b)
 muster_status gce_instances(struct gce_run *run, const char *zone, struct gce_instvec *out)
 {
 	char what[300], *token = NULL, *efields = curl_easy_escape(run->curl, FIELDS, 0);
-	struct gce_buf b;
+	struct pbuf b;
 	muster_status st = MUSTER_STATUS_SUCCESS;
 	size_t page;
 
 	if (efields == NULL)
 		return gce_nomem(run);
 	snprintf(what, sizeof(what), "instances of zone %s (project %s)", zone, run->project);
-	gce_buf_init(&b, GCE_MAX_PAGE);
+	pbuf_init(&b, GCE_MAX_PAGE);
 	for (page = 1; page <= MAX_PAGES; page++) {
 		char *etok = token != NULL ? curl_easy_escape(run->curl, token, 0) : NULL;
-		char *url = gce_asprintf("%s/projects/%s/zones/%s/instances?filter=status%%20%%3D%%20"
+		char *url = plugin_asprintf("%s/projects/%s/zones/%s/instances?filter=status%%20%%3D%%20"
 		                         "RUNNING&fields=%s&maxResults=%ld%s%s",
 		                         run->conf->endpoint, run->project, zone, efields,
 		                         run->conf->page_size, etok ? "&pageToken=" : "",
@@ -196,7 +196,7 @@ muster_status gce_instances(struct gce_run *run, const char *zone, struct gce_in
 	}
 	free(token);
 	curl_free(efields);
-	gce_buf_free(&b);
+	pbuf_free(&b);
 	if (st == MUSTER_STATUS_SUCCESS && out->n > 1)
 		qsort(out->v, out->n, sizeof(*out->v), by_name);
 	return st;

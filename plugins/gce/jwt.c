@@ -106,7 +106,7 @@ char *gce_jwt(const char *client_email, const char *private_key, const char *key
 	    !cJSON_AddNumberToObject(cl, "exp", (double)(now + 3600)))
 		goto out;
 	if ((h64 = b64_json(hdr)) == NULL || (c64 = b64_json(cl)) == NULL ||
-	    (input = gce_asprintf("%s.%s", h64, c64)) == NULL)
+	    (input = plugin_asprintf("%s.%s", h64, c64)) == NULL)
 		goto out;
 	if ((key = read_key(private_key, why)) == NULL)
 		goto out;
@@ -121,7 +121,7 @@ char *gce_jwt(const char *client_email, const char *private_key, const char *key
 	}
 	if ((s64 = gce_base64url(sig, siglen)) == NULL)
 		goto out;
-	jwt = gce_asprintf("%s.%s", input, s64);
+	jwt = plugin_asprintf("%s.%s", input, s64);
 out:
 	EVP_MD_CTX_free(md);
 	EVP_PKEY_free(key);

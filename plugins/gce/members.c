@@ -82,16 +82,16 @@ static muster_status list_group(struct gce_run *run, const struct gce_group *g, 
 {
 	const char *zone = g->zone != NULL ? g->zone : run->zone;
 	char what[300], *token = NULL;
-	struct gce_buf b;
+	struct pbuf b;
 	muster_status st = MUSTER_STATUS_SUCCESS;
 	size_t page;
 
 	snprintf(what, sizeof(what), "instance group %s (zone %s, project %s)", g->name, zone,
 	         run->project);
-	gce_buf_init(&b, GCE_MAX_PAGE);
+	pbuf_init(&b, GCE_MAX_PAGE);
 	for (page = 1; page <= MAX_PAGES; page++) {
 		char *etok = token != NULL ? curl_easy_escape(run->curl, token, 0) : NULL;
-		char *url = gce_asprintf("%s/projects/%s/zones/%s/instanceGroups/%s/listInstances"
+		char *url = plugin_asprintf("%s/projects/%s/zones/%s/instanceGroups/%s/listInstances"
 		                         "?maxResults=%ld&fields=items%%2Finstance%%2CnextPageToken%s%s",
 		                         run->conf->endpoint, run->project, zone, g->name,
 		                         run->conf->page_size, etok ? "&pageToken=" : "",
@@ -148,7 +148,7 @@ static muster_status list_group(struct gce_run *run, const struct gce_group *g, 
 		st = MUSTER_STATUS_UNAVAIL;
 	}
 	free(token);
-	gce_buf_free(&b);
+	pbuf_free(&b);
 	return st;
 }
 

@@ -28,12 +28,12 @@
 static char *kubeflow_address(const struct k8s_run *run, const struct k8s_pod *p, long port)
 {
 	const char *domain = run->conf->cluster_domain != NULL ? run->conf->cluster_domain
-	                                                       : k8s_getenv("CUSTOM_CLUSTER_DOMAIN");
+	                                                       : plugin_getenv("CUSTOM_CLUSTER_DOMAIN");
 	const char *ns = p->ns != NULL ? p->ns
 	                 : run->conf->namespace != NULL ? run->conf->namespace
 	                 : run->conn.namespace != NULL  ? run->conn.namespace
 	                                                : "default";
-	char *s = k8s_asprintf("%s-%s-%ld.%s.svc%s%s:%ld", p->kf_job, p->kf_type, (long)p->kf_index, ns,
+	char *s = plugin_asprintf("%s-%s-%ld.%s.svc%s%s:%ld", p->kf_job, p->kf_type, (long)p->kf_index, ns,
 	                       domain != NULL && domain[0] ? "." : "",
 	                       domain != NULL ? domain : "", port);
 	char *c;
@@ -57,9 +57,9 @@ static const char *self_name(const struct k8s_conf *conf, char *buf, size_t size
 
 	if (conf->self_pod != NULL)
 		return conf->self_pod;
-	if ((s = k8s_getenv("POD_NAME")) != NULL && s[0] != '\0')
+	if ((s = plugin_getenv("POD_NAME")) != NULL && s[0] != '\0')
 		return s;
-	if ((s = k8s_getenv("HOSTNAME")) != NULL && s[0] != '\0')
+	if ((s = plugin_getenv("HOSTNAME")) != NULL && s[0] != '\0')
 		return s;
 	if (gethostname(buf, size) == 0) {
 		buf[size - 1] = '\0';
@@ -74,7 +74,7 @@ muster_status k8s_build(struct k8s_run *run, struct k8s_podvec *jobs)
 	const muster_host *h = run->host;
 	char hostbuf[256];
 	const char *self = self_name(conf, hostbuf, sizeof(hostbuf));
-	const char *self_ns = conf->all_namespaces ? k8s_getenv("POD_NAMESPACE") : NULL;
+	const char *self_ns = conf->all_namespaces ? plugin_getenv("POD_NAMESPACE") : NULL;
 	int self_found = 0;
 	size_t j, i, k, r, ri;
 
@@ -92,9 +92,9 @@ muster_status k8s_build(struct k8s_run *run, struct k8s_podvec *jobs)
 			if (conf->address == K8S_ADDR_KUBEFLOW)
 				addr = kubeflow_address(run, p, port);
 			else if (strchr(p->ip, ':') != NULL)
-				addr = k8s_asprintf("[%s]:%ld", p->ip, port);
+				addr = plugin_asprintf("[%s]:%ld", p->ip, port);
 			else
-				addr = k8s_asprintf("%s:%ld", p->ip, port);
+				addr = plugin_asprintf("%s:%ld", p->ip, port);
 			if (addr == NULL)
 				return k8s_nomem(run);
 			rc = h->add_task(run->call, job, p->index, addr);

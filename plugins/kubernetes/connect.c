@@ -60,9 +60,9 @@ char *k8s_read_token(struct k8s_run *run, const char *path, const char *what)
 	char *data, ebuf[128];
 	size_t len, i;
 
-	if (k8s_read_file(path, &data, &len) != 0) {
+	if (plugin_read_file(path, K8S_MAX_FILE, &data, &len) != 0) {
 		run->host->fail(run->call, "cannot read %s %s: %s", what, path,
-		                k8s_strerror(errno, ebuf, sizeof(ebuf)));
+		                plugin_strerror(errno, ebuf, sizeof(ebuf)));
 		return NULL;
 	}
 	while (len > 0 && (data[len - 1] == '\n' || data[len - 1] == '\r' ||
@@ -110,7 +110,7 @@ static muster_status explicit_settings(struct k8s_run *run)
 /* $KUBECONFIG's first existing file, else ~/.kube/config; NULL: none. */
 static char *default_kubeconfig(void)
 {
-	const char *env = k8s_getenv("KUBECONFIG");
+	const char *env = plugin_getenv("KUBECONFIG");
 	const char *home;
 	char *path;
 
@@ -132,16 +132,16 @@ static char *default_kubeconfig(void)
 		}
 		return NULL; /* as kubectl: $KUBECONFIG replaces ~/.kube/config */
 	}
-	home = k8s_getenv("HOME");
+	home = plugin_getenv("HOME");
 	if (home == NULL || home[0] == '\0') {
 		struct passwd pw, *res = NULL;
 		char buf[1024];
 
 		if (getpwuid_r(getuid(), &pw, buf, sizeof(buf), &res) != 0 || res == NULL)
 			return NULL;
-		path = k8s_asprintf("%s/.kube/config", pw.pw_dir);
+		path = plugin_asprintf("%s/.kube/config", pw.pw_dir);
 	} else {
-		path = k8s_asprintf("%s/.kube/config", home);
+		path = plugin_asprintf("%s/.kube/config", home);
 	}
 	if (path != NULL && access(path, F_OK) != 0) {
 		free(path);
@@ -154,7 +154,7 @@ static muster_status in_cluster(struct k8s_run *run, const char *host)
 {
 	const struct k8s_conf *conf = run->conf;
 	struct k8s_conn *c = &run->conn;
-	const char *port = k8s_getenv("KUBERNETES_SERVICE_PORT");
+	const char *port = plugin_getenv("KUBERNETES_SERVICE_PORT");
 	const char *dir = conf->sa_dir != NULL ? conf->sa_dir : K8S_SA_DIR;
 	char *path, *ns;
 	size_t len;
@@ -171,20 +171,20 @@ static muster_status in_cluster(struct k8s_run *run, const char *host)
 		                port);
 		return MUSTER_STATUS_UNAVAIL;
 	}
-	c->server = k8s_asprintf("https://%s%s%s:%s", v6 ? "[" : "", host, v6 ? "]" : "", port);
+	c->server = plugin_asprintf("https://%s%s%s:%s", v6 ? "[" : "", host, v6 ? "]" : "", port);
 	if (c->server == NULL)
 		return k8s_nomem(run);
-	if ((path = k8s_asprintf("%s/token", dir)) == NULL)
+	if ((path = plugin_asprintf("%s/token", dir)) == NULL)
 		return k8s_nomem(run);
 	c->token = k8s_read_token(run, path, "the service-account token");
 	free(path);
 	if (c->token == NULL)
 		return MUSTER_STATUS_UNAVAIL;
-	if ((c->ca.path = k8s_asprintf("%s/ca.crt", dir)) == NULL)
+	if ((c->ca.path = plugin_asprintf("%s/ca.crt", dir)) == NULL)
 		return k8s_nomem(run);
-	if ((path = k8s_asprintf("%s/namespace", dir)) == NULL)
+	if ((path = plugin_asprintf("%s/namespace", dir)) == NULL)
 		return k8s_nomem(run);
-	if (k8s_read_file(path, &ns, &len) == 0) {
+	if (plugin_read_file(path, K8S_MAX_FILE, &ns, &len) == 0) {
 		while (len > 0 && (ns[len - 1] == '\n' || ns[len - 1] == ' ' || ns[len - 1] == '\r'))
 			ns[--len] = '\0';
 		if (len > 0)
@@ -213,12 +213,12 @@ muster_status k8s_connect(struct k8s_run *run)
 		free(path);
 		return st;
 	}
-	host = k8s_getenv("KUBERNETES_SERVICE_HOST");
+	host = plugin_getenv("KUBERNETES_SERVICE_HOST");
 	if (host != NULL && host[0] != '\0')
 		return in_cluster(run, host);
 	run->host->fail(run->call, "no API server: no server setting, no kubeconfig (%s), and not "
 	                           "in a pod (KUBERNETES_SERVICE_HOST is not set)",
-	                k8s_getenv("KUBECONFIG") != NULL ? "none of $KUBECONFIG's files exists"
+	                plugin_getenv("KUBECONFIG") != NULL ? "none of $KUBECONFIG's files exists"
 	                                                 : "~/.kube/config does not exist");
 	return MUSTER_STATUS_NOTFOUND;
 }

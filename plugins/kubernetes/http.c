@@ -45,7 +45,7 @@ struct answer {
 	void *ctx;
 	size_t bytes;
 	int overflow, stopped;
-	struct k8s_buf body;
+	struct pbuf body;
 };
 
 static size_t on_write(char *p, size_t size, size_t n, void *data)
@@ -63,7 +63,7 @@ static size_t on_write(char *p, size_t size, size_t n, void *data)
 			a->stopped = 1;
 			return 0;
 		}
-	} else if (k8s_buf_append(&a->body, p, size * n) < 0) {
+	} else if (pbuf_append(&a->body, p, size * n) < 0) {
 		return 0;
 	}
 	return size * n;
@@ -117,7 +117,7 @@ muster_status k8s_http_setup(struct k8s_run *run)
 	if ((run->headers = curl_slist_append(NULL, "Accept: application/json")) == NULL)
 		return k8s_nomem(run);
 	if (c->token != NULL) {
-		char *auth = k8s_asprintf("Authorization: Bearer %s", c->token);
+		char *auth = plugin_asprintf("Authorization: Bearer %s", c->token);
 		struct curl_slist *l;
 
 		if (auth == NULL)
@@ -238,7 +238,7 @@ static int tls_error(CURLcode rc)
 }
 
 /* An error answer: the API's Status `message` when the body is one. */
-static void fail_status(struct k8s_run *run, const char *url, long code, struct k8s_buf *body)
+static void fail_status(struct k8s_run *run, const char *url, long code, struct pbuf *body)
 {
 	const char *msg = NULL;
 	cJSON *root = NULL, *m;
@@ -283,7 +283,7 @@ muster_status k8s_http_get(struct k8s_run *run, const char *path, k8s_sink sink,
 	CURLcode rc;
 
 	*code = 0;
-	if ((url = k8s_asprintf("%s%s", run->conn.server, path)) == NULL)
+	if ((url = plugin_asprintf("%s%s", run->conn.server, path)) == NULL)
 		return k8s_nomem(run);
 	if (left <= 0) {
 		run->host->fail(run->call, "GET %s: the entry's time budget is spent", url);
@@ -294,7 +294,7 @@ muster_status k8s_http_get(struct k8s_run *run, const char *path, k8s_sink sink,
 	a.curl = run->curl;
 	a.sink = sink;
 	a.ctx = ctx;
-	k8s_buf_init(&a.body, K8S_MAX_PAGE);
+	pbuf_init(&a.body, K8S_MAX_PAGE);
 	run->errbuf[0] = '\0';
 	curl_easy_setopt(run->curl, CURLOPT_URL, url);
 	curl_easy_setopt(run->curl, CURLOPT_WRITEDATA, &a);
@@ -325,17 +325,17 @@ muster_status k8s_http_get(struct k8s_run *run, const char *path, k8s_sink sink,
 		else
 			run->host->fail(run->call, "GET %s: %s", url, why);
 		free(url);
-		k8s_buf_free(&a.body);
+		pbuf_free(&a.body);
 		return MUSTER_STATUS_UNAVAIL;
 	}
 	curl_easy_getinfo(run->curl, CURLINFO_RESPONSE_CODE, code);
 	if (*code != 200 && *code != 410) {
 		fail_status(run, url, *code, &a.body);
 		free(url);
-		k8s_buf_free(&a.body);
+		pbuf_free(&a.body);
 		return MUSTER_STATUS_UNAVAIL;
 	}
 	free(url);
-	k8s_buf_free(&a.body);
+	pbuf_free(&a.body);
 	return MUSTER_STATUS_SUCCESS;
 }

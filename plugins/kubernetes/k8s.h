@@ -27,6 +27,8 @@
 #include <curl/curl.h>
 #include <muster/plugin.h>
 
+#include "../common/buf.h"
+
 /* Limits that keep a hostile or broken server from exhausting memory. */
 #define K8S_MAX_PAGE ((size_t)64 * 1024 * 1024)  /* one page of JSON */
 #define K8S_MAX_FILE ((size_t)4 * 1024 * 1024)   /* kubeconfig, token, CA, keys */
@@ -85,11 +87,6 @@ struct k8s_conf {
 };
 
 /* A growable byte buffer, always NUL-terminated when data != NULL. */
-struct k8s_buf {
-	char *data;
-	size_t len, cap, max;
-	int overflow;
-};
 
 /* Key material: a path, or bytes held in memory (the kubeconfig's -data
  * forms), never both. */
@@ -162,7 +159,7 @@ struct k8s_qty {
  * (0: absent). */
 struct k8s_item {
 	const struct k8s_conf *conf;
-	struct k8s_buf str;
+	struct pbuf str;
 	size_t name, ns, phase, ip, label[K8S_NLABELS];
 	const char *label_kind[K8S_NLABELS]; /* a label that is not a string */
 	int terminating;
@@ -261,27 +258,19 @@ muster_status k8s_order(struct k8s_run *run, const struct k8s_job *job, struct k
 muster_status k8s_build(struct k8s_run *run, struct k8s_podvec *jobs);
 
 /* util.c */
-void k8s_buf_init(struct k8s_buf *b, size_t max);
-int k8s_buf_append(struct k8s_buf *b, const void *p, size_t n);
-void k8s_buf_reset(struct k8s_buf *b);
-void k8s_buf_free(struct k8s_buf *b);
 void *k8s_arena_alloc(struct k8s_arena *a, size_t n);  /* aligned for long */
 char *k8s_arena_strdup(struct k8s_arena *a, const char *s);
 void k8s_arena_mark(const struct k8s_arena *a, struct k8s_arena_mark *m);
 void k8s_arena_rewind(struct k8s_arena *a, const struct k8s_arena_mark *m);
 void k8s_arena_free(struct k8s_arena *a);
 /* A whole file (at most K8S_MAX_FILE bytes); -1 with errno (EFBIG). */
-int k8s_read_file(const char *path, char **data, size_t *len);
 /* RFC 4648 base64 (whitespace ignored); -1 when invalid. */
 int k8s_base64_decode(const char *in, char **out, size_t *outlen);
-const char *k8s_getenv(const char *name);
 char *k8s_strdup(const char *s);
 /* printf into a fresh string; NULL when out of memory. */
-char *k8s_asprintf(const char *fmt, ...) MUSTER_PLUGIN_PRINTF(1, 2);
 /* A path relative to the directory of `base` (kubeconfig rule). */
 char *k8s_path_relative(const char *base, const char *path);
 /* strerror, thread-safe. */
-const char *k8s_strerror(int err, char *buf, size_t size);
 /* Fails the call with "out of memory" and answers UNAVAIL. */
 muster_status k8s_nomem(struct k8s_run *run);
 

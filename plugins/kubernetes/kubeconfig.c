@@ -235,12 +235,12 @@ muster_status k8s_kubeconfig(struct k8s_run *run, const char *path, int explicit
 	memset(&kc, 0, sizeof(kc));
 	kc.run = run;
 	kc.path = path;
-	if (k8s_read_file(path, &text, &len) != 0) {
+	if (plugin_read_file(path, K8S_MAX_FILE, &text, &len) != 0) {
 		int err = errno;
 
 		run->host->fail(run->call, "cannot read kubeconfig %s: %s", path,
 		                err == EFBIG ? "larger than 4 MiB"
-		                             : k8s_strerror(err, ebuf, sizeof(ebuf)));
+		                             : plugin_strerror(err, ebuf, sizeof(ebuf)));
 		return !explicit_path && err == ENOENT ? MUSTER_STATUS_NOTFOUND
 		                                       : MUSTER_STATUS_UNAVAIL;
 	}

@@ -40,12 +40,12 @@ static char *page_path(struct k8s_run *run, const char *sel, const char *cont)
 	if (run->conf->limit > 0)
 		snprintf(limit, sizeof(limit), "&limit=%ld", run->conf->limit);
 	if (run->conf->all_namespaces) {
-		path = k8s_asprintf("/api/v1/pods?labelSelector=%s%s%s%s", esel, limit,
+		path = plugin_asprintf("/api/v1/pods?labelSelector=%s%s%s%s", esel, limit,
 		                    econt ? "&continue=" : "", econt ? econt : "");
 	} else {
 		if ((ens = curl_easy_escape(run->curl, namespace_of(run), 0)) == NULL)
 			goto out;
-		path = k8s_asprintf("/api/v1/namespaces/%s/pods?labelSelector=%s%s%s%s", ens, esel,
+		path = plugin_asprintf("/api/v1/namespaces/%s/pods?labelSelector=%s%s%s%s", ens, esel,
 		                    limit, econt ? "&continue=" : "", econt ? econt : "");
 	}
 out:

@@ -34,7 +34,7 @@ int k8s_item_init(struct k8s_item *it, const struct k8s_conf *conf)
 
 	memset(it, 0, sizeof(*it));
 	it->conf = conf;
-	k8s_buf_init(&it->str, K8S_MAX_PAGE);
+	pbuf_init(&it->str, K8S_MAX_PAGE);
 	if (n == 0)
 		return 0;
 	it->sum = calloc(4 * n, sizeof(long));
@@ -50,7 +50,7 @@ int k8s_item_init(struct k8s_item *it, const struct k8s_conf *conf)
 
 void k8s_item_free(struct k8s_item *it)
 {
-	k8s_buf_free(&it->str);
+	pbuf_free(&it->str);
 	free(it->sum);
 	free(it->limits);
 	memset(it, 0, sizeof(*it));
@@ -60,7 +60,7 @@ void k8s_item_begin(struct k8s_item *it)
 {
 	size_t n = it->conf->nresources;
 
-	k8s_buf_reset(&it->str);
+	pbuf_reset(&it->str);
 	it->name = it->ns = it->phase = it->ip = it->cname = 0;
 	memset(it->label, 0, sizeof(it->label));
 	memset(it->label_kind, 0, sizeof(it->label_kind));
@@ -76,7 +76,7 @@ int k8s_item_string(struct k8s_item *it, size_t *field, const char *s, size_t le
 {
 	size_t at = it->str.len;
 
-	if (k8s_buf_append(&it->str, s, len) < 0 || k8s_buf_append(&it->str, "", 1) < 0)
+	if (pbuf_append(&it->str, s, len) < 0 || pbuf_append(&it->str, "", 1) < 0)
 		return -1;
 	*field = at + 1;
 	return 0;

@@ -1,0 +1,33 @@
+/* A growable, bounded, NUL-terminated byte buffer (HTTP bodies, files) and
+ * the small system helpers the bundled network plugins share. */
+#ifndef MUSTER_PLUGIN_COMMON_BUF_H
+#define MUSTER_PLUGIN_COMMON_BUF_H
+
+#include <stddef.h>
+
+struct pbuf {
+	char *data;
+	size_t len, cap, max;
+	int overflow;          /* an append would have passed `max` */
+};
+
+void pbuf_init(struct pbuf *b, size_t max);
+/* 0, or -1 when out of memory or past `max` (then overflow is set). */
+int pbuf_append(struct pbuf *b, const void *p, size_t n);
+void pbuf_reset(struct pbuf *b);
+void pbuf_free(struct pbuf *b);
+/* Zeroes the bytes before freeing them: tokens and keys. */
+void pbuf_wipe(struct pbuf *b);
+
+/* A whole regular file of at most `max` bytes, NUL-terminated; -1 with
+ * errno (EFBIG past max, EISDIR/EINVAL for what is not a regular file).
+ * Opened non-blocking, so a FIFO at the path cannot hang the call. */
+int plugin_read_file(const char *path, size_t max, char **data, size_t *len);
+
+/* An environment variable, ignored in setuid/setgid programs. */
+const char *plugin_getenv(const char *name);
+char *plugin_asprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* strerror, thread-safe. */
+const char *plugin_strerror(int err, char *buf, size_t size);
+
+#endif
