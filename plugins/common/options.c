@@ -113,3 +113,42 @@ int popt_choice(const struct popts *o, const char *key, const char *const *names
 	o->host->open_error(o->pc, node, "%s must be one of %s, not \"%s\"", key, list, s);
 	return -1;
 }
+
+int popt_string_list(const struct popts *o, const muster_cfg *node, const char *what,
+                     char ***out, size_t *n)
+{
+	int type = o->host->cfg_type(node);
+	size_t count, i;
+	const char *s;
+
+	if (type == MUSTER_CFG_STRING) {
+		if (popt_node_string(o, node, what, 0, &s) < 0)
+			return -1;
+		if ((*out = calloc(1, sizeof(char *))) == NULL || ((*out)[0] = strdup(s)) == NULL)
+			return popt_nomem(o, node);
+		*n = 1;
+		return 0;
+	}
+	if (type != MUSTER_CFG_ARRAY && type != MUSTER_CFG_LIST) {
+		o->host->open_error(o->pc, node, "%s must be a list of strings, not %s", what,
+		                    popt_kind(o->host, node));
+		return -1;
+	}
+	count = o->host->cfg_count(node);
+	if (count == 0) {
+		o->host->open_error(o->pc, node, "%s must not be empty", what);
+		return -1;
+	}
+	if ((*out = calloc(count, sizeof(char *))) == NULL)
+		return popt_nomem(o, node);
+	for (i = 0; i < count; i++) {
+		const muster_cfg *el = o->host->cfg_at(node, i);
+
+		if (popt_node_string(o, el, what, 0, &s) < 0)
+			return -1;
+		if (((*out)[i] = strdup(s)) == NULL)
+			return popt_nomem(o, el);
+		*n = i + 1;
+	}
+	return 0;
+}

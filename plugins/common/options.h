@@ -24,6 +24,11 @@ int popt_node_string(const struct popts *o, const muster_cfg *node, const char *
 int popt_string(const struct popts *o, const char *key, int allow_empty, char **out);
 int popt_bool(const struct popts *o, const char *key, int *out);
 int popt_int(const struct popts *o, const char *key, long min, long max, long *out);
+/* A string, or a non-empty array/list of strings, into a fresh vector of
+ * copies (*n of them); -1 after open_error.  The caller frees what is set
+ * in *out also on failure. */
+int popt_string_list(const struct popts *o, const muster_cfg *node, const char *what,
+                     char ***out, size_t *n);
 /* One of `names` (NULL-terminated): its position in *out. */
 int popt_choice(const struct popts *o, const char *key, const char *const *names, int *out);
 

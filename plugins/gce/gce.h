@@ -33,6 +33,7 @@
 #define GCE_MAX_PAGE ((size_t)64 * 1024 * 1024) /* one page of JSON */
 #define GCE_MAX_SMALL ((size_t)1024 * 1024)     /* metadata, tokens, key files */
 #define GCE_MAX_FILE ((size_t)1024 * 1024)
+#define GCE_MAX_PAGES 100000 /* a listing that never ends is an API fault */
 #define GCE_DEFAULT_ENDPOINT "https://compute.googleapis.com/compute/v1"
 #define GCE_DEFAULT_METADATA "169.254.169.254" /* metadata.google.internal, no DNS */
 #define GCE_DEFAULT_DMI "/sys/class/dmi/id/product_name"
@@ -198,6 +199,10 @@ muster_status gce_build(struct gce_run *run, struct gce_membervec *jobs,
 
 /* util.c */
 const char *gce_basename(const char *url);
+/* After a page: replaces *token with its nextPageToken (NULL on the last
+ * page), refusing a token the API repeats (a listing that never ends). */
+muster_status gce_next_page(struct gce_run *run, const char *what, size_t page,
+                            const cJSON *root, char **token);
 long long gce_now_s(void); /* CLOCK_MONOTONIC */
 long long gce_wall_s(void); /* CLOCK_REALTIME */
 long gce_now_ms(void);

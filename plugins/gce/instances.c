@@ -21,7 +21,6 @@
 
 #include "gce.h"
 
-#define MAX_PAGES 100000
 #define FIELDS                                                                              \
 	"nextPageToken,items(name,status,networkInterfaces(networkIP,ipv6Address,"          \
 	"accessConfigs(natIP),ipv6AccessConfigs(externalIpv6)),"                             \
@@ -137,7 +136,7 @@ muster_status gce_instances(struct gce_run *run, const char *zone, struct gce_in
 		return gce_nomem(run);
 	snprintf(what, sizeof(what), "instances of zone %s (project %s)", zone, run->project);
 	pbuf_init(&b, GCE_MAX_PAGE);
-	for (page = 1; page <= MAX_PAGES; page++) {
+	for (page = 1; page <= GCE_MAX_PAGES; page++) {
 		char *etok = token != NULL ? curl_easy_escape(run->curl, token, 0) : NULL;
 		char *url = plugin_asprintf("%s/projects/%s/zones/%s/instances?filter=status%%20%%3D%%20"
 		                         "RUNNING&fields=%s&maxResults=%ld%s%s",
@@ -145,7 +144,6 @@ muster_status gce_instances(struct gce_run *run, const char *zone, struct gce_in
 		                         run->conf->page_size, etok ? "&pageToken=" : "",
 		                         etok ? etok : "");
 		const cJSON *items, *it;
-		const char *next;
 		cJSON *root;
 		size_t i = 0;
 
@@ -174,24 +172,14 @@ muster_status gce_instances(struct gce_run *run, const char *zone, struct gce_in
 			if ((st = parse_item(run, what, page, i++, it, out)) != MUSTER_STATUS_SUCCESS)
 				break;
 		}
-		next = gce_json_str(root, "nextPageToken");
-		if (st == MUSTER_STATUS_SUCCESS && next != NULL && next[0] != '\0' && token != NULL &&
-		    strcmp(next, token) == 0) {
-			run->host->fail(run->call, "%s (page %zu): the API repeats page token", what,
-			                page);
-			st = MUSTER_STATUS_UNAVAIL;
-		}
-		free(token);
-		token = next != NULL && next[0] != '\0' ? strdup(next) : NULL;
+		if (st == MUSTER_STATUS_SUCCESS)
+			st = gce_next_page(run, what, page, root, &token);
 		cJSON_Delete(root);
-		if (st != MUSTER_STATUS_SUCCESS || token == NULL) {
-			if (st == MUSTER_STATUS_SUCCESS && next != NULL && next[0] != '\0')
-				st = gce_nomem(run);
+		if (st != MUSTER_STATUS_SUCCESS || token == NULL)
 			break;
-		}
 	}
-	if (st == MUSTER_STATUS_SUCCESS && page > MAX_PAGES) {
-		run->host->fail(run->call, "%s: more than %d pages", what, MAX_PAGES);
+	if (st == MUSTER_STATUS_SUCCESS && page > GCE_MAX_PAGES) {
+		run->host->fail(run->call, "%s: more than %d pages", what, GCE_MAX_PAGES);
 		st = MUSTER_STATUS_UNAVAIL;
 	}
 	free(token);

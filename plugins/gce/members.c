@@ -19,7 +19,6 @@
 
 #include "gce.h"
 
-#define MAX_PAGES 100000
 
 void gce_membervec_free(struct gce_membervec *v)
 {
@@ -89,7 +88,7 @@ static muster_status list_group(struct gce_run *run, const struct gce_group *g, 
 	snprintf(what, sizeof(what), "instance group %s (zone %s, project %s)", g->name, zone,
 	         run->project);
 	pbuf_init(&b, GCE_MAX_PAGE);
-	for (page = 1; page <= MAX_PAGES; page++) {
+	for (page = 1; page <= GCE_MAX_PAGES; page++) {
 		char *etok = token != NULL ? curl_easy_escape(run->curl, token, 0) : NULL;
 		char *url = plugin_asprintf("%s/projects/%s/zones/%s/instanceGroups/%s/listInstances"
 		                         "?maxResults=%ld&fields=items%%2Finstance%%2CnextPageToken%s%s",
@@ -98,7 +97,6 @@ static muster_status list_group(struct gce_run *run, const struct gce_group *g, 
 		                         etok ? etok : "");
 		const cJSON *items, *it;
 		cJSON *root;
-		const char *next;
 		size_t i = 0;
 
 		curl_free(etok);
@@ -127,24 +125,14 @@ static muster_status list_group(struct gce_run *run, const struct gce_group *g, 
 			    MUSTER_STATUS_SUCCESS)
 				break;
 		}
-		next = gce_json_str(root, "nextPageToken");
-		if (st == MUSTER_STATUS_SUCCESS && next != NULL && next[0] != '\0' && token != NULL &&
-		    strcmp(next, token) == 0) {
-			run->host->fail(run->call, "%s (page %zu): the API repeats page token", what,
-			                page);
-			st = MUSTER_STATUS_UNAVAIL;
-		}
-		free(token);
-		token = next != NULL && next[0] != '\0' ? strdup(next) : NULL;
+		if (st == MUSTER_STATUS_SUCCESS)
+			st = gce_next_page(run, what, page, root, &token);
 		cJSON_Delete(root);
-		if (st != MUSTER_STATUS_SUCCESS || token == NULL) {
-			if (st == MUSTER_STATUS_SUCCESS && next != NULL && next[0] != '\0')
-				st = gce_nomem(run);
+		if (st != MUSTER_STATUS_SUCCESS || token == NULL)
 			break;
-		}
 	}
-	if (st == MUSTER_STATUS_SUCCESS && page > MAX_PAGES) {
-		run->host->fail(run->call, "%s: more than %d pages", what, MAX_PAGES);
+	if (st == MUSTER_STATUS_SUCCESS && page > GCE_MAX_PAGES) {
+		run->host->fail(run->call, "%s: more than %d pages", what, GCE_MAX_PAGES);
 		st = MUSTER_STATUS_UNAVAIL;
 	}
 	free(token);

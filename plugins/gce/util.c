@@ -98,3 +98,21 @@ cJSON *gce_json_parse(struct gce_run *run, const char *what, const struct pbuf *
 	}
 	return root;
 }
+
+muster_status gce_next_page(struct gce_run *run, const char *what, size_t page,
+                            const cJSON *root, char **token)
+{
+	const char *next = gce_json_str(root, "nextPageToken");
+
+	if (next != NULL && next[0] != '\0' && *token != NULL && strcmp(next, *token) == 0) {
+		run->host->fail(run->call, "%s (page %zu): the API repeats page token", what, page);
+		return MUSTER_STATUS_UNAVAIL;
+	}
+	free(*token);
+	*token = NULL;
+	if (next == NULL || next[0] == '\0')
+		return MUSTER_STATUS_SUCCESS;
+	if ((*token = strdup(next)) == NULL)
+		return gce_nomem(run);
+	return MUSTER_STATUS_SUCCESS;
+}

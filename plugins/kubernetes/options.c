@@ -14,46 +14,6 @@
 #include "k8s.h"
 #include "../common/options.h"
 
-/* A string or an array/list of strings into a fresh vector. */
-static int string_list(const struct popts *o, const muster_cfg *node, const char *what,
-                       char ***out, size_t *n)
-{
-	int type = o->host->cfg_type(node);
-	size_t count, i;
-	const char *s;
-
-	if (type == MUSTER_CFG_STRING) {
-		if (popt_node_string(o, node, what, 0, &s) < 0)
-			return -1;
-		if ((*out = calloc(1, sizeof(char *))) == NULL || ((*out)[0] = strdup(s)) == NULL)
-			return popt_nomem(o, node);
-		*n = 1;
-		return 0;
-	}
-	if (type != MUSTER_CFG_ARRAY && type != MUSTER_CFG_LIST) {
-		o->host->open_error(o->pc, node, "%s must be a list of strings, not %s", what,
-		                    popt_kind(o->host, node));
-		return -1;
-	}
-	count = o->host->cfg_count(node);
-	if (count == 0) {
-		o->host->open_error(o->pc, node, "%s must not be empty", what);
-		return -1;
-	}
-	if ((*out = calloc(count, sizeof(char *))) == NULL)
-		return popt_nomem(o, node);
-	for (i = 0; i < count; i++) {
-		const muster_cfg *el = o->host->cfg_at(node, i);
-
-		if (popt_node_string(o, el, what, 0, &s) < 0)
-			return -1;
-		if (((*out)[i] = strdup(s)) == NULL)
-			return popt_nomem(o, el);
-		*n = i + 1;
-	}
-	return 0;
-}
-
 static int read_jobs(const struct popts *o, struct k8s_conf *conf)
 {
 	const muster_cfg *node = o->host->cfg_get(o->root, "jobs");
@@ -94,7 +54,7 @@ static int read_jobs(const struct popts *o, struct k8s_conf *conf)
 		if ((conf->jobs[i].name = strdup(o->host->cfg_name(el))) == NULL)
 			return popt_nomem(o, el);
 		snprintf(what, sizeof(what), "jobs.%s", conf->jobs[i].name);
-		if (string_list(o, el, what, &conf->jobs[i].selectors, &conf->jobs[i].nselectors) < 0)
+		if (popt_string_list(o, el, what, &conf->jobs[i].selectors, &conf->jobs[i].nselectors) < 0)
 			return -1;
 	}
 	return 0;
@@ -152,7 +112,7 @@ static int read_accelerators(const struct popts *o, struct k8s_conf *conf)
 		if ((conf->kinds[i].kind = strdup(o->host->cfg_name(el))) == NULL)
 			return popt_nomem(o, el);
 		snprintf(what, sizeof(what), "accelerators.%s", conf->kinds[i].kind);
-		if (string_list(o, el, what, &conf->kinds[i].resources, &conf->kinds[i].nresources) < 0)
+		if (popt_string_list(o, el, what, &conf->kinds[i].resources, &conf->kinds[i].nresources) < 0)
 			return -1;
 		conf->nresources += conf->kinds[i].nresources;
 	}

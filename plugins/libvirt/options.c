@@ -14,46 +14,6 @@
 #include "../common/options.h"
 #include "virt.h"
 
-/* A string or an array/list of strings into a fresh vector. */
-static int string_list(const struct popts *o, const muster_cfg *node, const char *what,
-                       char ***out, size_t *n)
-{
-	int type = o->host->cfg_type(node);
-	size_t count, i;
-	const char *s;
-
-	if (type == MUSTER_CFG_STRING) {
-		if (popt_node_string(o, node, what, 0, &s) < 0)
-			return -1;
-		if ((*out = calloc(1, sizeof(char *))) == NULL || ((*out)[0] = strdup(s)) == NULL)
-			return popt_nomem(o, node);
-		*n = 1;
-		return 0;
-	}
-	if (type != MUSTER_CFG_ARRAY && type != MUSTER_CFG_LIST) {
-		o->host->open_error(o->pc, node, "%s must be a string or a list of strings, not %s",
-		                    what, popt_kind(o->host, node));
-		return -1;
-	}
-	count = o->host->cfg_count(node);
-	if (count == 0) {
-		o->host->open_error(o->pc, node, "%s must not be empty", what);
-		return -1;
-	}
-	if ((*out = calloc(count, sizeof(char *))) == NULL)
-		return popt_nomem(o, node);
-	for (i = 0; i < count; i++) {
-		const muster_cfg *el = o->host->cfg_at(node, i);
-
-		if (popt_node_string(o, el, what, 0, &s) < 0)
-			return -1;
-		if (((*out)[i] = strdup(s)) == NULL)
-			return popt_nomem(o, el);
-		*n = i + 1;
-	}
-	return 0;
-}
-
 static int read_jobs(const struct popts *o, struct virt_conf *conf)
 {
 	const muster_cfg *node = o->host->cfg_get(o->root, "jobs");
@@ -83,7 +43,7 @@ static int read_jobs(const struct popts *o, struct virt_conf *conf)
 		if ((conf->jobs[i].name = strdup(o->host->cfg_name(el))) == NULL)
 			return popt_nomem(o, el);
 		snprintf(what, sizeof(what), "jobs.%s", conf->jobs[i].name);
-		if (string_list(o, el, what, &conf->jobs[i].globs, &conf->jobs[i].nglobs) < 0)
+		if (popt_string_list(o, el, what, &conf->jobs[i].globs, &conf->jobs[i].nglobs) < 0)
 			return -1;
 	}
 	return 0;
@@ -257,7 +217,7 @@ static int read_accelerators(const struct popts *o, struct virt_conf *conf)
 			return -1;
 		}
 		snprintf(what, sizeof(what), "accelerators.%s", k->kind);
-		if (string_list(o, el, what, &ids, &nids) < 0)
+		if (popt_string_list(o, el, what, &ids, &nids) < 0)
 			rc = -1;
 		if (rc == 0 && (k->vendors = calloc(nids, sizeof(unsigned))) == NULL)
 			rc = popt_nomem(o, el);

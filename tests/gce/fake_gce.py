@@ -24,7 +24,8 @@ Instances are real-shaped (every field a real instances.get returns).
 instances in no group).
 --mode (comma-separated): slow (3 s before Compute answers), slow-metadata,
 forbidden, quota (429 + Retry-After: --retry-after), unavailable (503),
-garbage (200 with HTML), truncated, no-flavor (metadata answers lack the
+garbage (200 with HTML), truncated, stuck-token (a page's nextPageToken
+repeats the token it was asked with), no-flavor (metadata answers lack the
 header), revoke (a token is
 revoked after --revoke-after Compute requests: 401).
 quota/unavailable hit the first --fail-count Compute requests (default: all).
@@ -514,6 +515,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             del out["items"]  # as the API does
         if start + limit < len(items):
             out["nextPageToken"] = base64.urlsafe_b64encode(str(start + limit).encode()).decode()
+        if "stuck-token" in st.modes and q.get("pageToken"):
+            out["nextPageToken"] = q["pageToken"]
         entry["items"] = len(page)
         if "truncated" in st.modes:
             self.send(200, prune(out, fields), cut=True)

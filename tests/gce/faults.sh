@@ -142,6 +142,12 @@ c=$(conf truncated "$JOBS")
 run_muster "$c" resolve
 expect_err "truncated" $EX_UNAVAIL "the answer is not valid JSON (error at byte"
 
+# A listing that never ends: the API hands back the token it was given.
+start_server --mode stuck-token
+c=$(conf stuck "$JOBS page_size = 1;")
+run_muster "$c" resolve
+expect_err "stuck page token" $EX_UNAVAIL "(page 2): the API repeats page token"
+
 # Timeouts come from the entry's budget.
 start_server --mode slow
 c=$(conf slow "$JOBS" "timeout_ms = 700;")
