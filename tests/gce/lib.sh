@@ -6,8 +6,7 @@
 set -u
 
 here="$MUSTER_TEST_SRCDIR/tests/gce"
-failures=0
-checks=0
+. "$MUSTER_TEST_SRCDIR/tests/lib/checks.sh"
 
 for tool in python3 openssl; do
 	if ! command -v "$tool" >/dev/null 2>&1; then
@@ -128,54 +127,3 @@ run_muster() {
 	fi
 }
 
-fail() {
-	failures=$((failures + 1))
-	echo "FAIL: $*"
-}
-
-expect() {
-	checks=$((checks + 1))
-	if [ "$rc" != "$2" ] || [ "$out" != "$3" ]; then
-		fail "$1: exit $rc (want $2)"
-		printf '  stdout: %s\n  want:   %s\n  stderr: %s\n' "$out" "$3" "$err"
-	fi
-}
-
-expect_err() {
-	name=$1
-	want=$2
-	shift 2
-	checks=$((checks + 1))
-	if [ "$rc" != "$want" ]; then
-		fail "$name: exit $rc (want $want)"
-		printf '  stdout: %s\n  stderr: %s\n' "$out" "$err"
-		return
-	fi
-	for frag in "$@"; do
-		case "$err" in
-		*"$frag"*) ;;
-		*) fail "$name: stderr lacks: $frag"; printf '  stderr: %s\n' "$err" ;;
-		esac
-	done
-}
-
-# py_log EXPR: EXPR over `reqs`, the requests logged since run_muster.
-py_log() {
-	python3 -c "import json,sys; reqs=[json.loads(l) for l in open(sys.argv[1])]; print($1)" \
-		"$tmp/requests.log"
-}
-
-check_eq() {
-	checks=$((checks + 1))
-	if [ "$2" != "$3" ]; then
-		fail "$1: got '$2', want '$3'"
-	fi
-}
-
-finish() {
-	echo "$checks checks, $failures failures"
-	[ "$failures" = 0 ]
-	exit $?
-}
-
-EX_OK=0 EX_NOTFOUND=1 EX_UNAVAIL=2 EX_TRYAGAIN=3 EX_CONFIG=4
