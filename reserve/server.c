@@ -20,6 +20,7 @@
 
 /* How long replies already queued may take to leave once the run ends. */
 #define RESERVE_DRAIN_MS 2000L
+#define RESERVE_LINGER_MS 5000L
 
 int muster_reserve_open(muster_reserve **out, const muster_reserve_options *o, muster_error *err)
 {
@@ -309,6 +310,27 @@ static void drain(muster_reserve *s, struct pollfd **pfds, size_t *cap)
 	}
 }
 
+/*
+ * Done means every executor has received the complete list, but an executor
+ * may still be mid-conversation: a retried one got the list in its first
+ * QINFO and still sends QUERY and a last QINFO, and TensorFlowOnSpark's
+ * clients close only after that.  So the open connections keep being served
+ * (no new ones are accepted) until they close, for a bounded time.
+ */
+static void linger(muster_reserve *s, struct pollfd **pfds, size_t *cap)
+{
+	long long end = reserve_now_ms() + RESERVE_LINGER_MS;
+
+	for (;;) {
+		long long left = end - reserve_now_ms();
+
+		if (s->nconns == 0 || left <= 0 || s->stop_requested)
+			return;
+		if (poll_round(s, pfds, cap, (int)left, false) != 0)
+			return;
+	}
+}
+
 int muster_reserve_run(muster_reserve *s, muster_error *err)
 {
 	struct pollfd *pfds = NULL;
@@ -343,6 +365,8 @@ int muster_reserve_run(muster_reserve *s, muster_error *err)
 		report_progress(s, false);
 	}
 	close_listener(s);
+	if (rc == 0 && is_done(s) && !s->stopped_by_request)
+		linger(s, &pfds, &cap);
 	drain(s, &pfds, &cap);
 	free(pfds);
 	if (rc != 0)

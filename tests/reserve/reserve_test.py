@@ -160,7 +160,7 @@ def metadata(executor_id, job_name, task_index, port, host="127.0.0.1"):
     }
 
 
-def executor(port, meta, protocol=None, poll=0.02, results=None, auth_key=None):
+def executor(port, meta, protocol=None, poll=0.02, results=None, auth_key=None, pause=0):
     """TFSparkNode.run's reservation sequence on one connection: QINFO (a
     retry?), REG, QUERY until True, QINFO."""
     out = {"meta": meta, "error": None}
@@ -168,6 +168,7 @@ def executor(port, meta, protocol=None, poll=0.02, results=None, auth_key=None):
         c = Client(port, protocol, auth_key)
         first = c.request("QINFO")
         out["first_qinfo"] = first
+        time.sleep(pause)
         mine = [m for m in first if m.get("host") == meta["host"]
                 and m.get("executor_id") == meta["executor_id"]]
         if not mine:
@@ -502,6 +503,21 @@ def scenario_retry():
     check(retry.get("first_qinfo") == [m0] and "reg" not in retry,
           "the retry finds its registration and does not register again", retry)
     check(rc == 0, "exit 0: the retry's QINFO counts as executor 0's fetch", rc, srv.stderr())
+
+    # The same when the retry comes last: its first QINFO completes the run,
+    # and it still sends QUERY and a last QINFO, which must be answered.
+    srv = Server("--size", "2", "--timeout", "30")
+    c = Client(srv.port)
+    c.request("QINFO")
+    c.request("REG", m0)
+    c.close()
+    m1 = metadata(1, "worker", 0, 47001)
+    other = executor(srv.port, m1)
+    late = executor(srv.port, m0, pause=0.5)
+    rc = srv.wait()
+    check(other["error"] is None and late["error"] is None and late.get("list") == [m0, m1],
+          "a retry whose first QINFO completes the run is still answered", other, late)
+    check(rc == 0, "... and the server then exits 0", rc, srv.stderr())
 
 
 def scenario_auth():
