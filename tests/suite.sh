@@ -23,8 +23,8 @@ echo "== ASan + UBSan build and make check ($san)"
 mkdir -p "$san"
 (
   cd "$san" &&
-  "$top/configure" --enable-werror \
-    CFLAGS="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
+  sanitize="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
+  "$top/configure" --enable-werror CFLAGS="$sanitize" CXXFLAGS="$sanitize" \
     LDFLAGS="-fsanitize=address,undefined" >configure.out 2>&1 &&
   make -j"$jobs" >make.out 2>&1
 ) || { echo "sanitizer build failed:"; tail -40 "$san/make.out" "$san/configure.out" 2>/dev/null; build_ok=0; }

@@ -8,8 +8,9 @@
  *   kubeconfig.c  reads a kubeconfig with libyaml (contexts, clusters, users)
  *   http.c        libcurl: one handle per resolve, TLS material, GET a page,
  *                 the API's Status message on errors
- *   podlist.c     one PodList page, streamed through yajl as it arrives:
- *                 events into the fields pod.c keeps, the page's own checks
+ *   podlist.c     one PodList page, walked as events: into the fields pod.c
+ *                 keeps, the page's own checks
+ *   json_page.cc  a page gathered and checked by simdjson, walked as events
  *   pod.c         one item's fields into a compact pod record
  *   list.c        the paged listing of every job's selectors (410 restarts)
  *   order.c       task order inside a job: name, natural, label
@@ -189,6 +190,7 @@ struct k8s_run {
 	struct curl_slist *headers;
 	char errbuf[CURL_ERROR_SIZE];
 	long requests;         /* GETs made, for logs */
+	struct json_page *json; /* the page buffer and parser, while listing */
 };
 
 /* kubernetes.c / options.c */
@@ -234,17 +236,15 @@ void k8s_item_begin(struct k8s_item *it);
 int k8s_item_string(struct k8s_item *it, size_t *field, const char *s, size_t len);
 void k8s_item_bad(struct k8s_item *it, int named, const char *fmt, ...) MUSTER_PLUGIN_PRINTF(3, 4);
 void k8s_item_container_begin(struct k8s_item *it, int init);
-/* A quantity of resource `r` in limits (requests: !limits); `num`: a JSON
- * number (its text), `kind`: the JSON kind when neither number nor string. */
-void k8s_item_quantity(struct k8s_item *it, int limits, size_t r, const char *kind, int num,
-                       const char *s, size_t len);
+/* A quantity of resource `r` in limits (requests: !limits): a JSON number
+ * (`isnum`, `num`) or string (s, len); `kind`: the JSON kind when neither. */
+void k8s_item_quantity(struct k8s_item *it, int limits, size_t r, const char *kind, int isnum,
+                       double num, const char *s, size_t len);
 void k8s_item_container_end(struct k8s_item *it);
 void k8s_item_port_end(struct k8s_item *it);
 /* The item read: 0 with a record appended to `out`, -1 with it->err set
  * (it->name names the pod when err_named), -2 out of memory. */
 int k8s_item_end(struct k8s_item *it, size_t selector, struct k8s_podvec *out);
-/* A JSON number's value as cJSON gives it (strtod of at most 63 chars). */
-double k8s_json_number(const char *s, size_t len);
 
 /* list.c: every pod of job `j`, all selectors, de-duplicated. */
 muster_status k8s_list_job(struct k8s_run *run, const struct k8s_job *job,

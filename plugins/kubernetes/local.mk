@@ -1,6 +1,7 @@
 # plugins/kubernetes: the cluster from the Kubernetes API (TF's
-# KubernetesClusterResolver), with libcurl, libyaml (kubeconfig), yajl (pod
-# lists, streamed) and cJSON (error answers).
+# KubernetesClusterResolver), with libcurl, libyaml (kubeconfig), simdjson
+# (pod lists: json_page.cc, the plugin's one C++ file) and cJSON (error
+# answers).
 if BUILD_KUBERNETES
 plugins_LTLIBRARIES += plugins/kubernetes/kubernetes.la
 plugins_kubernetes_kubernetes_la_SOURCES = \
@@ -10,6 +11,8 @@ plugins_kubernetes_kubernetes_la_SOURCES = \
 	plugins/kubernetes/connect.c \
 	plugins/kubernetes/kubeconfig.c \
 	plugins/kubernetes/http.c \
+	plugins/kubernetes/json_page.h \
+	plugins/kubernetes/json_page.cc \
 	plugins/kubernetes/podlist.c \
 	plugins/kubernetes/pod.c \
 	plugins/kubernetes/list.c \
@@ -17,9 +20,9 @@ plugins_kubernetes_kubernetes_la_SOURCES = \
 	plugins/kubernetes/build.c \
 	plugins/kubernetes/util.c
 plugins_kubernetes_kubernetes_la_CPPFLAGS = $(AM_CPPFLAGS) $(LIBCURL_CFLAGS) $(YAML_CFLAGS) \
-	$(YAJL_CFLAGS) $(CJSON_CFLAGS)
+	$(SIMDJSON_CFLAGS) $(CJSON_CFLAGS)
 plugins_kubernetes_kubernetes_la_LDFLAGS = $(muster_plugin_ldflags)
-plugins_kubernetes_kubernetes_la_LIBADD = plugins/common/libplugin_common.la $(LIBCURL_LIBS) $(YAML_LIBS) $(YAJL_LIBS) \
+plugins_kubernetes_kubernetes_la_LIBADD = plugins/common/libplugin_common.la $(LIBCURL_LIBS) $(YAML_LIBS) $(SIMDJSON_LIBS) \
 	$(CJSON_LIBS)
 endif
 
@@ -31,6 +34,17 @@ check_PROGRAMS += tests/kubernetes/k8s_helper
 tests_kubernetes_k8s_helper_SOURCES = tests/kubernetes/k8s_helper.c
 tests_kubernetes_k8s_helper_LDADD = core/libmuster.la
 EXTRA_tests_kubernetes_k8s_helper_DEPENDENCIES = plugins/kubernetes/kubernetes.la cli/muster
+
+# The page reader alone, fed broken and well-formed pages (cmocka).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/kubernetes/test_json_page
+TESTS += tests/kubernetes/test_json_page
+tests_kubernetes_test_json_page_SOURCES = tests/kubernetes/test_json_page.c \
+	plugins/kubernetes/json_page.cc plugins/kubernetes/json_page.h
+tests_kubernetes_test_json_page_CPPFLAGS = $(AM_CPPFLAGS) $(SIMDJSON_CFLAGS)
+tests_kubernetes_test_json_page_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_kubernetes_test_json_page_LDADD = $(SIMDJSON_LIBS) $(CMOCKA_LIBS)
+endif
 
 kubernetes_tests = \
 	tests/kubernetes/query.sh \

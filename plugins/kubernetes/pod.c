@@ -100,17 +100,6 @@ void k8s_item_bad(struct k8s_item *it, int named, const char *fmt, ...)
 	it->err_named = named;
 }
 
-double k8s_json_number(const char *s, size_t len)
-{
-	char buf[64];
-
-	if (len >= sizeof(buf))
-		len = sizeof(buf) - 1;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	return strtod(buf, NULL);
-}
-
 /* A whole, non-negative number from a string of digits; -1 otherwise. */
 static long parse_index(const char *s)
 {
@@ -139,8 +128,8 @@ void k8s_item_container_begin(struct k8s_item *it, int init)
 
 /* Extended resources must be whole numbers: "8" or 8.  Judged when read,
  * reported only if it is the one counted (limits before requests). */
-void k8s_item_quantity(struct k8s_item *it, int limits, size_t r, const char *kind, int num,
-                       const char *s, size_t len)
+void k8s_item_quantity(struct k8s_item *it, int limits, size_t r, const char *kind, int isnum,
+                       double num, const char *s, size_t len)
 {
 	struct k8s_qty *q = limits ? &it->limits[r] : &it->requests[r];
 	char text[64];
@@ -152,14 +141,12 @@ void k8s_item_quantity(struct k8s_item *it, int limits, size_t r, const char *ki
 		snprintf(q->why, sizeof(q->why), "is %s; expected a quantity", kind);
 		return;
 	}
-	if (num) {
-		double d = k8s_json_number(s, len);
-
-		if (d < 0 || d > 1e9 || d != (double)(long)d) {
-			snprintf(q->why, sizeof(q->why), "is %g, not a whole number", d);
+	if (isnum) {
+		if (num < 0 || num > 1e9 || num != (double)(long)num) {
+			snprintf(q->why, sizeof(q->why), "is %g, not a whole number", num);
 			return;
 		}
-		q->v = (long)d;
+		q->v = (long)num;
 		q->state = 1;
 		return;
 	}

@@ -1,18 +1,18 @@
 /*
- * kubernetes: one page of a PodList, parsed as it arrives.
+ * kubernetes: one page of a PodList into pod records.
  *
  * A page is about 1.4 MB of JSON for 500 pods, of which the answer needs a
- * few dozen bytes per pod.  So libcurl's chunks go straight into yajl's
- * event parser: no page is held whole and no tree is built.  A stack of
- * frames says where in the document the parser is; the objects that hold
- * nothing of interest are skipped by depth alone, and pod.c keeps the
- * fields of the item being read.
+ * few dozen bytes per pod.  libcurl's chunks are gathered in json_page.cc's
+ * buffer (reused from page to page), checked whole by simdjson, and walked
+ * as events: a stack of frames says where in the document the walk is, the
+ * objects that hold nothing of interest are stepped over unread, and pod.c
+ * keeps the fields of the item being read.
  *
  * Every field read is type-checked: a wrong type is an error that names the
- * item and the field, never a crash.  Errors are found as the stream goes
- * but reported when it ends, ranked as a whole-document check would rank
- * them (invalid JSON first, then the page's own shape, then the first bad
- * item), so the message does not depend on where in the page it is.
+ * item and the field, never a crash.  Errors are ranked as a whole-document
+ * check ranks them (invalid JSON first, then the page's own shape, then the
+ * first bad item), so the message does not depend on where in the page it
+ * is.
  */
 #include "config.h"
 #ifndef _GNU_SOURCE
@@ -24,8 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <yajl/yajl_parse.h>
-
+#include "json_page.h"
 #include "k8s.h"
 
 /* Where a value is: the frames of interest. */
@@ -45,9 +44,7 @@ enum {
  * check of the whole document finds them. */
 enum { E_NONE, E_ROOT, E_KIND, E_ITEMS_TYPE, E_NO_ITEMS, E_META_TYPE, E_ITEM, E_CONTINUE };
 
-/* JSON kinds as events give them. */
-enum { J_STRING, J_NUMBER, J_MAP, J_ARRAY, J_BOOL, J_NULL };
-
+/* Indexed by enum json_kind. */
 static const char *const kind_name[] = { "a string", "a number", "an object",
                                          "an array", "a boolean", "null" };
 
@@ -64,13 +61,10 @@ struct page {
 	const char *what;      /* the request, for messages */
 	size_t selector;
 	struct k8s_podvec *out;
-	yajl_handle yajl;
+	struct json_page *json; /* the run's, gathering this page */
 	struct frame stack[MAX_FRAMES];
 	size_t depth;          /* frames in use */
-	size_t skip;           /* > 0: inside a value of no interest, this deep */
-	size_t bytes;          /* of the answer so far */
-	size_t syntax_at;      /* where yajl stopped; valid when `syntax` */
-	int syntax, nomem, seen_root, seen_items;
+	int nomem, seen_root, seen_items;
 	const char **resources; /* every conf resource name, flat */
 	struct k8s_item item;
 	size_t nitem;          /* items[nitem] being read */
@@ -94,12 +88,13 @@ static void page_bad(struct page *pg, int error, const char *fmt, ...)
 }
 
 /* A member that must be of JSON kind `want` when present; null is absent. */
-static int want(struct page *pg, int j, int want_j, const char *path, const char *key)
+static int want(struct page *pg, enum json_kind j, enum json_kind want_j, const char *path,
+                const char *key)
 {
 	/* As a tree walk found them: before the pod's name was known. */
 	int named = path[0] != '\0' && !(strcmp(path, "metadata.") == 0 && strcmp(key, "name") == 0);
 
-	if (j == J_NULL)
+	if (j == JSON_NULL)
 		return 0;
 	if (j == want_j)
 		return 1;
@@ -116,20 +111,18 @@ static void push(struct page *pg, enum frame_kind kind)
 	f->index = 0;
 }
 
-static int key_is(const unsigned char *k, size_t len, const char *s)
+static int key_is(const char *k, size_t len, const char *s)
 {
 	return strlen(s) == len && memcmp(k, s, len) == 0;
 }
 
-static int on_key(void *ctx, const unsigned char *k, size_t len)
+static int on_key(void *ctx, const char *k, size_t len)
 {
 	struct page *pg = ctx;
 	struct frame *f = &pg->stack[pg->depth - 1];
 	const struct k8s_conf *conf = pg->run->conf;
 	size_t i;
 
-	if (pg->skip > 0)
-		return 1;
 	f->key = K_OTHER;
 	switch (f->kind) {
 	case F_ROOT:
@@ -193,7 +186,7 @@ static int on_key(void *ctx, const unsigned char *k, size_t len)
 	default:
 		break;
 	}
-	return 1;
+	return 0;
 }
 
 static int keep_string(struct page *pg, size_t *field, const char *s, size_t len)
@@ -208,8 +201,8 @@ static int keep_string(struct page *pg, size_t *field, const char *s, size_t len
 /* A value in an item (the top frame is F_POD or deeper); `j` its kind, a
  * scalar's text in s/len.  Answers the frame to push for a map or array
  * (F_ROOT: none, skip it). */
-static enum frame_kind item_value(struct page *pg, struct frame *f, int j, const char *s,
-                                  size_t len)
+static enum frame_kind item_value(struct page *pg, struct frame *f, enum json_kind j,
+                                  const char *s, size_t len, double num)
 {
 	struct k8s_item *it = &pg->item;
 	const struct k8s_conf *conf = pg->run->conf;
@@ -218,41 +211,41 @@ static enum frame_kind item_value(struct page *pg, struct frame *f, int j, const
 
 	switch (f->kind) {
 	case F_POD:
-		if (f->key == K_METADATA && want(pg, j, J_MAP, "", "metadata"))
+		if (f->key == K_METADATA && want(pg, j, JSON_OBJECT, "", "metadata"))
 			return F_META;
-		if (f->key == K_SPEC && want(pg, j, J_MAP, "", "spec"))
+		if (f->key == K_SPEC && want(pg, j, JSON_OBJECT, "", "spec"))
 			return F_SPEC;
-		if (f->key == K_STATUS && want(pg, j, J_MAP, "", "status"))
+		if (f->key == K_STATUS && want(pg, j, JSON_OBJECT, "", "status"))
 			return F_STATUS;
 		break;
 	case F_META:
-		if (f->key == K_NAME && want(pg, j, J_STRING, "metadata.", "name"))
+		if (f->key == K_NAME && want(pg, j, JSON_STRING, "metadata.", "name"))
 			keep_string(pg, &it->name, s, len);
-		else if (f->key == K_NAMESPACE && want(pg, j, J_STRING, "metadata.", "namespace"))
+		else if (f->key == K_NAMESPACE && want(pg, j, JSON_STRING, "metadata.", "namespace"))
 			keep_string(pg, &it->ns, s, len);
-		else if (f->key == K_LABELS && want(pg, j, J_MAP, "metadata.", "labels"))
+		else if (f->key == K_LABELS && want(pg, j, JSON_OBJECT, "metadata.", "labels"))
 			return F_LABELS;
-		else if (f->key == K_DELETION && want(pg, j, J_STRING, "metadata.", "deletionTimestamp"))
+		else if (f->key == K_DELETION && want(pg, j, JSON_STRING, "metadata.", "deletionTimestamp"))
 			it->terminating = 1;
 		break;
 	case F_LABELS:
 		for (l = 0; l < K8S_NLABELS; l++)
-			if ((f->key & (1 << l)) && j != J_NULL) {
-				if (j != J_STRING)
+			if ((f->key & (1 << l)) && j != JSON_NULL) {
+				if (j != JSON_STRING)
 					it->label_kind[l] = kind_name[j];
 				else if (!keep_string(pg, &it->label[l], s, len))
 					return F_ROOT;
 			}
 		break;
 	case F_SPEC:
-		if (f->key == K_CONTAINERS && want(pg, j, J_ARRAY, "spec.", "containers"))
+		if (f->key == K_CONTAINERS && want(pg, j, JSON_ARRAY, "spec.", "containers"))
 			return F_CONTAINERS;
-		if (f->key == K_INITS && want(pg, j, J_ARRAY, "spec.", "initContainers"))
+		if (f->key == K_INITS && want(pg, j, JSON_ARRAY, "spec.", "initContainers"))
 			return F_INITS;
 		break;
 	case F_CONTAINERS:
 	case F_INITS:
-		if (j == J_MAP) {
+		if (j == JSON_OBJECT) {
 			k8s_item_container_begin(it, f->kind == F_INITS);
 			return F_CONTAINER;
 		}
@@ -265,42 +258,42 @@ static enum frame_kind item_value(struct page *pg, struct frame *f, int j, const
 		const char *path = f[-1].kind == F_INITS ? "spec.initContainers[]." : "spec.containers[].";
 		int ports = conf->port_name != NULL && f[-1].kind == F_CONTAINERS && !it->port_done;
 
-		if (f->key == K_PORTS && ports && want(pg, j, J_ARRAY, path, "ports"))
+		if (f->key == K_PORTS && ports && want(pg, j, JSON_ARRAY, path, "ports"))
 			return F_PORTS;
 		if (!accel)
 			break;
-		if (f->key == K_NAME && want(pg, j, J_STRING, path, "name"))
+		if (f->key == K_NAME && want(pg, j, JSON_STRING, path, "name"))
 			keep_string(pg, &it->cname, s, len);
-		else if (f->key == K_RESOURCES && want(pg, j, J_MAP, path, "resources"))
+		else if (f->key == K_RESOURCES && want(pg, j, JSON_OBJECT, path, "resources"))
 			return F_RESOURCES;
 		else if (f->key == K_POLICY && f[-1].kind == F_INITS &&
-		         want(pg, j, J_STRING, path, "restartPolicy"))
+		         want(pg, j, JSON_STRING, path, "restartPolicy"))
 			it->always = len == 6 && memcmp(s, "Always", 6) == 0;
 		break;
 	}
 	case F_PORTS:
-		if (j == J_MAP && !it->port_done) {
+		if (j == JSON_OBJECT && !it->port_done) {
 			it->pname_match = 0;
 			it->cport_kind = NULL;
 			return F_PORT;
 		}
 		break;
 	case F_PORT:
-		if (f->key == K_NAME && want(pg, j, J_STRING, "spec.containers[].ports[].", "name"))
+		if (f->key == K_NAME && want(pg, j, JSON_STRING, "spec.containers[].ports[].", "name"))
 			it->pname_match = strlen(conf->port_name) == len &&
 			                  memcmp(s, conf->port_name, len) == 0;
-		else if (f->key == K_CPORT && j != J_NULL && it->cport_kind == NULL) {
+		else if (f->key == K_CPORT && j != JSON_NULL && it->cport_kind == NULL) {
 			it->cport_kind = kind_name[j];
-			if (j == J_NUMBER)
-				it->cport = k8s_json_number(s, len);
+			if (j == JSON_NUMBER)
+				it->cport = num;
 		}
 		break;
 	case F_RESOURCES: {
 		const char *path = f[-2].kind == F_INITS ? "spec.initContainers[]." : "spec.containers[].";
 
-		if (f->key == K_LIMITS && want(pg, j, J_MAP, path, "limits"))
+		if (f->key == K_LIMITS && want(pg, j, JSON_OBJECT, path, "limits"))
 			return F_LIMITS;
-		if (f->key == K_REQUESTS && want(pg, j, J_MAP, path, "requests"))
+		if (f->key == K_REQUESTS && want(pg, j, JSON_OBJECT, path, "requests"))
 			return F_REQUESTS;
 		break;
 	}
@@ -308,14 +301,14 @@ static enum frame_kind item_value(struct page *pg, struct frame *f, int j, const
 	case F_REQUESTS:
 		if (f->key > 0)
 			k8s_item_quantity(it, f->kind == F_LIMITS, (size_t)f->key - 1,
-			                  j == J_NUMBER || j == J_STRING ? NULL : kind_name[j],
-			                  j == J_NUMBER, s, len);
+			                  j == JSON_NUMBER || j == JSON_STRING ? NULL : kind_name[j],
+			                  j == JSON_NUMBER, num, s, len);
 		break;
 	case F_STATUS:
-		if (f->key == K_PHASE && want(pg, j, J_STRING, "status.", "phase"))
+		if (f->key == K_PHASE && want(pg, j, JSON_STRING, "status.", "phase"))
 			keep_string(pg, &it->phase, s, len);
 		else if (f->key == K_IP &&
-		         want(pg, j, J_STRING, "status.",
+		         want(pg, j, JSON_STRING, "status.",
 		              conf->address == K8S_ADDR_HOST_IP ? "hostIP" : "podIP"))
 			keep_string(pg, &it->ip, s, len);
 		break;
@@ -325,63 +318,58 @@ static enum frame_kind item_value(struct page *pg, struct frame *f, int j, const
 	return F_ROOT;
 }
 
-/* Any value: scalars are used or dropped, maps and arrays entered or
- * skipped. */
-static int value(struct page *pg, int j, const char *s, size_t len)
+/* Any value: scalars are used or dropped, objects and arrays entered or
+ * stepped over. */
+static int on_value(void *ctx, enum json_kind j, const char *s, size_t len, double num)
 {
+	struct page *pg = ctx;
 	struct frame *f;
 	enum frame_kind next = F_ROOT;
 
-	if (pg->skip > 0) {
-		pg->skip += j == J_MAP || j == J_ARRAY;
-		return 1;
-	}
 	if (!pg->seen_root) {
 		pg->seen_root = 1;
-		if (j == J_MAP)
-			push(pg, F_ROOT);
-		else
+		if (j != JSON_OBJECT) {
 			page_bad(pg, E_ROOT, "%s: the answer is %s; expected a PodList object", pg->what,
 			         kind_name[j]);
-		pg->skip = j == J_ARRAY;
-		return 1;
+			return JSON_SKIP;
+		}
+		push(pg, F_ROOT);
+		return JSON_ENTER;
 	}
-	if (pg->depth == 0)
-		return 1; /* after the document */
 	f = &pg->stack[pg->depth - 1];
 	switch (f->kind) {
 	case F_ROOT:
-		if (f->key == K_KIND && j == J_STRING && (len != 7 || memcmp(s, "PodList", 7) != 0))
+		if (f->key == K_KIND && j == JSON_STRING && (len != 7 || memcmp(s, "PodList", 7) != 0))
 			page_bad(pg, E_KIND, "%s: the answer is a %.*s; expected a PodList", pg->what,
 			         len > 40 ? 40 : (int)len, s);
-		else if (f->key == K_METADATA && j == J_MAP)
+		else if (f->key == K_METADATA && j == JSON_OBJECT)
 			next = F_LISTMETA;
-		else if (f->key == K_METADATA && j != J_NULL)
+		else if (f->key == K_METADATA && j != JSON_NULL)
 			page_bad(pg, E_META_TYPE, "%s: metadata is %s; expected an object", pg->what,
 			         kind_name[j]);
 		else if (f->key == K_ITEMS && !pg->seen_items) {
 			pg->seen_items = 1;
-			if (j == J_ARRAY)
+			if (j == JSON_ARRAY)
 				next = F_ITEMS;
-			else if (j != J_NULL)
+			else if (j != JSON_NULL)
 				page_bad(pg, E_ITEMS_TYPE, "%s: items is %s; expected an array", pg->what,
 				         kind_name[j]);
 		}
 		break;
 	case F_LISTMETA:
-		if (f->key == K_CONTINUE && j == J_STRING && pg->cont == NULL) {
+		if (f->key == K_CONTINUE && j == JSON_STRING && pg->cont == NULL) {
 			if ((pg->cont = strndup(s, len)) == NULL)
 				pg->nomem = 1;
-		} else if (f->key == K_CONTINUE && j != J_NULL && j != J_STRING) {
+		} else if (f->key == K_CONTINUE && j != JSON_NULL && j != JSON_STRING) {
 			page_bad(pg, E_CONTINUE, "%s: metadata.continue is %s; expected a string",
 			         pg->what, kind_name[j]);
 		}
 		break;
 	case F_ITEMS:
 		if (pg->error != E_NONE && pg->error <= E_ITEM)
-			break; /* an item failed: the rest is only read for the syntax */
+			break; /* an item failed: the rest is stepped over */
 		pg->nitem = f->index;
-		if (j == J_MAP) {
+		if (j == JSON_OBJECT) {
 			k8s_item_begin(&pg->item);
 			next = F_POD;
 		} else {
@@ -390,35 +378,27 @@ static int value(struct page *pg, int j, const char *s, size_t len)
 		}
 		break;
 	default:
-		next = item_value(pg, f, j, s, len);
+		next = item_value(pg, f, j, s, len, num);
 		break;
 	}
 	if (f->kind == F_ITEMS || f->kind == F_CONTAINERS || f->kind == F_INITS ||
 	    f->kind == F_PORTS)
 		f->index++;
 	if (pg->nomem)
-		return 0;
-	if (j == J_MAP || j == J_ARRAY) {
-		if (next != F_ROOT && pg->depth < MAX_FRAMES)
-			push(pg, next);
-		else
-			pg->skip = 1;
-	}
-	return 1;
+		return JSON_STOP;
+	if (next == F_ROOT || pg->depth == MAX_FRAMES)
+		return JSON_SKIP;
+	push(pg, next);
+	return JSON_ENTER;
 }
 
 /* The end of a map or array: what its end completes. */
 static int on_end(void *ctx)
 {
 	struct page *pg = ctx;
-	struct frame *f;
+	struct frame *f = &pg->stack[--pg->depth];
 	int rc;
 
-	if (pg->skip > 0) {
-		pg->skip--;
-		return 1;
-	}
-	f = &pg->stack[--pg->depth];
 	switch (f->kind) {
 	case F_CONTAINER:
 		if (pg->run->conf->nresources > 0)
@@ -431,7 +411,7 @@ static int on_end(void *ctx)
 		rc = k8s_item_end(&pg->item, pg->selector, pg->out);
 		if (rc == -2) {
 			pg->nomem = 1;
-			return 0;
+			return JSON_STOP;
 		}
 		if (rc < 0 && pg->item.err_named)
 			page_bad(pg, E_ITEM, "%s: items[%zu] (pod %s): %s", pg->what, pg->nitem,
@@ -445,84 +425,43 @@ static int on_end(void *ctx)
 	return 1;
 }
 
-static int on_null(void *ctx)
-{
-	return value(ctx, J_NULL, NULL, 0);
-}
+static const struct json_events events = { on_value, on_key, on_end };
 
-static int on_bool(void *ctx, int b)
-{
-	return value(ctx, J_BOOL, NULL, 0);
-}
-
-static int on_number(void *ctx, const char *s, size_t len)
-{
-	return value(ctx, J_NUMBER, s, len);
-}
-
-static int on_string(void *ctx, const unsigned char *s, size_t len)
-{
-	return value(ctx, J_STRING, (const char *)s, len);
-}
-
-static int on_start_map(void *ctx)
-{
-	return value(ctx, J_MAP, NULL, 0);
-}
-
-static int on_start_array(void *ctx)
-{
-	return value(ctx, J_ARRAY, NULL, 0);
-}
-
-static const yajl_callbacks callbacks = {
-	on_null, on_bool, NULL, NULL, on_number, on_string,
-	on_start_map, on_key, on_end, on_start_array, on_end,
-};
-
-/* libcurl's chunks into the parser.  After a syntax error the rest is only
- * counted, for the message. */
+/* libcurl's chunks, gathered (http.c bounds the page). */
 static int feed(void *ctx, const char *p, size_t n)
 {
 	struct page *pg = ctx;
-	yajl_status ys;
 
-	if (!pg->syntax) {
-		ys = yajl_parse(pg->yajl, (const unsigned char *)p, n);
-		if (pg->nomem) {
-			k8s_nomem(pg->run);
-			return -1;
-		}
-		if (ys != yajl_status_ok) {
-			/* yajl counts the offending byte as consumed */
-			size_t used = yajl_get_bytes_consumed(pg->yajl);
-
-			pg->syntax = 1;
-			pg->syntax_at = pg->bytes + (used > 0 ? used - 1 : 0);
-		}
+	if (json_page_append(pg->json, p, n) < 0) {
+		k8s_nomem(pg->run);
+		return -1;
 	}
-	pg->bytes += n;
 	return 0;
 }
 
-/* The verdict on a whole page. */
+/* The whole page: checked, walked, judged. */
 static muster_status finish(struct page *pg, char **cont)
 {
 	struct k8s_run *run = pg->run;
+	size_t bytes = json_page_size(pg->json), at;
+	char why[160];
+	int rc;
 
-	if (pg->bytes == 0) {
+	if (bytes == 0) {
 		run->host->fail(run->call, "%s: the answer is empty; expected a PodList", pg->what);
 		return MUSTER_STATUS_UNAVAIL;
 	}
-	if (!pg->syntax && (yajl_complete_parse(pg->yajl) != yajl_status_ok || !pg->seen_root)) {
-		pg->syntax = 1;
-		pg->syntax_at = pg->bytes - 1; /* it ended too soon */
-	}
-	if (pg->nomem)
+	rc = json_page_walk(pg->json, &events, pg, &at, why, sizeof(why));
+	if (rc == JSON_PAGE_NOMEM || pg->nomem)
 		return k8s_nomem(run);
-	if (pg->syntax) {
-		run->host->fail(run->call, "%s: the answer is not valid JSON (error at byte %zu of %zu)",
-		                pg->what, pg->syntax_at, pg->bytes);
+	if (rc == JSON_PAGE_INVALID && at < bytes) {
+		run->host->fail(run->call, "%s: the answer is not valid JSON at byte %zu of %zu: %s",
+		                pg->what, at, bytes, why);
+		return MUSTER_STATUS_UNAVAIL;
+	}
+	if (rc == JSON_PAGE_INVALID) {
+		run->host->fail(run->call, "%s: the answer is not valid JSON (%zu bytes): %s", pg->what,
+		                bytes, why);
 		return MUSTER_STATUS_UNAVAIL;
 	}
 	if (pg->error == E_NONE && !pg->seen_items)
@@ -554,23 +493,19 @@ muster_status k8s_podlist_get(struct k8s_run *run, const char *path, const char 
 	pg.out = out;
 	if (k8s_item_init(&pg.item, conf) < 0 ||
 	    (pg.resources = calloc(conf->nresources + 1, sizeof(*pg.resources))) == NULL ||
-	    (pg.yajl = yajl_alloc(&callbacks, NULL, &pg)) == NULL) {
+	    (run->json == NULL && (run->json = json_page_new()) == NULL)) {
 		st = k8s_nomem(run);
 		goto out;
 	}
 	for (k = 0; k < conf->nkinds; k++)
 		for (r = 0; r < conf->kinds[k].nresources; r++)
 			pg.resources[i++] = conf->kinds[k].resources[r];
-	/* As cJSON was: bytes after the document are ignored, strings are
-	 * taken as they come. */
-	yajl_config(pg.yajl, yajl_allow_trailing_garbage, 1);
-	yajl_config(pg.yajl, yajl_dont_validate_strings, 1);
+	pg.json = run->json;
+	json_page_reset(pg.json);
 	st = k8s_http_get(run, path, feed, &pg, code);
 	if (st == MUSTER_STATUS_SUCCESS && *code == 200)
 		st = finish(&pg, cont);
 out:
-	if (pg.yajl != NULL)
-		yajl_free(pg.yajl);
 	free(pg.resources);
 	free(pg.cont);
 	k8s_item_free(&pg.item);

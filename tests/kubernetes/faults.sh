@@ -59,11 +59,11 @@ expect_err "400 for a selector the API cannot parse" $EX_UNAVAIL \
 serve --mode garbage
 run_muster "$c" resolve
 expect_err "garbage" $EX_UNAVAIL \
-	"unavail: job worker: pods matching \"job-name=tensorflow\" in namespace default (page 1): the answer is not valid JSON (error at byte 0 of 53)"
+	"unavail: job worker: pods matching \"job-name=tensorflow\" in namespace default (page 1): the answer is not valid JSON at byte 0 of 53: "
 serve --mode truncated
 run_muster "$c" resolve
 expect_err "truncated JSON" $EX_UNAVAIL \
-	"job worker: pods matching \"job-name=tensorflow\" in namespace default (page 1): the answer is not valid JSON (error at byte 1759"
+	"job worker: pods matching \"job-name=tensorflow\" in namespace default (page 1): the answer is not valid JSON at byte 17593 of 17594: A string is opened, but never closed."
 serve --mode short
 run_muster "$c" resolve
 expect_err "connection closed mid-answer" $EX_UNAVAIL "unavail: $P: "
