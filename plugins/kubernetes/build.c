@@ -25,24 +25,26 @@
 
 #include "k8s.h"
 
-static char *kubeflow_address(const struct k8s_run *run, const struct k8s_pod *p, long port)
+static char *kubeflow_address(const struct k8s_run *run, const struct k8s_podvec *v,
+                              const struct k8s_pod *p, long port)
 {
 	const char *domain = run->conf->cluster_domain != NULL ? run->conf->cluster_domain
 	                                                       : plugin_getenv("CUSTOM_CLUSTER_DOMAIN");
-	const char *ns = p->ns != NULL ? p->ns
+	const char *ns = p->ns != 0 ? k8s_str(v, p->ns)
 	                 : run->conf->namespace != NULL ? run->conf->namespace
 	                 : run->conn.namespace != NULL  ? run->conn.namespace
 	                                                : "default";
-	char *s = plugin_asprintf("%s-%s-%ld.%s.svc%s%s:%ld", p->kf_job, p->kf_type, (long)p->kf_index, ns,
-	                       domain != NULL && domain[0] ? "." : "",
-	                       domain != NULL ? domain : "", port);
+	const char *kf_job = k8s_str(v, p->kf_job);
+	char *s = plugin_asprintf("%s-%s-%ld.%s.svc%s%s:%ld", kf_job, k8s_str(v, p->kf_type),
+	                          (long)p->kf_index, ns, domain != NULL && domain[0] ? "." : "",
+	                          domain != NULL ? domain : "", port);
 	char *c;
 	size_t jl;
 
 	if (s == NULL)
 		return NULL;
 	/* GenGeneralName: lower-case replica type, '/' in the job name → '-'. */
-	jl = strlen(p->kf_job);
+	jl = strlen(kf_job);
 	for (c = s; c < s + jl; c++)
 		if (*c == '/')
 			*c = '-';
@@ -76,7 +78,7 @@ muster_status k8s_build(struct k8s_run *run, struct k8s_podvec *jobs)
 	const char *self = self_name(conf, hostbuf, sizeof(hostbuf));
 	const char *self_ns = conf->all_namespaces ? plugin_getenv("POD_NAMESPACE") : NULL;
 	int self_found = 0;
-	size_t j, i, k, r, ri;
+	size_t j, i, k;
 
 	for (j = 0; j < conf->njobs; j++) {
 		const char *job = conf->jobs[j].name;
@@ -84,40 +86,39 @@ muster_status k8s_build(struct k8s_run *run, struct k8s_podvec *jobs)
 		if (h->add_job(run->call, job) < 0)
 			return MUSTER_STATUS_UNAVAIL;
 		for (i = 0; i < jobs[j].n; i++) {
-			const struct k8s_pod *p = &jobs[j].pods[i];
+			const struct k8s_podvec *v = &jobs[j];
+			const struct k8s_pod *p = &v->pods[i];
+			const char *name = k8s_str(v, p->name), *ip = k8s_str(v, p->ip), *ns;
+			const int32_t *counts = k8s_counts(v, p);
 			long port = p->port >= 0 ? p->port : conf->port;
 			char *addr;
 			int rc;
 
 			if (conf->address == K8S_ADDR_KUBEFLOW)
-				addr = kubeflow_address(run, p, port);
-			else if (strchr(p->ip, ':') != NULL)
-				addr = plugin_asprintf("[%s]:%ld", p->ip, port);
+				addr = kubeflow_address(run, v, p, port);
+			else if (strchr(ip, ':') != NULL)
+				addr = plugin_asprintf("[%s]:%ld", ip, port);
 			else
-				addr = plugin_asprintf("%s:%ld", p->ip, port);
+				addr = plugin_asprintf("%s:%ld", ip, port);
 			if (addr == NULL)
 				return k8s_nomem(run);
 			rc = h->add_task(run->call, job, p->index, addr);
 			free(addr);
 			if (rc < 0)
 				return MUSTER_STATUS_UNAVAIL;
-			for (k = 0, ri = 0; p->counts != NULL && k < conf->nkinds; k++) {
-				long n = 0;
-
-				for (r = 0; r < conf->kinds[k].nresources; r++, ri++)
-					n += p->counts[ri];
-				if (n > 0 && h->add_accelerator(run->call, job, p->index,
-				                                conf->kinds[k].kind, n) < 0)
+			for (k = 0; counts != NULL && k < conf->nkinds; k++)
+				if (counts[k] > 0 && h->add_accelerator(run->call, job, p->index,
+				                                        conf->kinds[k].kind, counts[k]) < 0)
 					return MUSTER_STATUS_UNAVAIL;
-			}
-			if (!self_found && self != NULL && strcmp(p->name, self) == 0 &&
+			ns = k8s_str(v, p->ns);
+			if (!self_found && self != NULL && strcmp(name, self) == 0 &&
 			    (self_ns == NULL || self_ns[0] == '\0' ||
-			     (p->ns != NULL && strcmp(p->ns, self_ns) == 0))) {
+			     (ns != NULL && strcmp(ns, self_ns) == 0))) {
 				self_found = 1;
 				if (h->set_task(run->call, job, p->index) < 0)
 					return MUSTER_STATUS_UNAVAIL;
 				h->log(conf->pc, K8S_LOG_DEBUG, "this process is pod %s: task %s:%ld",
-				       p->name, job, (long)p->index);
+				       name, job, (long)p->index);
 			}
 		}
 	}

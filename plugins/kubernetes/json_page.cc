@@ -247,9 +247,13 @@ int json_page_walk(json_page *jp, const json_events *ev, void *ctx, size_t *at, 
 	std::memset(jp->buf + jp->len, 0, simdjson::SIMDJSON_PADDING);
 	/* Room for the largest page yet, with some to spare, so that pages a
 	 * little larger than the last do not reallocate the parser. */
-	if (jp->parser.capacity() < jp->len &&
-	    jp->parser.allocate(jp->len + jp->len / 4, max_depth) != simdjson::SUCCESS)
-		return JSON_PAGE_NOMEM;
+	if (jp->parser.capacity() < jp->len) {
+		size_t cap = jp->len + jp->len / 4;
+
+		if (jp->parser.allocate(cap, max_depth) != simdjson::SUCCESS ||
+		    jp->parser.doc.allocate(cap) != simdjson::SUCCESS)
+			return JSON_PAGE_NOMEM;
+	}
 	err = jp->parser.parse(jp->buf, jp->len, false).get(root);
 	if (err == simdjson::MEMALLOC)
 		return JSON_PAGE_NOMEM;

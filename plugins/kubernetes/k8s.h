@@ -15,7 +15,7 @@
  *   list.c        the paged listing of every job's selectors (410 restarts)
  *   order.c       task order inside a job: name, natural, label
  *   build.c       addresses, self identity, accelerators: the builder calls
- *   util.c        buffers, files, base64, small string helpers
+ *   util.c        base64, small string helpers, paths
  *
  * Nothing here is exported: the plugin's only visible symbol is its entry.
  */
@@ -35,6 +35,8 @@
 #define K8S_MAX_FILE ((size_t)4 * 1024 * 1024)   /* kubeconfig, token, CA, keys */
 #define K8S_MAX_INDEX 2147483647L                /* TF task indices are int32 */
 #define K8S_MAX_RESTARTS 5                       /* 410 Gone restarts per listing */
+#define K8S_MAX_SELECTORS 65535                  /* per job: a pod record keeps 16 bits */
+#define K8S_MAX_KINDS 64                         /* accelerator kinds */
 
 #define K8S_SA_DIR "/var/run/secrets/kubernetes.io/serviceaccount"
 
@@ -107,42 +109,47 @@ struct k8s_conn {
 	char source[256];      /* for messages: "config", "kubeconfig FILE (context C)", ... */
 };
 
-/* Memory handed out in order and freed all at once: the strings and counts
- * of a listing's pods, without a malloc (and its overhead) per pod.  Chunks
- * never move, so pointers into them stay valid. */
-struct k8s_arena_chunk;
-struct k8s_arena {
-	struct k8s_arena_chunk *head;  /* the newest chunk */
-	size_t used;                   /* bytes used in it */
-};
-struct k8s_arena_mark {
-	struct k8s_arena_chunk *head;
-	size_t used;
-};
+/* Where a pod's string or counts sit in its listing's `data`: 1 + the
+ * offset, 0 for none.  32 bits keep a record small; a listing's data is
+ * bounded below 4 GiB (K8S_MAX_DATA). */
+typedef uint32_t k8s_ref;
+#define K8S_MAX_DATA ((size_t)UINT32_MAX - 1)
 
-/* One pod, as much of it as the answer needs: a small fixed-size record,
- * its strings and counts in the listing's arena. */
+/* One pod, as much of it as the answer needs: a 52-byte record whatever
+ * the pod, its strings and counts in the listing's one buffer. */
 struct k8s_pod {
-	const char *name;
-	const char *ns;
-	const char *phase;     /* NULL: none given */
-	const char *ip;        /* the address chosen (pod or host IP); NULL: none */
-	const char *kf_job, *kf_type; /* kubeflow labels (address = kubeflow) */
-	const char *label_bad; /* the index label's value when not an index */
-	const long *counts;    /* per conf resource name (nresources); NULL if all 0 */
+	k8s_ref name;
+	k8s_ref ns;
+	k8s_ref phase;         /* none: no phase given */
+	k8s_ref ip;            /* the address chosen (pod or host IP) */
+	k8s_ref kf_job, kf_type; /* kubeflow labels (address = kubeflow) */
+	k8s_ref label_bad;     /* the index label's value when not an index */
+	k8s_ref counts;        /* int32_t per accelerator kind (nkinds); none if all 0 */
 	int32_t kf_index;
 	int32_t label_index;   /* order = label: the index label, -1: none */
 	int32_t port;          /* from port_name, -1: not found */
 	int32_t index;         /* the task index, set by order.c */
-	uint32_t selector;     /* which of the job's selectors matched it */
-	unsigned char terminating; /* metadata.deletionTimestamp set */
+	uint16_t selector;     /* which of the job's selectors matched it */
+	uint8_t terminating;   /* metadata.deletionTimestamp set */
 };
 
+/* A job's pods: the records, and one buffer for all their strings (a
+ * job's pods share their namespace and phase: kept once) and counts. */
 struct k8s_podvec {
 	struct k8s_pod *pods;
 	size_t n, cap;
-	struct k8s_arena arena;
+	struct pbuf data;
 };
+
+static inline const char *k8s_str(const struct k8s_podvec *v, k8s_ref r)
+{
+	return r != 0 ? v->data.data + r - 1 : NULL;
+}
+
+static inline const int32_t *k8s_counts(const struct k8s_podvec *v, const struct k8s_pod *p)
+{
+	return p->counts != 0 ? (const int32_t *)(const void *)(v->data.data + p->counts - 1) : NULL;
+}
 
 /* Where pod.c keeps the labels it reads. */
 enum { K8S_LAB_KF_JOB, K8S_LAB_TF_JOB, K8S_LAB_KF_TYPE, K8S_LAB_TYPE, K8S_LAB_KF_INDEX,
@@ -258,11 +265,6 @@ muster_status k8s_order(struct k8s_run *run, const struct k8s_job *job, struct k
 muster_status k8s_build(struct k8s_run *run, struct k8s_podvec *jobs);
 
 /* util.c */
-void *k8s_arena_alloc(struct k8s_arena *a, size_t n);  /* aligned for long */
-char *k8s_arena_strdup(struct k8s_arena *a, const char *s);
-void k8s_arena_mark(const struct k8s_arena *a, struct k8s_arena_mark *m);
-void k8s_arena_rewind(struct k8s_arena *a, const struct k8s_arena_mark *m);
-void k8s_arena_free(struct k8s_arena *a);
 /* A whole file (at most K8S_MAX_FILE bytes); -1 with errno (EFBIG). */
 /* RFC 4648 base64 (whitespace ignored); -1 when invalid. */
 int k8s_base64_decode(const char *in, char **out, size_t *outlen);

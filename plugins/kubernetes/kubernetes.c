@@ -58,18 +58,20 @@ static void sleep_ms(long ms)
 }
 
 /* Not ready: why, as "Pending", "Terminating", "Running but has no pod IP yet". */
-static const char *not_ready(const struct k8s_run *run, const struct k8s_pod *p, char *buf,
-                             size_t size)
+static const char *not_ready(const struct k8s_run *run, const struct k8s_podvec *v,
+                             const struct k8s_pod *p, char *buf, size_t size)
 {
-	if (p->phase == NULL)
+	const char *phase = k8s_str(v, p->phase), *ip = k8s_str(v, p->ip);
+
+	if (phase == NULL)
 		return "without a phase";
-	if (strcmp(p->phase, "Running") != 0) {
-		snprintf(buf, size, "%s", p->phase);
+	if (strcmp(phase, "Running") != 0) {
+		snprintf(buf, size, "%s", phase);
 		return buf;
 	}
 	if (p->terminating)
 		return "Terminating";
-	if (run->conf->address != K8S_ADDR_KUBEFLOW && (p->ip == NULL || p->ip[0] == '\0'))
+	if (run->conf->address != K8S_ADDR_KUBEFLOW && (ip == NULL || ip[0] == '\0'))
 		return run->conf->address == K8S_ADDR_HOST_IP ? "Running but has no host IP yet"
 		                                              : "Running but has no pod IP yet";
 	return NULL;
@@ -97,7 +99,7 @@ static const char *readiness(const struct k8s_run *run, const struct k8s_podvec 
 		}
 		for (i = 0; i < jobs[j].n; i++) {
 			const struct k8s_pod *p = &jobs[j].pods[i];
-			const char *w = not_ready(run, p, why, sizeof(why));
+			const char *w = not_ready(run, &jobs[j], p, why, sizeof(why));
 
 			(*total)++;
 			if (w == NULL) {
@@ -105,7 +107,7 @@ static const char *readiness(const struct k8s_run *run, const struct k8s_podvec 
 				continue;
 			}
 			if (first == NULL) {
-				snprintf(msg, size, "%s: %s", p->name, w);
+				snprintf(msg, size, "%s: %s", k8s_str(&jobs[j], p->name), w);
 				first = msg;
 			}
 		}

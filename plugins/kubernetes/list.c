@@ -59,14 +59,12 @@ static muster_status list_selector(struct k8s_run *run, const struct k8s_job *jo
                                    struct k8s_podvec *out)
 {
 	const char *sel = job->selectors[s];
-	size_t start = out->n;
-	struct k8s_arena_mark mark;
+	size_t start = out->n, mark = out->data.len;
 	char *cont = NULL, *path, what[600];
 	int restarts = 0, continued;
 	long page = 0, code;
 	muster_status st;
 
-	k8s_arena_mark(&out->arena, &mark);
 	for (;;) {
 		if ((path = page_path(run, sel, cont)) == NULL) {
 			st = k8s_nomem(run);
@@ -99,7 +97,7 @@ static muster_status list_selector(struct k8s_run *run, const struct k8s_job *jo
 			               job->name, page, sel);
 			page = 0;
 			out->n = start;
-			k8s_arena_rewind(&out->arena, &mark);
+			out->data.len = mark;
 			continue;
 		}
 		if (st != MUSTER_STATUS_SUCCESS || cont == NULL)
@@ -109,14 +107,20 @@ static muster_status list_selector(struct k8s_run *run, const struct k8s_job *jo
 	return st;
 }
 
-static int by_identity(const void *pa, const void *pb)
+static int same_pod(const struct k8s_podvec *v, const struct k8s_pod *a, const struct k8s_pod *b)
+{
+	const char *an = k8s_str(v, a->ns), *bn = k8s_str(v, b->ns);
+	int c = strcmp(k8s_str(v, a->name), k8s_str(v, b->name));
+
+	return c != 0 ? c : strcmp(an ? an : "", bn ? bn : "");
+}
+
+static int by_identity(const void *pa, const void *pb, void *vv)
 {
 	const struct k8s_pod *a = *(const struct k8s_pod *const *)pa;
 	const struct k8s_pod *b = *(const struct k8s_pod *const *)pb;
-	int c = strcmp(a->name, b->name);
+	int c = same_pod(vv, a, b);
 
-	if (c == 0)
-		c = strcmp(a->ns ? a->ns : "", b->ns ? b->ns : "");
 	if (c == 0)
 		c = a->selector < b->selector ? -1 : a->selector > b->selector;
 	if (c == 0)
@@ -137,15 +141,14 @@ static muster_status dedupe(struct k8s_run *run, struct k8s_podvec *v)
 		return k8s_nomem(run);
 	for (i = 0; i < v->n; i++)
 		idx[i] = &v->pods[i];
-	qsort(idx, v->n, sizeof(*idx), by_identity);
+	qsort_r(idx, v->n, sizeof(*idx), by_identity, v);
 	for (i = 1; i < v->n; i++)
-		if (strcmp(idx[i]->name, idx[i - 1]->name) == 0 &&
-		    strcmp(idx[i]->ns ? idx[i]->ns : "", idx[i - 1]->ns ? idx[i - 1]->ns : "") == 0)
+		if (same_pod(v, idx[i], idx[i - 1]) == 0)
 			idx[i]->index = -2; /* a repeat: dropped below */
 	free(idx);
 	for (i = o = 0; i < v->n; i++) {
 		if (v->pods[i].index == -2)
-			continue; /* its strings stay in the arena until the listing goes */
+			continue; /* its strings stay in the data until the listing goes */
 		v->pods[o++] = v->pods[i];
 	}
 	v->n = o;

@@ -56,6 +56,11 @@ static int read_jobs(const struct popts *o, struct k8s_conf *conf)
 		snprintf(what, sizeof(what), "jobs.%s", conf->jobs[i].name);
 		if (popt_string_list(o, el, what, &conf->jobs[i].selectors, &conf->jobs[i].nselectors) < 0)
 			return -1;
+		if (conf->jobs[i].nselectors > K8S_MAX_SELECTORS) {
+			o->host->open_error(o->pc, el, "%s: at most %d label selectors", what,
+			                    K8S_MAX_SELECTORS);
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -102,6 +107,10 @@ static int read_accelerators(const struct popts *o, struct k8s_conf *conf)
 	count = o->host->cfg_count(node);
 	if (count == 0)
 		return 0; /* no accelerators reported */
+	if (count > K8S_MAX_KINDS) {
+		o->host->open_error(o->pc, node, "accelerators: at most %d kinds", K8S_MAX_KINDS);
+		return -1;
+	}
 	if ((conf->kinds = calloc(count, sizeof(*conf->kinds))) == NULL)
 		return popt_nomem(o, node);
 	for (i = 0; i < count; i++) {

@@ -10,6 +10,9 @@
  * Ties (one name in two namespaces, all_namespaces) go by namespace.
  */
 #include "config.h"
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1 /* qsort_r */
+#endif
 
 #include <stdlib.h>
 #include <string.h>
@@ -17,42 +20,47 @@
 #include "k8s.h"
 #include "../common/natural.h"
 
-static int ns_cmp(const struct k8s_pod *a, const struct k8s_pod *b)
+static int ns_cmp(const struct k8s_podvec *v, const struct k8s_pod *a, const struct k8s_pod *b)
 {
-	return strcmp(a->ns ? a->ns : "", b->ns ? b->ns : "");
+	const char *an = k8s_str(v, a->ns), *bn = k8s_str(v, b->ns);
+
+	return strcmp(an ? an : "", bn ? bn : "");
 }
 
-static int by_name(const void *pa, const void *pb)
+static int by_name(const void *pa, const void *pb, void *vv)
 {
 	const struct k8s_pod *a = pa, *b = pb;
+	const struct k8s_podvec *v = vv;
 	int c;
 
 	if (a->selector != b->selector)
 		return a->selector < b->selector ? -1 : 1;
-	c = strcmp(a->name, b->name);
-	return c != 0 ? c : ns_cmp(a, b);
+	c = strcmp(k8s_str(v, a->name), k8s_str(v, b->name));
+	return c != 0 ? c : ns_cmp(v, a, b);
 }
 
-static int by_natural(const void *pa, const void *pb)
+static int by_natural(const void *pa, const void *pb, void *vv)
 {
 	const struct k8s_pod *a = pa, *b = pb;
+	const struct k8s_podvec *v = vv;
 	int c;
 
 	if (a->selector != b->selector)
 		return a->selector < b->selector ? -1 : 1;
-	c = natural_cmp(a->name, b->name);
-	return c != 0 ? c : ns_cmp(a, b);
+	c = natural_cmp(k8s_str(v, a->name), k8s_str(v, b->name));
+	return c != 0 ? c : ns_cmp(v, a, b);
 }
 
-static int by_label(const void *pa, const void *pb)
+static int by_label(const void *pa, const void *pb, void *vv)
 {
 	const struct k8s_pod *a = pa, *b = pb;
+	const struct k8s_podvec *v = vv;
 	int c;
 
 	if (a->label_index != b->label_index)
 		return a->label_index < b->label_index ? -1 : 1;
-	c = strcmp(a->name, b->name);
-	return c != 0 ? c : ns_cmp(a, b);
+	c = strcmp(k8s_str(v, a->name), k8s_str(v, b->name));
+	return c != 0 ? c : ns_cmp(v, a, b);
 }
 
 muster_status k8s_order(struct k8s_run *run, const struct k8s_job *job, struct k8s_podvec *v)
@@ -65,33 +73,34 @@ muster_status k8s_order(struct k8s_run *run, const struct k8s_job *job, struct k
 		return MUSTER_STATUS_SUCCESS; /* qsort(NULL, 0) is undefined */
 	switch (run->conf->order) {
 	case K8S_ORDER_NAME:
-		qsort(v->pods, v->n, sizeof(*v->pods), by_name);
+		qsort_r(v->pods, v->n, sizeof(*v->pods), by_name, v);
 		break;
 	case K8S_ORDER_NATURAL:
-		qsort(v->pods, v->n, sizeof(*v->pods), by_natural);
+		qsort_r(v->pods, v->n, sizeof(*v->pods), by_natural, v);
 		break;
 	case K8S_ORDER_LABEL:
 		for (i = 0; i < v->n; i++) {
 			const struct k8s_pod *p = &v->pods[i];
 
-			if (p->label_bad != NULL) {
+			if (p->label_bad != 0) {
 				run->host->fail(run->call, "job %s: pod %s: label %s is \"%.40s\", not a task "
 				                           "index",
-				                job->name, p->name, lab, p->label_bad);
+				                job->name, k8s_str(v, p->name), lab, k8s_str(v, p->label_bad));
 				return MUSTER_STATUS_UNAVAIL;
 			}
 			if (p->label_index < 0) {
 				run->host->fail(run->call, "job %s: pod %s has no label %s (order = "
 				                           "\"label\")",
-				                job->name, p->name, lab);
+				                job->name, k8s_str(v, p->name), lab);
 				return MUSTER_STATUS_UNAVAIL;
 			}
 		}
-		qsort(v->pods, v->n, sizeof(*v->pods), by_label);
+		qsort_r(v->pods, v->n, sizeof(*v->pods), by_label, v);
 		for (i = 1; i < v->n; i++)
 			if (v->pods[i].label_index == v->pods[i - 1].label_index) {
 				run->host->fail(run->call, "job %s: pods %s and %s both have %s=%ld",
-				                job->name, v->pods[i - 1].name, v->pods[i].name, lab,
+				                job->name, k8s_str(v, v->pods[i - 1].name),
+				                k8s_str(v, v->pods[i].name), lab,
 				                (long)v->pods[i].label_index);
 				return MUSTER_STATUS_UNAVAIL;
 			}

@@ -4,7 +4,7 @@
  * podlist.c hands over the fields as the stream meets them; what the answer
  * needs — name, namespace, phase, the chosen IP, the labels that order or
  * name tasks, the named port, the accelerator counts — is kept for the
- * item, and at its end copied into the listing's arena behind one
+ * item, and at its end copied into the listing's data behind one
  * fixed-size record.  Checks that depend on more than one field (limits
  * before requests, a label and its fallback, the port's name and number)
  * wait for the end of the object that holds them, so the answer does not
@@ -232,30 +232,73 @@ static const char *label(struct k8s_item *it, int l, int fallback)
 	return NULL;
 }
 
-/* Copies of the item's strings in the arena; the phase and namespace of
- * a job's pods are nearly always one string, kept once. */
-static const char *keep(struct k8s_podvec *out, const char *s, const char *prev, int *nomem)
+/* Copies of the item's strings in the listing's data, packed end to end;
+ * the phase and namespace of a job's pods are nearly always one string,
+ * kept once (`prev`: the last pod's). */
+static k8s_ref keep(struct k8s_podvec *out, const char *s, k8s_ref prev, int *nomem)
 {
-	const char *p;
+	size_t at = out->data.len;
 
 	if (s == NULL)
-		return NULL;
-	if (prev != NULL && strcmp(s, prev) == 0)
+		return 0;
+	if (prev != 0 && strcmp(s, k8s_str(out, prev)) == 0)
 		return prev;
-	if ((p = k8s_arena_strdup(&out->arena, s)) == NULL)
+	if (pbuf_append(&out->data, s, strlen(s) + 1) < 0) {
 		*nomem = 1;
-	return p;
+		return 0;
+	}
+	return (k8s_ref)(at + 1);
+}
+
+/* The effective request summed per accelerator kind, as int32 counts in
+ * the listing's data (aligned); 0 when all are 0, -1 after k8s_item_bad
+ * when a kind passes what a task count can hold, -2 out of memory. */
+static int keep_counts(struct k8s_item *it, struct k8s_podvec *out, k8s_ref *ref)
+{
+	const struct k8s_conf *conf = it->conf;
+	static const char pad[sizeof(int32_t)];
+	int32_t counts[K8S_MAX_KINDS];
+	size_t k, r, i = 0, at;
+	int any = 0;
+
+	*ref = 0;
+	for (i = 0; i < conf->nresources; i++)
+		if (it->init_max[i] > it->sum[i])
+			it->sum[i] = it->init_max[i];
+	for (k = 0, i = 0; k < conf->nkinds; k++) {
+		long n = 0;
+
+		for (r = 0; r < conf->kinds[k].nresources; r++, i++)
+			n += it->sum[i];
+		if (n > K8S_MAX_INDEX) {
+			k8s_item_bad(it, 1, "%ld %s accelerators: more than a task can have", n,
+			             conf->kinds[k].kind);
+			return -1;
+		}
+		counts[k] = (int32_t)n;
+		any |= n != 0;
+	}
+	if (!any)
+		return 0;
+	if (pbuf_append(&out->data, pad, (sizeof(int32_t) - out->data.len % sizeof(int32_t)) %
+	                                     sizeof(int32_t)) < 0)
+		return -2;
+	at = out->data.len;
+	if (pbuf_append(&out->data, counts, conf->nkinds * sizeof(int32_t)) < 0)
+		return -2;
+	*ref = (k8s_ref)(at + 1);
+	return 0;
 }
 
 int k8s_item_end(struct k8s_item *it, size_t selector, struct k8s_podvec *out)
 {
 	const struct k8s_conf *conf = it->conf;
 	const struct k8s_pod *last = out->n > 0 ? &out->pods[out->n - 1] : NULL;
+	size_t mark = out->data.len;
 	const char *name = str(it, it->name), *kf_job = NULL, *kf_type = NULL, *kf_index = NULL,
 	           *lab = NULL;
 	struct k8s_pod p;
-	size_t i;
-	int any = 0, nomem = 0;
+	int rc, nomem = 0;
 
 	if (it->err_set && !it->err_named)
 		return -1;
@@ -285,41 +328,35 @@ int k8s_item_end(struct k8s_item *it, size_t selector, struct k8s_podvec *out)
 	if (conf->order == K8S_ORDER_LABEL && conf->index_label == NULL)
 		p.label_index = p.kf_index;
 	p.port = (int32_t)it->port;
-	p.terminating = (unsigned char)it->terminating;
-	p.selector = (uint32_t)selector;
+	p.terminating = (uint8_t)it->terminating;
+	p.selector = (uint16_t)selector;
 	p.index = -1;
 
-	for (i = 0; i < conf->nresources; i++) {
-		if (it->init_max[i] > it->sum[i])
-			it->sum[i] = it->init_max[i];
-		any |= it->sum[i] != 0;
-	}
-	if (any) {
-		long *counts = k8s_arena_alloc(&out->arena, conf->nresources * sizeof(long));
+	if (out->data.max == 0)
+		pbuf_init(&out->data, K8S_MAX_DATA);
+	if ((rc = keep_counts(it, out, &p.counts)) < 0)
+		return rc;
+	p.name = keep(out, name, 0, &nomem);
+	p.ns = keep(out, str(it, it->ns), last ? last->ns : 0, &nomem);
+	p.phase = keep(out, str(it, it->phase), last ? last->phase : 0, &nomem);
+	p.ip = keep(out, str(it, it->ip), 0, &nomem);
+	p.kf_job = keep(out, kf_job, last ? last->kf_job : 0, &nomem);
+	p.kf_type = keep(out, kf_type, last ? last->kf_type : 0, &nomem);
+	p.label_bad = lab != NULL && p.label_index < 0 ? keep(out, lab, 0, &nomem) : 0;
 
-		if (counts == NULL)
-			return -2;
-		memcpy(counts, it->sum, conf->nresources * sizeof(long));
-		p.counts = counts;
-	}
-	p.name = keep(out, name, NULL, &nomem);
-	p.ns = keep(out, str(it, it->ns), last ? last->ns : NULL, &nomem);
-	p.phase = keep(out, str(it, it->phase), last ? last->phase : NULL, &nomem);
-	p.ip = keep(out, str(it, it->ip), NULL, &nomem);
-	p.kf_job = keep(out, kf_job, last ? last->kf_job : NULL, &nomem);
-	p.kf_type = keep(out, kf_type, last ? last->kf_type : NULL, &nomem);
-	p.label_bad = lab != NULL && p.label_index < 0 ? keep(out, lab, NULL, &nomem) : NULL;
-	if (nomem)
-		return -2;
-
-	if (out->n == out->cap) {
+	if (!nomem && out->n == out->cap) {
 		size_t cap = out->cap ? out->cap + out->cap / 2 : 64;
 		struct k8s_pod *q = realloc(out->pods, cap * sizeof(*q));
 
-		if (q == NULL)
-			return -2;
-		out->pods = q;
-		out->cap = cap;
+		if (q != NULL) {
+			out->pods = q;
+			out->cap = cap;
+		}
+		nomem = q == NULL;
+	}
+	if (nomem) {
+		out->data.len = mark; /* nothing of the pod stays */
+		return -2;
 	}
 	out->pods[out->n++] = p;
 	return 0;
@@ -328,6 +365,6 @@ int k8s_item_end(struct k8s_item *it, size_t selector, struct k8s_podvec *out)
 void k8s_podvec_free(struct k8s_podvec *v)
 {
 	free(v->pods);
-	k8s_arena_free(&v->arena);
+	pbuf_free(&v->data);
 	memset(v, 0, sizeof(*v));
 }

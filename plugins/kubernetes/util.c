@@ -1,5 +1,5 @@
 /*
- * kubernetes: small helpers — buffers, an arena, files, base64, strings.
+ * kubernetes: small helpers — base64, strings, paths.
  */
 #include "config.h"
 #ifndef _GNU_SOURCE
@@ -16,71 +16,6 @@
 #include <unistd.h>
 
 #include "k8s.h"
-
-/* 64 KiB chunks: a 100,000-pod listing needs about a hundred. */
-#define ARENA_CHUNK ((size_t)64 * 1024)
-
-struct k8s_arena_chunk {
-	struct k8s_arena_chunk *prev;
-	size_t size;
-	long data[]; /* aligned for the counts */
-};
-
-void *k8s_arena_alloc(struct k8s_arena *a, size_t n)
-{
-	struct k8s_arena_chunk *c = a->head;
-	size_t need = (n + sizeof(long) - 1) & ~(sizeof(long) - 1);
-	void *p;
-
-	if (c == NULL || c->size - a->used < need) {
-		size_t size = need > ARENA_CHUNK ? need : ARENA_CHUNK;
-
-		if ((c = malloc(sizeof(*c) + size)) == NULL)
-			return NULL;
-		c->prev = a->head;
-		c->size = size;
-		a->head = c;
-		a->used = 0;
-	}
-	p = (char *)c->data + a->used;
-	a->used += need;
-	return p;
-}
-
-char *k8s_arena_strdup(struct k8s_arena *a, const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *p = k8s_arena_alloc(a, n);
-
-	if (p != NULL)
-		memcpy(p, s, n);
-	return p;
-}
-
-void k8s_arena_mark(const struct k8s_arena *a, struct k8s_arena_mark *m)
-{
-	m->head = a->head;
-	m->used = a->used;
-}
-
-/* Back to a mark: what was handed out since is freed. */
-void k8s_arena_rewind(struct k8s_arena *a, const struct k8s_arena_mark *m)
-{
-	while (a->head != m->head) {
-		struct k8s_arena_chunk *c = a->head;
-
-		a->head = c->prev;
-		free(c);
-	}
-	a->used = m->used;
-}
-
-void k8s_arena_free(struct k8s_arena *a)
-{
-	struct k8s_arena_mark none = { NULL, 0 };
-
-	k8s_arena_rewind(a, &none);
-}
 
 static int b64_value(unsigned char c)
 {
