@@ -14,6 +14,17 @@ int natural_cmp(const char *a, const char *b)
 {
 	const char *pa = a, *pb = b;
 
+	/* Names to sort share long prefixes (tensorflow-worker-): skip the
+	 * bytes both have, then step back to the start of the digit run the
+	 * first difference is in, where the numeric comparison must begin. */
+	while (*pa && *pa == *pb) {
+		pa++;
+		pb++;
+	}
+	while (pa > a && is_digit(pa[-1])) {
+		pa--;
+		pb--;
+	}
 	while (*pa && *pb) {
 		if (is_digit(*pa) && is_digit(*pb)) {
 			const char *ea, *eb;

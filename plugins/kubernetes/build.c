@@ -53,6 +53,32 @@ static char *kubeflow_address(const struct k8s_run *run, const struct k8s_podvec
 	return s;
 }
 
+/* ip:port, [ip]:port for IPv6, into `buf`: formatted by hand because a
+ * large job has a hundred thousand of them; NULL when it does not fit. */
+static const char *ip_address(char *buf, size_t size, const char *ip, long port)
+{
+	size_t n = strlen(ip), at = 0;
+	int v6 = memchr(ip, ':', n) != NULL;
+	char digits[24];
+	size_t d = sizeof(digits);
+
+	do
+		digits[--d] = (char)('0' + port % 10);
+	while ((port /= 10) > 0 && d > 0);
+	if (n + 3 + (sizeof(digits) - d) >= size)
+		return NULL;
+	if (v6)
+		buf[at++] = '[';
+	memcpy(buf + at, ip, n);
+	at += n;
+	if (v6)
+		buf[at++] = ']';
+	buf[at++] = ':';
+	memcpy(buf + at, digits + d, sizeof(digits) - d);
+	buf[at + sizeof(digits) - d] = '\0';
+	return buf;
+}
+
 static const char *self_name(const struct k8s_conf *conf, char *buf, size_t size)
 {
 	const char *s;
@@ -91,19 +117,18 @@ muster_status k8s_build(struct k8s_run *run, struct k8s_podvec *jobs)
 			const char *name = k8s_str(v, p->name), *ip = k8s_str(v, p->ip), *ns;
 			const int32_t *counts = k8s_counts(v, p);
 			long port = p->port >= 0 ? p->port : conf->port;
-			char *addr;
+			char buf[128], *made = NULL;
+			const char *addr;
 			int rc;
 
 			if (conf->address == K8S_ADDR_KUBEFLOW)
-				addr = kubeflow_address(run, v, p, port);
-			else if (strchr(ip, ':') != NULL)
-				addr = plugin_asprintf("[%s]:%ld", ip, port);
-			else
-				addr = plugin_asprintf("%s:%ld", ip, port);
+				addr = made = kubeflow_address(run, v, p, port);
+			else if ((addr = ip_address(buf, sizeof(buf), ip, port)) == NULL)
+				addr = made = plugin_asprintf(strchr(ip, ':') ? "[%s]:%ld" : "%s:%ld", ip, port);
 			if (addr == NULL)
 				return k8s_nomem(run);
 			rc = h->add_task(run->call, job, p->index, addr);
-			free(addr);
+			free(made);
 			if (rc < 0)
 				return MUSTER_STATUS_UNAVAIL;
 			for (k = 0; counts != NULL && k < conf->nkinds; k++)

@@ -21,4 +21,10 @@ tests_unit_test_threads_CFLAGS = $(unit_test_cflags)
 tests_unit_test_threads_LDADD = tests/unit/libtestutil.la $(unit_test_ldadd)
 tests_unit_test_internals_CFLAGS = $(unit_test_cflags)
 tests_unit_test_internals_LDADD = tests/unit/libtestutil.la $(unit_test_ldadd)
+
+# The plugins' shared name order.
+check_PROGRAMS += tests/unit/test_natural
+TESTS += tests/unit/test_natural
+tests_unit_test_natural_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_natural_LDADD = plugins/common/libplugin_common.la $(CMOCKA_LIBS)
 endif
