@@ -148,5 +148,13 @@ expect_err "limit range" $EX_CONFIG "limit must be between 0 and 1000000, not -1
 c=$(conf badopt9 "accelerators = { GPU = 3; };")
 run_muster "$c" check
 expect_err "accelerators type" $EX_CONFIG "accelerators.GPU must be a list of strings, not an integer"
+kinds=$(i=0; while [ $i -lt 65 ]; do printf 'K%d = "r%d"; ' $i $i; i=$((i + 1)); done)
+c=$(conf badopt10 "accelerators = { $kinds };")
+run_muster "$c" check
+expect_err "65 accelerator kinds" $EX_CONFIG "accelerators: at most 64 kinds"
+sels=$(i=0; while [ $i -lt 65536 ]; do printf '"a=%d",' $i; i=$((i + 1)); done)
+c=$(conf badopt11 "jobs = { worker = [ ${sels%,} ]; };")
+run_muster "$c" check
+expect_err "65,536 selectors" $EX_CONFIG "jobs.worker: at most 65535 label selectors"
 
 finish
