@@ -34,9 +34,12 @@ constexpr size_t max_depth = 256;
 } // namespace
 
 struct json_page {
-	simdjson::dom::parser parser;
 	char *buf = nullptr;   /* len bytes and SIMDJSON_PADDING more */
 	size_t len = 0, cap = 0;
+};
+
+struct json_parser {
+	simdjson::dom::parser dom;
 };
 
 namespace {
@@ -233,8 +236,23 @@ size_t json_page_size(const json_page *jp)
 	return jp->len;
 }
 
-int json_page_walk(json_page *jp, const json_events *ev, void *ctx, size_t *at, char *why,
-                   size_t whysize)
+const char *json_page_data(const json_page *jp)
+{
+	return jp->buf;
+}
+
+json_parser *json_parser_new(void)
+{
+	return new (std::nothrow) json_parser;
+}
+
+void json_parser_free(json_parser *parser)
+{
+	delete parser;
+}
+
+int json_page_walk(json_parser *parser, json_page *jp, const json_events *ev, void *ctx,
+                   size_t *at, char *why, size_t whysize)
 {
 	simdjson::dom::element root;
 	simdjson::error_code err;
@@ -247,14 +265,14 @@ int json_page_walk(json_page *jp, const json_events *ev, void *ctx, size_t *at, 
 	std::memset(jp->buf + jp->len, 0, simdjson::SIMDJSON_PADDING);
 	/* Room for the largest page yet, with some to spare, so that pages a
 	 * little larger than the last do not reallocate the parser. */
-	if (jp->parser.capacity() < jp->len) {
+	if (parser->dom.capacity() < jp->len) {
 		size_t cap = jp->len + jp->len / 4;
 
-		if (jp->parser.allocate(cap, max_depth) != simdjson::SUCCESS ||
-		    jp->parser.doc.allocate(cap) != simdjson::SUCCESS)
+		if (parser->dom.allocate(cap, max_depth) != simdjson::SUCCESS ||
+		    parser->dom.doc.allocate(cap) != simdjson::SUCCESS)
 			return JSON_PAGE_NOMEM;
 	}
-	err = jp->parser.parse(jp->buf, jp->len, false).get(root);
+	err = parser->dom.parse(jp->buf, jp->len, false).get(root);
 	if (err == simdjson::MEMALLOC)
 		return JSON_PAGE_NOMEM;
 	if (err != simdjson::SUCCESS) {

@@ -8,11 +8,13 @@
  *   kubeconfig.c  reads a kubeconfig with libyaml (contexts, clusters, users)
  *   http.c        libcurl: one handle per resolve, TLS material, GET a page,
  *                 the API's Status message on errors
- *   podlist.c     one PodList page, walked as events: into the fields pod.c
- *                 keeps, the page's own checks
+ *   podlist.c     one PodList page: fetched, walked as events into the fields
+ *                 pod.c keeps, judged by the page's own checks
+ *   continue_hint.c  the next page's token from a page's leading bytes
  *   json_page.cc  a page gathered and checked by simdjson, walked as events
  *   pod.c         one item's fields into a compact pod record
- *   list.c        the paged listing of every job's selectors (410 restarts)
+ *   list.c        the paged listing of every job's selectors (410 restarts),
+ *                 a page walked while the next one is fetched
  *   order.c       task order inside a job: name, natural, label
  *   build.c       addresses, self identity, accelerators: the builder calls
  *   util.c        base64, small string helpers, paths
@@ -197,7 +199,10 @@ struct k8s_run {
 	struct curl_slist *headers;
 	char errbuf[CURL_ERROR_SIZE];
 	long requests;         /* GETs made, for logs */
-	struct json_page *json; /* the page buffer and parser, while listing */
+	/* While listing (list.c): two pages, one fetched while the other is
+	 * walked, and the parser that walks them. */
+	struct k8s_page *pages[2];
+	struct json_parser *parser;
 };
 
 /* kubernetes.c / options.c */
@@ -226,11 +231,26 @@ typedef int (*k8s_sink)(void *ctx, const char *p, size_t n);
 muster_status k8s_http_get(struct k8s_run *run, const char *path, k8s_sink sink, void *ctx,
                            long *code);
 
-/* podlist.c: one page, GET and parsed as it arrives; appends the pods to
- * `out`, gives the continue token (NULL when the listing is complete).
- * SUCCESS with *code 410 is an expired continue token (nothing parsed). */
-muster_status k8s_podlist_get(struct k8s_run *run, const char *path, const char *what,
-                              size_t selector, struct k8s_podvec *out, char **cont, long *code);
+/* podlist.c: one page of a PodList.  The listing's thread fetches it and
+ * judges it (both may fail() the call); the walk between touches nothing
+ * but the page, `out` and the read-only options, so that it may run on a
+ * helper thread while the next page is fetched. */
+struct k8s_page;
+struct json_parser;
+struct k8s_page *k8s_page_new(const struct k8s_conf *conf); /* NULL: no memory */
+void k8s_page_free(struct k8s_page *pg);
+/* GET server+path into the page (k8s_http_get's answers); `what` names
+ * the request in messages. */
+muster_status k8s_page_fetch(struct k8s_run *run, struct k8s_page *pg, const char *path,
+                             const char *what, long *code);
+/* The bytes fetched. */
+const char *k8s_page_bytes(const struct k8s_page *pg, size_t *len);
+/* Checks and walks the fetched page: its pods appended to `out`. */
+void k8s_page_walk(struct k8s_page *pg, struct json_parser *parser, size_t selector,
+                   struct k8s_podvec *out);
+/* The walk's verdict: SUCCESS with the continue token (NULL: the last
+ * page), or UNAVAIL after fail() naming the page and what is wrong. */
+muster_status k8s_page_verdict(struct k8s_run *run, struct k8s_page *pg, char **cont);
 void k8s_podvec_free(struct k8s_podvec *v);
 
 /* pod.c: an item's fields as podlist.c finds them. */
@@ -253,9 +273,16 @@ void k8s_item_port_end(struct k8s_item *it);
  * (it->name names the pod when err_named), -2 out of memory. */
 int k8s_item_end(struct k8s_item *it, size_t selector, struct k8s_podvec *out);
 
+/* continue_hint.c: the continue token a page's leading bytes give, before
+ * the page is checked: a guess, to be compared with the walk's.  NULL
+ * when they give none or are not shaped as the API server writes them. */
+char *k8s_continue_hint(const char *p, size_t len);
+
 /* list.c: every pod of job `j`, all selectors, de-duplicated. */
 muster_status k8s_list_job(struct k8s_run *run, const struct k8s_job *job,
                            struct k8s_podvec *out);
+/* The pages and parser, as large as a page: freed when the listing is done. */
+void k8s_list_free(struct k8s_run *run);
 
 /* order.c: sorts the job's pods and gives each its task index. */
 muster_status k8s_order(struct k8s_run *run, const struct k8s_job *job, struct k8s_podvec *v);

@@ -38,7 +38,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "json_page.h"
 #include "k8s.h"
 
 static long now_ms(void)
@@ -156,10 +155,9 @@ static muster_status k8s_resolve(void *state, const muster_host *host, muster_ca
 			if (st == MUSTER_STATUS_SUCCESS)
 				st = k8s_order(&run, &conf->jobs[j], &jobs[j]);
 		}
-		/* The page buffer and parser are as large as a page: gone
-		 * before the answer is built from every pod. */
-		json_page_free(run.json);
-		run.json = NULL;
+		/* The pages and parser are as large as a page: gone before
+		 * the answer is built from every pod. */
+		k8s_list_free(&run);
 		if (st != MUSTER_STATUS_SUCCESS)
 			break;
 		list_ms = now_ms() - t0;
@@ -197,7 +195,7 @@ static muster_status k8s_resolve(void *state, const muster_host *host, muster_ca
 	if (jobs != NULL)
 		free_jobs(jobs, conf->njobs);
 	free(jobs);
-	json_page_free(run.json);
+	k8s_list_free(&run);
 	k8s_http_cleanup(&run);
 	k8s_conn_clear(&run.conn);
 	return st;

@@ -6,18 +6,21 @@
  * (or /api/v1/pods with all_namespaces), following `continue` tokens.  A
  * 410 Gone means the continue token expired (the API server compacted its
  * history): that selector's listing starts again from the beginning.
- * Each page is parsed as it arrives (podlist.c), so only the pods' compact
- * records outlive it.
+ * Each page is walked as soon as it has arrived (podlist.c), while the next
+ * one is fetched, so only the pods' compact records outlive it.
  */
 #include "config.h"
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE 1
 #endif
 
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_page.h"
 #include "k8s.h"
 
 static const char *namespace_of(const struct k8s_run *run)
@@ -55,32 +58,128 @@ out:
 	return path;
 }
 
+/* A page walked on a helper thread while the listing's thread fetches
+ * the next one. */
+struct walk {
+	struct k8s_page *pg;   /* NULL: none under way */
+	struct json_parser *parser;
+	size_t selector;
+	struct k8s_podvec *out;
+	pthread_t thread;
+};
+
+static void *walk_main(void *arg)
+{
+	struct walk *w = arg;
+
+	k8s_page_walk(w->pg, w->parser, w->selector, w->out);
+	return NULL;
+}
+
+/* 1 when the page is being walked on a helper thread, 0 when no thread
+ * could start (the caller walks it).  The helper takes no signals: they
+ * stay with the host's threads. */
+static int walk_start(struct walk *w, struct k8s_run *run, struct k8s_page *pg, size_t selector,
+                      struct k8s_podvec *out)
+{
+	sigset_t all, old;
+	int rc;
+
+	w->pg = pg;
+	w->parser = run->parser;
+	w->selector = selector;
+	w->out = out;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&w->thread, NULL, walk_main, w);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0)
+		w->pg = NULL;
+	return rc == 0;
+}
+
+/* The page walked meanwhile: its verdict, and the walk's continue token. */
+static muster_status walk_finish(struct k8s_run *run, struct walk *w, char **cont)
+{
+	struct k8s_page *pg = w->pg;
+
+	pthread_join(w->thread, NULL);
+	w->pg = NULL;
+	return k8s_page_verdict(run, pg, cont);
+}
+
+static int same_token(const char *a, const char *b)
+{
+	return a != NULL && b != NULL ? strcmp(a, b) == 0 : a == b;
+}
+
+static muster_status fetch(struct k8s_run *run, const struct k8s_job *job, const char *sel,
+                           const char *cont, long page, struct k8s_page *pg, long *code)
+{
+	char *path = page_path(run, sel, cont), what[600];
+	muster_status st;
+
+	if (path == NULL)
+		return k8s_nomem(run);
+	snprintf(what, sizeof(what), "job %s: pods matching \"%s\"%s%s (page %ld)", job->name, sel,
+	         run->conf->all_namespaces ? " in all namespaces" : " in namespace ",
+	         run->conf->all_namespaces ? "" : namespace_of(run), page);
+	st = k8s_page_fetch(run, pg, path, what, code);
+	free(path);
+	return st;
+}
+
+/*
+ * One selector's pages.  A page's continue token is read from its leading
+ * bytes (k8s_continue_hint) as soon as it has arrived, so that the next
+ * request goes out while a helper thread checks and walks the page: the
+ * walk then costs no time beside the fetch, but the last page's.  Every
+ * outcome is the one a page-after-page listing has: the page before is
+ * judged before the fetch that followed it, so its error comes first, and
+ * a guess the walk contradicts sends the request again with the walk's
+ * token.
+ */
 static muster_status list_selector(struct k8s_run *run, const struct k8s_job *job, size_t s,
                                    struct k8s_podvec *out)
 {
 	const char *sel = job->selectors[s];
 	size_t start = out->n, mark = out->data.len;
-	char *cont = NULL, *path, what[600];
-	int restarts = 0, continued;
-	long page = 0, code;
+	struct walk before = { 0 }; /* the page before this one, if still walking */
+	char *cont = NULL;          /* the token this request sends */
+	char *walked;               /* the page before's token, as its walk found it */
+	int restarts = 0, continued, which = 0;
+	long page = 0, code = 0;
 	muster_status st;
 
 	for (;;) {
-		if ((path = page_path(run, sel, cont)) == NULL) {
-			st = k8s_nomem(run);
-			break;
+		struct k8s_page *pg = run->pages[which];
+
+		st = fetch(run, job, sel, cont, ++page, pg, &code);
+		if (before.pg != NULL) {
+			muster_status bst = walk_finish(run, &before, &walked);
+
+			if (bst != MUSTER_STATUS_SUCCESS) {
+				st = bst;
+				break;
+			}
+			if (!same_token(walked, cont)) {
+				/* The guess was wrong: this page is dropped. */
+				free(cont);
+				cont = walked;
+				page--;
+				if (cont == NULL) {
+					st = MUSTER_STATUS_SUCCESS; /* the listing was complete */
+					break;
+				}
+				continue;
+			}
+			free(walked);
 		}
-		page++;
-		snprintf(what, sizeof(what), "job %s: pods matching \"%s\"%s%s (page %ld)", job->name,
-		         sel, run->conf->all_namespaces ? " in all namespaces" : " in namespace ",
-		         run->conf->all_namespaces ? "" : namespace_of(run), page);
+		if (st != MUSTER_STATUS_SUCCESS)
+			break;
 		continued = cont != NULL;
 		free(cont);
 		cont = NULL;
-		st = k8s_podlist_get(run, path, what, s, out, &cont, &code);
-		free(path);
-		if (st != MUSTER_STATUS_SUCCESS)
-			break;
 		if (code == 410) {
 			if (!continued || ++restarts > K8S_MAX_RESTARTS) {
 				run->host->fail(run->call, "job %s: listing pods matching \"%s\": HTTP 410 "
@@ -100,6 +199,20 @@ static muster_status list_selector(struct k8s_run *run, const struct k8s_job *jo
 			out->data.len = mark;
 			continue;
 		}
+		{
+			size_t len;
+			const char *bytes = k8s_page_bytes(pg, &len);
+
+			cont = k8s_continue_hint(bytes, len);
+		}
+		if (cont != NULL && walk_start(&before, run, pg, s, out)) {
+			which = !which;
+			continue;
+		}
+		free(cont);
+		cont = NULL;
+		k8s_page_walk(pg, run->parser, s, out);
+		st = k8s_page_verdict(run, pg, &cont);
 		if (st != MUSTER_STATUS_SUCCESS || cont == NULL)
 			break;
 	}
@@ -161,6 +274,10 @@ muster_status k8s_list_job(struct k8s_run *run, const struct k8s_job *job,
 	muster_status st = MUSTER_STATUS_SUCCESS;
 	size_t s;
 
+	if ((run->parser == NULL && (run->parser = json_parser_new()) == NULL) ||
+	    (run->pages[0] == NULL && (run->pages[0] = k8s_page_new(run->conf)) == NULL) ||
+	    (run->pages[1] == NULL && (run->pages[1] = k8s_page_new(run->conf)) == NULL))
+		return k8s_nomem(run);
 	for (s = 0; s < job->nselectors && st == MUSTER_STATUS_SUCCESS; s++)
 		st = list_selector(run, job, s, out);
 	if (st == MUSTER_STATUS_SUCCESS && job->nselectors > 1)
@@ -177,4 +294,13 @@ muster_status k8s_list_job(struct k8s_run *run, const struct k8s_job *job,
 		}
 	}
 	return st;
+}
+
+void k8s_list_free(struct k8s_run *run)
+{
+	k8s_page_free(run->pages[0]);
+	k8s_page_free(run->pages[1]);
+	json_parser_free(run->parser);
+	run->pages[0] = run->pages[1] = NULL;
+	run->parser = NULL;
 }

@@ -14,6 +14,7 @@ plugins_kubernetes_kubernetes_la_SOURCES = \
 	plugins/kubernetes/json_page.h \
 	plugins/kubernetes/json_page.cc \
 	plugins/kubernetes/podlist.c \
+	plugins/kubernetes/continue_hint.c \
 	plugins/kubernetes/pod.c \
 	plugins/kubernetes/list.c \
 	plugins/kubernetes/order.c \
@@ -44,6 +45,15 @@ tests_kubernetes_test_json_page_SOURCES = tests/kubernetes/test_json_page.c \
 tests_kubernetes_test_json_page_CPPFLAGS = $(AM_CPPFLAGS) $(SIMDJSON_CFLAGS)
 tests_kubernetes_test_json_page_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_kubernetes_test_json_page_LDADD = $(SIMDJSON_LIBS) $(CMOCKA_LIBS)
+
+# The early continue token, fed the API server's shape and every other.
+check_PROGRAMS += tests/kubernetes/test_continue_hint
+TESTS += tests/kubernetes/test_continue_hint
+tests_kubernetes_test_continue_hint_SOURCES = tests/kubernetes/test_continue_hint.c \
+	plugins/kubernetes/continue_hint.c
+tests_kubernetes_test_continue_hint_CPPFLAGS = $(AM_CPPFLAGS) $(LIBCURL_CFLAGS)
+tests_kubernetes_test_continue_hint_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_kubernetes_test_continue_hint_LDADD = $(CMOCKA_LIBS)
 endif
 
 kubernetes_tests = \

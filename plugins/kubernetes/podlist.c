@@ -56,26 +56,31 @@ struct frame {
 	size_t index;          /* arrays: the current element */
 };
 
-struct page {
-	struct k8s_run *run;
-	const char *what;      /* the request, for messages */
+struct k8s_page {
+	/* Set once: what the walk reads (read-only, so a helper thread may walk). */
+	const struct k8s_conf *conf;
+	const char **resources; /* every conf resource name, flat */
+	struct json_page *json; /* the bytes, gathered by k8s_page_fetch */
+	/* One fetch, then one walk. */
+	char what[600];        /* the request, for messages */
 	size_t selector;
 	struct k8s_podvec *out;
-	struct json_page *json; /* the run's, gathering this page */
 	struct frame stack[MAX_FRAMES];
 	size_t depth;          /* frames in use */
 	int nomem, seen_root, seen_items;
-	const char **resources; /* every conf resource name, flat */
 	struct k8s_item item;
 	size_t nitem;          /* items[nitem] being read */
 	char *cont;
 	int error;             /* E_*: the most important so far */
 	char msg[600];
+	int walked;            /* json_page_walk's answer */
+	size_t at;             /* JSON_PAGE_INVALID: where, and why */
+	char why[160];
 };
 
-static void page_bad(struct page *pg, int error, const char *fmt, ...) MUSTER_PLUGIN_PRINTF(3, 4);
+static void page_bad(struct k8s_page *pg, int error, const char *fmt, ...) MUSTER_PLUGIN_PRINTF(3, 4);
 
-static void page_bad(struct page *pg, int error, const char *fmt, ...)
+static void page_bad(struct k8s_page *pg, int error, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -88,7 +93,7 @@ static void page_bad(struct page *pg, int error, const char *fmt, ...)
 }
 
 /* A member that must be of JSON kind `want` when present; null is absent. */
-static int want(struct page *pg, enum json_kind j, enum json_kind want_j, const char *path,
+static int want(struct k8s_page *pg, enum json_kind j, enum json_kind want_j, const char *path,
                 const char *key)
 {
 	/* As a tree walk found them: before the pod's name was known. */
@@ -102,7 +107,7 @@ static int want(struct page *pg, enum json_kind j, enum json_kind want_j, const 
 	return 0;
 }
 
-static void push(struct page *pg, enum frame_kind kind)
+static void push(struct k8s_page *pg, enum frame_kind kind)
 {
 	struct frame *f = &pg->stack[pg->depth++];
 
@@ -118,9 +123,9 @@ static int key_is(const char *k, size_t len, const char *s)
 
 static int on_key(void *ctx, const char *k, size_t len)
 {
-	struct page *pg = ctx;
+	struct k8s_page *pg = ctx;
 	struct frame *f = &pg->stack[pg->depth - 1];
-	const struct k8s_conf *conf = pg->run->conf;
+	const struct k8s_conf *conf = pg->conf;
 	size_t i;
 
 	f->key = K_OTHER;
@@ -189,7 +194,7 @@ static int on_key(void *ctx, const char *k, size_t len)
 	return 0;
 }
 
-static int keep_string(struct page *pg, size_t *field, const char *s, size_t len)
+static int keep_string(struct k8s_page *pg, size_t *field, const char *s, size_t len)
 {
 	if (k8s_item_string(&pg->item, field, s, len) < 0) {
 		pg->nomem = 1;
@@ -201,11 +206,11 @@ static int keep_string(struct page *pg, size_t *field, const char *s, size_t len
 /* A value in an item (the top frame is F_POD or deeper); `j` its kind, a
  * scalar's text in s/len.  Answers the frame to push for a map or array
  * (F_ROOT: none, skip it). */
-static enum frame_kind item_value(struct page *pg, struct frame *f, enum json_kind j,
+static enum frame_kind item_value(struct k8s_page *pg, struct frame *f, enum json_kind j,
                                   const char *s, size_t len, double num)
 {
 	struct k8s_item *it = &pg->item;
-	const struct k8s_conf *conf = pg->run->conf;
+	const struct k8s_conf *conf = pg->conf;
 	int accel = conf->nresources > 0;
 	int l;
 
@@ -322,7 +327,7 @@ static enum frame_kind item_value(struct page *pg, struct frame *f, enum json_ki
  * stepped over. */
 static int on_value(void *ctx, enum json_kind j, const char *s, size_t len, double num)
 {
-	struct page *pg = ctx;
+	struct k8s_page *pg = ctx;
 	struct frame *f;
 	enum frame_kind next = F_ROOT;
 
@@ -395,13 +400,13 @@ static int on_value(void *ctx, enum json_kind j, const char *s, size_t len, doub
 /* The end of a map or array: what its end completes. */
 static int on_end(void *ctx)
 {
-	struct page *pg = ctx;
+	struct k8s_page *pg = ctx;
 	struct frame *f = &pg->stack[--pg->depth];
 	int rc;
 
 	switch (f->kind) {
 	case F_CONTAINER:
-		if (pg->run->conf->nresources > 0)
+		if (pg->conf->nresources > 0)
 			k8s_item_container_end(&pg->item);
 		break;
 	case F_PORT:
@@ -427,41 +432,113 @@ static int on_end(void *ctx)
 
 static const struct json_events events = { on_value, on_key, on_end };
 
+struct k8s_page *k8s_page_new(const struct k8s_conf *conf)
+{
+	struct k8s_page *pg = calloc(1, sizeof(*pg));
+	size_t k, r, i = 0;
+
+	if (pg == NULL)
+		return NULL;
+	pg->conf = conf;
+	if (k8s_item_init(&pg->item, conf) < 0 ||
+	    (pg->resources = calloc(conf->nresources + 1, sizeof(*pg->resources))) == NULL ||
+	    (pg->json = json_page_new()) == NULL) {
+		k8s_page_free(pg);
+		return NULL;
+	}
+	for (k = 0; k < conf->nkinds; k++)
+		for (r = 0; r < conf->kinds[k].nresources; r++)
+			pg->resources[i++] = conf->kinds[k].resources[r];
+	return pg;
+}
+
+void k8s_page_free(struct k8s_page *pg)
+{
+	if (pg == NULL)
+		return;
+	free(pg->resources);
+	free(pg->cont);
+	json_page_free(pg->json);
+	k8s_item_free(&pg->item);
+	free(pg);
+}
+
 /* libcurl's chunks, gathered (http.c bounds the page). */
+struct gather {
+	struct k8s_run *run;
+	struct json_page *json;
+};
+
 static int feed(void *ctx, const char *p, size_t n)
 {
-	struct page *pg = ctx;
+	struct gather *g = ctx;
 
-	if (json_page_append(pg->json, p, n) < 0) {
-		k8s_nomem(pg->run);
+	if (json_page_append(g->json, p, n) < 0) {
+		k8s_nomem(g->run);
 		return -1;
 	}
 	return 0;
 }
 
-/* The whole page: checked, walked, judged. */
-static muster_status finish(struct page *pg, char **cont)
+muster_status k8s_page_fetch(struct k8s_run *run, struct k8s_page *pg, const char *path,
+                             const char *what, long *code)
 {
-	struct k8s_run *run = pg->run;
-	size_t bytes = json_page_size(pg->json), at;
-	char why[160];
-	int rc;
+	struct gather g;
 
+	snprintf(pg->what, sizeof(pg->what), "%s", what);
+	json_page_reset(pg->json);
+	g.run = run;
+	g.json = pg->json;
+	return k8s_http_get(run, path, feed, &g, code);
+}
+
+const char *k8s_page_bytes(const struct k8s_page *pg, size_t *len)
+{
+	*len = json_page_size(pg->json);
+	return json_page_data(pg->json);
+}
+
+void k8s_page_walk(struct k8s_page *pg, struct json_parser *parser, size_t selector,
+                   struct k8s_podvec *out)
+{
+	pg->selector = selector;
+	pg->out = out;
+	pg->depth = 0;
+	pg->nomem = pg->seen_root = pg->seen_items = 0;
+	pg->nitem = 0;
+	free(pg->cont);
+	pg->cont = NULL;
+	pg->error = E_NONE;
+	pg->msg[0] = '\0';
+	pg->at = 0;
+	pg->why[0] = '\0';
+	if (json_page_size(pg->json) == 0)
+		pg->walked = JSON_PAGE_OK; /* the verdict says "empty" */
+	else
+		pg->walked = json_page_walk(parser, pg->json, &events, pg, &pg->at, pg->why,
+		                            sizeof(pg->why));
+}
+
+/* The walked page, judged. */
+muster_status k8s_page_verdict(struct k8s_run *run, struct k8s_page *pg, char **cont)
+{
+	size_t bytes = json_page_size(pg->json);
+
+	*cont = NULL;
 	if (bytes == 0) {
 		run->host->fail(run->call, "%s: the answer is empty; expected a PodList", pg->what);
 		return MUSTER_STATUS_UNAVAIL;
 	}
-	rc = json_page_walk(pg->json, &events, pg, &at, why, sizeof(why));
-	if (rc == JSON_PAGE_NOMEM || pg->nomem)
+	if (pg->walked == JSON_PAGE_NOMEM || pg->nomem)
 		return k8s_nomem(run);
-	if (rc == JSON_PAGE_INVALID && at < bytes) {
+	if (pg->walked == JSON_PAGE_INVALID && pg->at < bytes) {
 		run->host->fail(run->call, "%s: the answer is not valid JSON at byte %zu of %zu: %s",
-		                pg->what, at, bytes, why);
+		                pg->what, pg->at, bytes, pg->why);
 		return MUSTER_STATUS_UNAVAIL;
 	}
-	if (rc == JSON_PAGE_INVALID) {
+	if (pg->walked == JSON_PAGE_INVALID) {
 		run->host->fail(run->call, "%s: the answer is not valid JSON (%zu bytes): %s", pg->what,
-		                bytes, why);
+		                bytes, pg->why);
 		return MUSTER_STATUS_UNAVAIL;
 	}
 	if (pg->error == E_NONE && !pg->seen_items)
@@ -475,39 +552,4 @@ static muster_status finish(struct page *pg, char **cont)
 		pg->cont = NULL;
 	}
 	return MUSTER_STATUS_SUCCESS;
-}
-
-muster_status k8s_podlist_get(struct k8s_run *run, const char *path, const char *what,
-                              size_t selector, struct k8s_podvec *out, char **cont, long *code)
-{
-	const struct k8s_conf *conf = run->conf;
-	struct page pg;
-	muster_status st;
-	size_t k, r, i = 0;
-
-	*cont = NULL;
-	memset(&pg, 0, sizeof(pg));
-	pg.run = run;
-	pg.what = what;
-	pg.selector = selector;
-	pg.out = out;
-	if (k8s_item_init(&pg.item, conf) < 0 ||
-	    (pg.resources = calloc(conf->nresources + 1, sizeof(*pg.resources))) == NULL ||
-	    (run->json == NULL && (run->json = json_page_new()) == NULL)) {
-		st = k8s_nomem(run);
-		goto out;
-	}
-	for (k = 0; k < conf->nkinds; k++)
-		for (r = 0; r < conf->kinds[k].nresources; r++)
-			pg.resources[i++] = conf->kinds[k].resources[r];
-	pg.json = run->json;
-	json_page_reset(pg.json);
-	st = k8s_http_get(run, path, feed, &pg, code);
-	if (st == MUSTER_STATUS_SUCCESS && *code == 200)
-		st = finish(&pg, cont);
-out:
-	free(pg.resources);
-	free(pg.cont);
-	k8s_item_free(&pg.item);
-	return st;
 }

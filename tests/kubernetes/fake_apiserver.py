@@ -20,6 +20,9 @@ certificate) or plain http, as `kubectl proxy` serves.
   forbidden   403 with RBAC's Status message
   notfound    404 with the API's Status message
   expire      the first request that carries a continue token gets 410 Gone
+A mode written MODE@N applies to page N alone (pages count from 1 within
+a listing: `continue` offset / `limit` + 1), so that a fault can strike a
+listing midway, while the page before is still being read.
 --token-file FILE: the bearer token required (read again on every request,
 so tests can rotate it); a wrong or missing token gets 401.
 --pending-polls N: in scenario "pending", pods are Pending for the first N
@@ -283,13 +286,20 @@ def matches(reqs, labels):
 class State:
     def __init__(self, args):
         self.args = args
-        self.modes = set(filter(None, args.mode.split(",")))
+        # mode -> the page it strikes (None: every page)
+        self.modes = {}
+        for m in filter(None, args.mode.split(",")):
+            name, _, page = m.partition("@")
+            self.modes[name] = int(page) if page else None
         with open(os.path.join(HERE, "fixtures", "pod.json")) as f:
             self.template = json.load(f)
         self.lock = threading.Lock()
         self.full_listings = 0
         self.expired = False
         self.rv = 20000
+
+    def fault(self, name, page):
+        return name in self.modes and self.modes[name] in (None, page)
 
     def pods(self):
         running = self.full_listings > self.args.pending_polls
@@ -359,7 +369,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 entry["auth"] = "none" if auth is None else "sent"
             if self.server.client_cn:
                 entry["client_cn"] = self.server.client_cn(self.connection)
-            if "slow" in st.modes:
+            cont = q.get("continue", [None])[0]
+            limit = int(q.get("limit", ["0"])[0] or 0)
+            offset = json.loads(base64.b64decode(cont))["start"] if cont else 0
+            page_no = offset // limit + 1 if limit else 1
+            if st.fault("slow", page_no):
                 time.sleep(3)
             m = re.fullmatch(r"/api/v1/(?:namespaces/([^/]+)/)?pods", url.path)
             if not m:
@@ -367,18 +381,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return self.send_json(404, status(404, "NotFound",
                                                   "the server could not find the requested resource"))
             ns = urllib.parse.unquote(m.group(1)) if m.group(1) else None
-            if "notfound" in st.modes:
+            if st.fault("notfound", page_no):
                 st.log(entry)
                 return self.send_json(404, status(404, "NotFound",
                                                   "the server could not find the requested resource"))
-            if "forbidden" in st.modes:
+            if st.fault("forbidden", page_no):
                 st.log(entry)
                 where = ('in the namespace "%s"' % ns) if ns else "at the cluster scope"
                 return self.send_json(403, status(
                     403, "Forbidden",
                     'pods is forbidden: User "system:serviceaccount:default:nobody" cannot '
                     'list resource "pods" in API group "" ' + where))
-            if "garbage" in st.modes:
+            if st.fault("garbage", page_no):
                 st.log(entry)
                 return self.send_json(200, None, raw=b"<html><body><h1>Welcome to nginx!</h1>"
                                       b"</body></html>\n", ctype="text/html")
@@ -387,18 +401,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
             except ValueError as e:
                 st.log(entry)
                 return self.send_json(400, status(400, "BadRequest", str(e)))
-            cont = q.get("continue", [None])[0]
-            limit = int(q.get("limit", ["0"])[0] or 0)
-            offset = 0
             if cont:
-                if "expire" in st.modes and not st.expired:
+                if st.fault("expire", page_no) and not st.expired:
                     st.expired = True
                     st.log(dict(entry, answer=410))
                     return self.send_json(410, status(
                         410, "Expired", "The provided continue parameter is too old to "
                         "display a consistent list result. You can start a new list without "
                         "the continue parameter."))
-                offset = json.loads(base64.b64decode(cont))["start"]
             else:
                 with st.lock:
                     st.full_listings += 1
@@ -413,14 +423,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 meta["continue"] = base64.b64encode(json.dumps(
                     {"start": offset + limit, "rv": st.rv}).encode()).decode()
                 meta["remainingItemCount"] = len(pods) - offset - limit
-            if "wrongtypes" in st.modes and len(page) > 2:
+            if st.fault("wrongtypes", page_no) and len(page) > 2:
                 page[2]["status"]["podIP"] = 42
             body = {"kind": "PodList", "apiVersion": "v1", "metadata": meta, "items": page}
-            if "itemsobject" in st.modes:
+            if st.fault("itemsobject", page_no):
                 body["items"] = {}
             entry["items"] = len(page)
             st.log(entry)
-            cut = "truncated" if "truncated" in st.modes else "short" if "short" in st.modes else None
+            cut = ("truncated" if st.fault("truncated", page_no)
+                   else "short" if st.fault("short", page_no) else None)
             return self.send_json(200, body, cut=cut)
         except (BrokenPipeError, ConnectionResetError):
             pass

@@ -75,6 +75,49 @@ serve --mode itemsobject
 run_muster "$c" resolve
 expect_err "items is an object" $EX_UNAVAIL "(page 1): items is an object; expected an array"
 
+# Faults midway through a paged listing (12 pods, 3 a page), where each
+# page is read while the next one is fetched: the first bad page is the
+# one named, whatever befalls the page after it, as when pages are read
+# one after another.
+midway() {
+	serve --mode "$1"
+	c=$(conf midway "$(explicit) limit = 3;" "${2:-}")
+	run_muster "$c" resolve
+}
+pages_asked() {
+	py_log "len(reqs)"
+}
+midway wrongtypes@2
+expect_err "a bad item on page 2 of 4" $EX_UNAVAIL \
+	"(page 2): items[2] (pod tensorflow-worker-3): status.podIP is a number; expected a string"
+check_eq "page 3 was fetched while page 2 was read, no further" "$(pages_asked)" 3
+midway wrongtypes@2,short@3
+expect_err "page 2's bad item, page 3 cut short" $EX_UNAVAIL \
+	"(page 2): items[2] (pod tensorflow-worker-3): status.podIP is a number; expected a string"
+check_eq "page 3's failure is not the one reported" "$(echo "$err" | grep -c "continue=")" 0
+midway wrongtypes@2,slow@3 "timeout_ms = 700;"
+expect_err "page 2's bad item, page 3 never answered" $EX_UNAVAIL \
+	"(page 2): items[2] (pod tensorflow-worker-3): status.podIP is a number; expected a string"
+midway short@3
+expect_err "page 3 cut short" $EX_UNAVAIL \
+	"unavail: GET $URL/api/v1/namespaces/default/pods?labelSelector=job-name%3Dtensorflow&limit=3&continue="
+midway truncated@3
+expect_err "page 3 truncated" $EX_UNAVAIL \
+	"(page 3): the answer is not valid JSON at byte " "A string is opened, but never closed."
+midway garbage@4
+expect_err "page 4 not JSON" $EX_UNAVAIL \
+	"(page 4): the answer is not valid JSON at byte 0 of 53: "
+midway itemsobject@4
+expect_err "page 4 not a list" $EX_UNAVAIL "(page 4): items is an object; expected an array"
+midway forbidden@3
+expect_err "page 3 forbidden" $EX_UNAVAIL "HTTP 403 Forbidden: pods is forbidden"
+midway ""
+whole=$out
+check_eq "12 pods in 4 pages" "$(pages_asked) $(echo "$out" | grep -o '"10\.244\.1\.' | wc -l)" "4 12"
+midway expire@3
+expect "410 on page 3: listed again, whole" 0 "$whole"
+check_eq "410 on page 3: 3 + 4 requests" "$(pages_asked)" 7
+
 # Timeouts come from the entry's budget.
 serve --mode slow
 c=$(conf slow "$(explicit)" "timeout_ms = 700;")

@@ -79,6 +79,23 @@ static int on_end(void *ctx)
 
 static const struct json_events events = { on_value, on_key, on_end };
 
+/* One parser for every test, as one serves a whole listing. */
+static struct json_parser *parser;
+
+static int parser_setup(void **state)
+{
+	(void)state;
+	parser = json_parser_new();
+	return parser != NULL ? 0 : -1;
+}
+
+static int parser_teardown(void **state)
+{
+	(void)state;
+	json_parser_free(parser);
+	return 0;
+}
+
 /* Feeds `doc` in pieces of `piece` bytes and walks it. */
 static int walk(struct json_page *jp, const char *doc, size_t len, size_t piece,
                 struct trace *t, size_t *at, char *why, size_t whysize)
@@ -90,7 +107,7 @@ static int walk(struct json_page *jp, const char *doc, size_t len, size_t piece,
 	for (off = 0; off < len; off += piece)
 		assert_int_equal(json_page_append(jp, doc + off, len - off < piece ? len - off : piece), 0);
 	assert_int_equal(json_page_size(jp), len);
-	return json_page_walk(jp, &events, t, at, why, whysize);
+	return json_page_walk(parser, jp, &events, t, at, why, whysize);
 }
 
 static void events_in_order(void **state)
@@ -199,6 +216,31 @@ static void reused_across_pages(void **state)
 	json_page_free(jp);
 }
 
+/* Two pages, one gathered while the parser walks the other, as a listing
+ * overlaps fetching and walking: neither disturbs the other. */
+static void two_pages_one_parser(void **state)
+{
+	struct json_page *a = json_page_new(), *b = json_page_new();
+	struct trace t;
+	char why[160];
+	size_t at;
+
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_int_equal(json_page_append(b, "{\"b\": [1,", 9), 0);
+	assert_int_equal(walk(a, "{\"a\": 1}", 8, 3, &t, &at, why, sizeof(why)), JSON_PAGE_OK);
+	assert_string_equal(t.text, "{ a: 1 } ");
+	assert_int_equal(json_page_append(b, " 2]}", 4), 0);
+	memset(&t, 0, sizeof(t));
+	assert_int_equal(json_page_walk(parser, b, &events, &t, &at, why, sizeof(why)),
+	                 JSON_PAGE_OK);
+	assert_string_equal(t.text, "{ b: [ 1 2 } } ");
+	assert_int_equal(json_page_size(a), 8);
+	assert_memory_equal(json_page_data(a), "{\"a\": 1}", 8);
+	json_page_free(a);
+	json_page_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -207,7 +249,8 @@ int main(void)
 		cmocka_unit_test(a_callback_stops_the_walk),
 		cmocka_unit_test(broken_pages_are_placed),
 		cmocka_unit_test(reused_across_pages),
+		cmocka_unit_test(two_pages_one_parser),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, parser_setup, parser_teardown);
 }
