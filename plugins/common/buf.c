@@ -17,7 +17,7 @@ void pbuf_init(struct pbuf *b, size_t max)
 	b->max = max;
 }
 
-int pbuf_append(struct pbuf *b, const void *p, size_t n)
+char *pbuf_room(struct pbuf *b, size_t n)
 {
 	if (b->len + n + 1 > b->cap) {
 		size_t cap = b->cap ? b->cap : 4096;
@@ -25,20 +25,34 @@ int pbuf_append(struct pbuf *b, const void *p, size_t n)
 
 		if (b->len + n > b->max) {
 			b->overflow = 1;
-			return -1;
+			return NULL;
 		}
 		while (cap < b->len + n + 1)
 			cap *= 2;
 		q = realloc(b->data, cap);
 		if (q == NULL)
-			return -1;
+			return NULL;
 		b->data = q;
 		b->cap = cap;
 	}
-	if (n > 0)
-		memcpy(b->data + b->len, p, n);
+	return b->data + b->len;
+}
+
+void pbuf_wrote(struct pbuf *b, size_t n)
+{
 	b->len += n;
 	b->data[b->len] = '\0';
+}
+
+int pbuf_append(struct pbuf *b, const void *p, size_t n)
+{
+	char *room = pbuf_room(b, n);
+
+	if (room == NULL)
+		return -1;
+	if (n > 0)
+		memcpy(room, p, n);
+	pbuf_wrote(b, n);
 	return 0;
 }
 

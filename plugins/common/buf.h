@@ -14,6 +14,10 @@ struct pbuf {
 void pbuf_init(struct pbuf *b, size_t max);
 /* 0, or -1 when out of memory or past `max` (then overflow is set). */
 int pbuf_append(struct pbuf *b, const void *p, size_t n);
+/* Room for `n` more bytes at the end (NULL as pbuf_append fails), then
+ * how many of them were written. */
+char *pbuf_room(struct pbuf *b, size_t n);
+void pbuf_wrote(struct pbuf *b, size_t n);
 void pbuf_reset(struct pbuf *b);
 void pbuf_free(struct pbuf *b);
 /* Zeroes the bytes before freeing them: tokens and keys. */

@@ -209,7 +209,7 @@ void json_page_reset(json_page *jp)
 	jp->len = 0;
 }
 
-int json_page_append(json_page *jp, const char *p, size_t n)
+char *json_page_room(json_page *jp, size_t n)
 {
 	if (jp->buf == nullptr || n > jp->cap - jp->len) {
 		size_t cap = jp->cap > 0 ? jp->cap : 64 * 1024;
@@ -217,17 +217,31 @@ int json_page_append(json_page *jp, const char *p, size_t n)
 
 		while (cap - jp->len < n) {
 			if (cap > SIZE_MAX / 2 - simdjson::SIMDJSON_PADDING)
-				return -1;
+				return nullptr;
 			cap *= 2;
 		}
 		if ((b = static_cast<char *>(std::realloc(jp->buf, cap + simdjson::SIMDJSON_PADDING))) ==
 		    nullptr)
-			return -1;
+			return nullptr;
 		jp->buf = b;
 		jp->cap = cap;
 	}
-	std::memcpy(jp->buf + jp->len, p, n);
+	return jp->buf + jp->len;
+}
+
+void json_page_wrote(json_page *jp, size_t n)
+{
 	jp->len += n;
+}
+
+int json_page_append(json_page *jp, const char *p, size_t n)
+{
+	char *room = json_page_room(jp, n);
+
+	if (room == nullptr)
+		return -1;
+	std::memcpy(room, p, n);
+	json_page_wrote(jp, n);
 	return 0;
 }
 
@@ -259,7 +273,7 @@ int json_page_walk(json_parser *parser, json_page *jp, const json_events *ev, vo
 
 	*at = 0;
 	why[0] = '\0';
-	if (jp->buf == nullptr && json_page_append(jp, "", 0) < 0)
+	if (json_page_room(jp, 0) == nullptr)
 		return JSON_PAGE_NOMEM;
 	/* The padding simdjson reads past the end, zeroed for valgrind's sake. */
 	std::memset(jp->buf + jp->len, 0, simdjson::SIMDJSON_PADDING);

@@ -44,6 +44,10 @@ void json_page_free(struct json_page *jp);
 void json_page_reset(struct json_page *jp);
 /* 0, or -1 when out of memory. */
 int json_page_append(struct json_page *jp, const char *p, size_t n);
+/* Room for `n` more bytes at the end (NULL when out of memory), then how
+ * many of them were written: bytes decoded straight into the page. */
+char *json_page_room(struct json_page *jp, size_t n);
+void json_page_wrote(struct json_page *jp, size_t n);
 size_t json_page_size(const struct json_page *jp);
 /* The bytes gathered (json_page_size of them); NULL when none yet. */
 const char *json_page_data(const struct json_page *jp);

@@ -8,6 +8,7 @@
  *   kubeconfig.c  reads a kubeconfig with libyaml (contexts, clusters, users)
  *   http.c        libcurl: one handle per resolve, TLS material, GET a page,
  *                 the API's Status message on errors
+ *   gunzip.c      a gzip answer decoded whole (libdeflate)
  *   podlist.c     one PodList page: fetched, walked as events into the fields
  *                 pod.c keeps, judged by the page's own checks
  *   continue_hint.c  the next page's token from a page's leading bytes
@@ -189,6 +190,8 @@ struct k8s_item {
 	int err_set, err_named;
 };
 
+struct libdeflate_decompressor;
+
 /* One resolve(): the host, the call, the options. */
 struct k8s_run {
 	const muster_host *host;
@@ -198,6 +201,8 @@ struct k8s_run {
 	CURL *curl;
 	struct curl_slist *headers;
 	char errbuf[CURL_ERROR_SIZE];
+	struct libdeflate_decompressor *inflater;
+	struct pbuf gzipped;   /* a gzip answer as it arrives (http.c) */
 	long requests;         /* GETs made, for logs */
 	/* While listing (list.c): two pages, one fetched while the other is
 	 * walked, and the parser that walks them. */
@@ -223,13 +228,23 @@ muster_status k8s_kubeconfig(struct k8s_run *run, const char *path, int explicit
 /* http.c */
 muster_status k8s_http_setup(struct k8s_run *run);
 void k8s_http_cleanup(struct k8s_run *run);
-/* A 200 answer's bytes, chunk by chunk as they arrive: 0 to go on, -1 to
- * stop the transfer (after fail()). */
-typedef int (*k8s_sink)(void *ctx, const char *p, size_t n);
+/* Where a 200 answer's bytes go, decoded: room for `n` more bytes (NULL
+ * when out of memory), then how many were written there. */
+struct k8s_sink {
+	char *(*room)(void *ctx, size_t n);
+	void (*wrote)(void *ctx, size_t n);
+	void *ctx;
+};
 /* GET server+path, the answer into `sink`.  SUCCESS with *code 200 or 410;
  * any other answer is UNAVAIL after fail() with the API's Status message. */
-muster_status k8s_http_get(struct k8s_run *run, const char *path, k8s_sink sink, void *ctx,
+muster_status k8s_http_get(struct k8s_run *run, const char *path, const struct k8s_sink *sink,
                            long *code);
+
+/* gunzip.c: the gzip stream in[0..len) decoded into `sink`, at most `max`
+ * bytes; K8S_GUNZIP_BAD says why in `why`. */
+enum { K8S_GUNZIP_OK = 0, K8S_GUNZIP_BAD = -1, K8S_GUNZIP_TOO_LARGE = -2, K8S_GUNZIP_NOMEM = -3 };
+int k8s_gunzip(struct libdeflate_decompressor *d, const char *in, size_t len, size_t max,
+               const struct k8s_sink *sink, char *why, size_t whysize);
 
 /* podlist.c: one page of a PodList.  The listing's thread fetches it and
  * judges it (both may fail() the call); the walk between touches nothing

@@ -1,7 +1,7 @@
 # plugins/kubernetes: the cluster from the Kubernetes API (TF's
 # KubernetesClusterResolver), with libcurl, libyaml (kubeconfig), simdjson
-# (pod lists: json_page.cc, the plugin's one C++ file) and cJSON (error
-# answers).
+# (pod lists: json_page.cc, the plugin's one C++ file), libdeflate (gzip
+# answers) and cJSON (error answers).
 if BUILD_KUBERNETES
 plugins_LTLIBRARIES += plugins/kubernetes/kubernetes.la
 plugins_kubernetes_kubernetes_la_SOURCES = \
@@ -11,6 +11,7 @@ plugins_kubernetes_kubernetes_la_SOURCES = \
 	plugins/kubernetes/connect.c \
 	plugins/kubernetes/kubeconfig.c \
 	plugins/kubernetes/http.c \
+	plugins/kubernetes/gunzip.c \
 	plugins/kubernetes/json_page.h \
 	plugins/kubernetes/json_page.cc \
 	plugins/kubernetes/podlist.c \
@@ -21,10 +22,10 @@ plugins_kubernetes_kubernetes_la_SOURCES = \
 	plugins/kubernetes/build.c \
 	plugins/kubernetes/util.c
 plugins_kubernetes_kubernetes_la_CPPFLAGS = $(AM_CPPFLAGS) $(LIBCURL_CFLAGS) $(YAML_CFLAGS) \
-	$(SIMDJSON_CFLAGS) $(CJSON_CFLAGS)
+	$(SIMDJSON_CFLAGS) $(CJSON_CFLAGS) $(LIBDEFLATE_CFLAGS)
 plugins_kubernetes_kubernetes_la_LDFLAGS = $(muster_plugin_ldflags)
 plugins_kubernetes_kubernetes_la_LIBADD = plugins/common/libplugin_common.la $(LIBCURL_LIBS) $(YAML_LIBS) $(SIMDJSON_LIBS) \
-	$(CJSON_LIBS)
+	$(CJSON_LIBS) $(LIBDEFLATE_LIBS)
 endif
 
 # Its tests: shell scripts driving the `muster` program (and a small helper

@@ -463,33 +463,25 @@ void k8s_page_free(struct k8s_page *pg)
 	free(pg);
 }
 
-/* libcurl's chunks, gathered (http.c bounds the page). */
-struct gather {
-	struct k8s_run *run;
-	struct json_page *json;
-};
-
-static int feed(void *ctx, const char *p, size_t n)
+/* The answer's bytes, gathered in the page (http.c bounds them). */
+static char *page_room(void *ctx, size_t n)
 {
-	struct gather *g = ctx;
+	return json_page_room(ctx, n);
+}
 
-	if (json_page_append(g->json, p, n) < 0) {
-		k8s_nomem(g->run);
-		return -1;
-	}
-	return 0;
+static void page_wrote(void *ctx, size_t n)
+{
+	json_page_wrote(ctx, n);
 }
 
 muster_status k8s_page_fetch(struct k8s_run *run, struct k8s_page *pg, const char *path,
                              const char *what, long *code)
 {
-	struct gather g;
+	struct k8s_sink sink = { page_room, page_wrote, pg->json };
 
 	snprintf(pg->what, sizeof(pg->what), "%s", what);
 	json_page_reset(pg->json);
-	g.run = run;
-	g.json = pg->json;
-	return k8s_http_get(run, path, feed, &g, code);
+	return k8s_http_get(run, path, &sink, code);
 }
 
 const char *k8s_page_bytes(const struct k8s_page *pg, size_t *len)

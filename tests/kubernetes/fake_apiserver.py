@@ -20,6 +20,11 @@ certificate) or plain http, as `kubectl proxy` serves.
   forbidden   403 with RBAC's Status message
   notfound    404 with the API's Status message
   expire      the first request that carries a continue token gets 410 Gone
+  identity    never compress, whatever the client accepts
+  gzipmembers compress as two gzip members, one after the other
+  badgzip     a gzip answer whose checksum is wrong
+  brotli      Content-Encoding: br (not asked for)
+  bomb        200 with 65 MiB of spaces, gzipped (65 KB on the wire)
 A mode written MODE@N applies to page N alone (pages count from 1 within
 a listing: `continue` offset / `limit` + 1), so that a fault can strike a
 listing midway, while the page before is still being read.
@@ -319,16 +324,25 @@ class Handler(http.server.BaseHTTPRequestHandler):
         pass
 
     def send_json(self, code, obj, raw=None, ctype="application/json", cut=None):
+        st = self.server.state
         body = raw if raw is not None else json.dumps(obj, separators=(",", ":")).encode()
         if cut == "truncated":
             body = body[:len(body) // 2]
-        gz = "gzip" in self.headers.get("Accept-Encoding", "")
-        if gz:
-            body = gzip.compress(body, 1)
+        encoding = None
+        if "gzip" in self.headers.get("Accept-Encoding", "") and "identity" not in st.modes:
+            encoding = "gzip"
+            if "gzipmembers" in st.modes:
+                body = gzip.compress(body[:len(body) // 3], 1) + gzip.compress(body[len(body) // 3:], 1)
+            else:
+                body = gzip.compress(body, 1)
+            if "badgzip" in st.modes:
+                body = body[:-8] + bytes([body[-8] ^ 0xff]) + body[-7:]
+        if "brotli" in st.modes:
+            encoding = "br"
         self.send_response(code)
         self.send_header("Content-Type", ctype)
-        if gz:
-            self.send_header("Content-Encoding", "gzip")
+        if encoding:
+            self.send_header("Content-Encoding", encoding)
         self.send_header("Audit-Id", "00000000-0000-0000-0000-000000000000")
         if cut == "short":
             self.send_header("Content-Length", str(len(body)))
@@ -392,6 +406,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     403, "Forbidden",
                     'pods is forbidden: User "system:serviceaccount:default:nobody" cannot '
                     'list resource "pods" in API group "" ' + where))
+            if st.fault("bomb", page_no):
+                st.log(entry)
+                return self.send_json(200, None, raw=b" " * (65 << 20))
             if st.fault("garbage", page_no):
                 st.log(entry)
                 return self.send_json(200, None, raw=b"<html><body><h1>Welcome to nginx!</h1>"

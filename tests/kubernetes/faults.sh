@@ -75,6 +75,28 @@ serve --mode itemsobject
 run_muster "$c" resolve
 expect_err "items is an object" $EX_UNAVAIL "(page 1): items is an object; expected an array"
 
+# Encodings: a broken gzip stream, one that decodes past the page limit,
+# an encoding not asked for.
+serve --mode badgzip
+run_muster "$c" resolve
+expect_err "gzip with a wrong checksum" $EX_UNAVAIL \
+	"unavail: $P: the answer is not valid gzip: corrupt gzip data (or a wrong checksum) in the member at byte 0 of "
+serve --mode bomb
+run_muster "$c" resolve
+expect_err "gzip that decodes past 64 MiB" $EX_UNAVAIL \
+	"unavail: $P: the answer decodes to more than 64 MiB"
+serve --mode brotli
+run_muster "$c" resolve
+expect_err "an encoding not asked for" $EX_UNAVAIL \
+	"unavail: $P: the answer's Content-Encoding is \"br\"; only gzip was asked for"
+serve --mode forbidden,identity
+run_muster "$c" resolve
+expect_err "403 not compressed" $EX_UNAVAIL "HTTP 403 Forbidden: pods is forbidden: User"
+serve --mode forbidden,badgzip
+run_muster "$c" resolve
+expect_err "403 whose gzip body is broken: the status alone" $EX_UNAVAIL \
+	"$P: HTTP 403 Forbidden (credentials from the entry's server setting)"
+
 # Faults midway through a paged listing (12 pods, 3 a page), where each
 # page is read while the next one is fetched: the first bad page is the
 # one named, whatever befalls the page after it, as when pages are read

@@ -127,6 +127,17 @@ expect_err "410 is logged" 0 "the continue token expired (410 Gone) on page 2; l
 check_eq "requests after a 410" "$(py_log '[(r.get("answer", 200), "continue" in r["query"]) for r in reqs]')" \
 	"[(200, False), (410, True), (200, False), (200, True), (200, True)]"
 
+# Encodings: gzip is asked for and decoded here; a server that does not
+# compress, or sends a stream of several gzip members, gives the same.
+for mode in identity gzipmembers; do
+	start_server --token-file "$tmp/server-token" --mode $mode
+	c=$(conf $mode "$(explicit) limit = 5;")
+	run_muster "$c" resolve --format text
+	expect "answers in $mode" 0 "$workers_natural
+rpc_layer: grpc
+source: k8s"
+done
+
 # Namespaces: the option; all namespaces as TF (same name twice: by namespace).
 start_server --token-file "$tmp/server-token"
 c=$(conf ns "$(explicit) namespace = \"other\";")
