@@ -150,7 +150,8 @@ void k8s_item_quantity(struct k8s_item *it, int limits, size_t r, const char *ki
 		q->state = 1;
 		return;
 	}
-	snprintf(text, sizeof(text), "%.*s", len > 40 ? 40 : (int)len, s);
+	memcpy(text, s, len > 40 ? 40 : len);
+	text[len > 40 ? 40 : len] = '\0';
 	q->v = len <= 9 && memchr(s, '\0', len) == NULL ? parse_index(text) : -1;
 	if (q->v < 0) {
 		snprintf(q->why, sizeof(q->why), "is \"%.40s\", not a whole number", text);

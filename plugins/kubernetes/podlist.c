@@ -96,13 +96,14 @@ static void page_bad(struct k8s_page *pg, int error, const char *fmt, ...)
 static int want(struct k8s_page *pg, enum json_kind j, enum json_kind want_j, const char *path,
                 const char *key)
 {
-	/* As a tree walk found them: before the pod's name was known. */
-	int named = path[0] != '\0' && !(strcmp(path, "metadata.") == 0 && strcmp(key, "name") == 0);
+	int named;
 
 	if (j == JSON_NULL)
 		return 0;
 	if (j == want_j)
 		return 1;
+	/* As a tree walk finds errors: before the pod's name is known. */
+	named = path[0] != '\0' && !(strcmp(path, "metadata.") == 0 && strcmp(key, "name") == 0);
 	k8s_item_bad(&pg->item, named, "%s%s is %s; expected %s", path, key, kind_name[j], kind_name[want_j]);
 	return 0;
 }
