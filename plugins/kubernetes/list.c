@@ -148,7 +148,7 @@ static muster_status list_selector(struct k8s_run *run, const struct k8s_job *jo
 	char *cont = NULL;          /* the token this request sends */
 	char *walked;               /* the page before's token, as its walk found it */
 	int restarts = 0, continued, which = 0;
-	long page = 0, code = 0;
+	long page = 0, code = 0, beside = 0;
 	muster_status st;
 
 	for (;;) {
@@ -207,6 +207,7 @@ static muster_status list_selector(struct k8s_run *run, const struct k8s_job *jo
 		}
 		if (cont != NULL && walk_start(&before, run, pg, s, out)) {
 			which = !which;
+			beside++;
 			continue;
 		}
 		free(cont);
@@ -217,6 +218,11 @@ static muster_status list_selector(struct k8s_run *run, const struct k8s_job *jo
 			break;
 	}
 	free(cont);
+	if (st == MUSTER_STATUS_SUCCESS)
+		run->host->log(run->conf->pc, K8S_LOG_DEBUG,
+		               "job %s: %ld page%s of pods matching \"%s\", %ld read while the next "
+		               "was fetched",
+		               job->name, page, page == 1 ? "" : "s", sel, beside);
 	return st;
 }
 

@@ -317,8 +317,10 @@ expect_err_match 'pods is forbidden: User "system:serviceaccount:kint-small:read
 
 # ------------------------------------------------- 6. 5,000 pods in pages
 c=$(conf big500 "$direct token = \"$K8S_TOKEN\"; namespace = \"kint-big\"; limit = 500; jobs = { worker = [\"job-name=big\"]; };")
-run -c "$c" resolve
+run -c "$c" -vv resolve
 expect_status 0 "5,000 pods, limit 500 (10 pages): resolve"
+expect_err_match 'job worker: 10 pages of pods matching "job-name=big", 9 read while the next was fetched' \
+	"5,000 pods: the API server's pages give their continue token early"
 want --job "worker=seeded:worker:5000:10.244"
 expect_want "5,000 pods: all tasks, natural order worker-0..worker-4999, pod IPs, GPUs"
 

@@ -104,13 +104,15 @@ source: k8s"
 
 # Paging: one connection, the continue token handed back.
 c=$(conf paging "$(explicit) limit = 5;")
-run_muster "$c" resolve --format text
+run_muster "$c" -vv resolve --format text
 expect "limit = 5" 0 "$workers_natural
 rpc_layer: grpc
 source: k8s"
 check_eq "three pages" "$(py_log '[r["items"] for r in reqs]')" "[5, 5, 2]"
 check_eq "continue tokens" "$(py_log '["continue" in r["query"] for r in reqs]')" "[False, True, True]"
 check_eq "one connection for all pages" "$(py_log 'len(set(r["client_port"] for r in reqs))')" "1"
+expect_err "pages 1 and 2 read while the next was fetched" 0 \
+	"job worker: 3 pages of pods matching \"job-name=tensorflow\", 2 read while the next was fetched"
 c=$(conf nolimit "$(explicit) limit = 0;")
 run_muster "$c" resolve --format text
 check_eq "limit = 0: one unpaged request" "$(py_log '[r["raw_query"] for r in reqs]')" \
