@@ -53,19 +53,21 @@ static char *kubeflow_address(const struct k8s_run *run, const struct k8s_podvec
 	return s;
 }
 
-/* ip:port, [ip]:port for IPv6, into `buf`: formatted by hand because a
- * large job has a hundred thousand of them; NULL when it does not fit. */
-static const char *ip_address(char *buf, size_t size, const char *ip, long port)
+/* ip:port, [ip]:port for IPv6, into `buf` when it fits (a large job has
+ * a hundred thousand of them: formatted by hand, no allocation), else into
+ * fresh memory the caller frees; NULL when out of memory. */
+static char *ip_address(char *buf, size_t size, const char *ip, long port)
 {
 	size_t n = strlen(ip), at = 0;
 	int v6 = memchr(ip, ':', n) != NULL;
 	char digits[24];
-	size_t d = sizeof(digits);
+	size_t d = sizeof(digits), need;
 
 	do
 		digits[--d] = (char)('0' + port % 10);
 	while ((port /= 10) > 0 && d > 0);
-	if (n + 3 + (sizeof(digits) - d) >= size)
+	need = n + 4 + (sizeof(digits) - d); /* [ ] : NUL */
+	if (need > size && (buf = malloc(need)) == NULL)
 		return NULL;
 	if (v6)
 		buf[at++] = '[';
@@ -117,18 +119,18 @@ muster_status k8s_build(struct k8s_run *run, struct k8s_podvec *jobs)
 			const char *name = k8s_str(v, p->name), *ip = k8s_str(v, p->ip), *ns;
 			const int32_t *counts = k8s_counts(v, p);
 			long port = p->port >= 0 ? p->port : conf->port;
-			char buf[128], *made = NULL;
-			const char *addr;
+			char buf[128], *addr;
 			int rc;
 
 			if (conf->address == K8S_ADDR_KUBEFLOW)
-				addr = made = kubeflow_address(run, v, p, port);
-			else if ((addr = ip_address(buf, sizeof(buf), ip, port)) == NULL)
-				addr = made = plugin_asprintf(strchr(ip, ':') ? "[%s]:%ld" : "%s:%ld", ip, port);
+				addr = kubeflow_address(run, v, p, port);
+			else
+				addr = ip_address(buf, sizeof(buf), ip, port);
 			if (addr == NULL)
 				return k8s_nomem(run);
 			rc = h->add_task(run->call, job, p->index, addr);
-			free(made);
+			if (addr != buf)
+				free(addr);
 			if (rc < 0)
 				return MUSTER_STATUS_UNAVAIL;
 			for (k = 0; counts != NULL && k < conf->nkinds; k++)

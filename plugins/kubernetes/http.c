@@ -341,16 +341,14 @@ static muster_status decode(struct k8s_run *run, struct answer *a, const char *u
 {
 	struct k8s_sink body = { body_room, body_wrote, &a->body };
 	char why[160] = "";
-	int rc;
+	int rc = k8s_gunzip(run->inflater, a->gzipped->data, a->gzipped->len, K8S_MAX_PAGE,
+	                    code == 200 ? a->sink : &body, why, sizeof(why));
 
 	if (code != 200) {
-		if (k8s_gunzip(run->inflater, a->gzipped->data, a->gzipped->len, K8S_MAX_PAGE, &body,
-		               why, sizeof(why)) != K8S_GUNZIP_OK)
+		if (rc != K8S_GUNZIP_OK)
 			pbuf_reset(&a->body);
 		return MUSTER_STATUS_SUCCESS;
 	}
-	rc = k8s_gunzip(run->inflater, a->gzipped->data, a->gzipped->len, K8S_MAX_PAGE, a->sink, why,
-	                sizeof(why));
 	switch (rc) {
 	case K8S_GUNZIP_OK:
 		return MUSTER_STATUS_SUCCESS;

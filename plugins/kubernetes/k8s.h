@@ -92,8 +92,6 @@ struct k8s_conf {
 	char *rpc_layer;
 };
 
-/* A growable byte buffer, always NUL-terminated when data != NULL. */
-
 /* Key material: a path, or bytes held in memory (the kubeconfig's -data
  * forms), never both. */
 struct k8s_blob {
@@ -258,8 +256,9 @@ void k8s_page_free(struct k8s_page *pg);
  * the request in messages. */
 muster_status k8s_page_fetch(struct k8s_run *run, struct k8s_page *pg, const char *path,
                              const char *what, long *code);
-/* The bytes fetched. */
-const char *k8s_page_bytes(const struct k8s_page *pg, size_t *len);
+/* The fetched page's continue token, guessed from its leading bytes
+ * (k8s_continue_hint) before it is walked; NULL: no guess. */
+char *k8s_page_continue_hint(const struct k8s_page *pg);
 /* Checks and walks the fetched page: its pods appended to `out`. */
 void k8s_page_walk(struct k8s_page *pg, struct json_parser *parser, size_t selector,
                    struct k8s_podvec *out);
@@ -301,20 +300,16 @@ void k8s_list_free(struct k8s_run *run);
 
 /* order.c: sorts the job's pods and gives each its task index. */
 muster_status k8s_order(struct k8s_run *run, const struct k8s_job *job, struct k8s_podvec *v);
-/* strcmp with digit runs compared as numbers ("w-9" < "w-10"). */
 
 /* build.c: the answer from the ordered, running pods of every job. */
 muster_status k8s_build(struct k8s_run *run, struct k8s_podvec *jobs);
 
 /* util.c */
-/* A whole file (at most K8S_MAX_FILE bytes); -1 with errno (EFBIG). */
 /* RFC 4648 base64 (whitespace ignored); -1 when invalid. */
 int k8s_base64_decode(const char *in, char **out, size_t *outlen);
 char *k8s_strdup(const char *s);
-/* printf into a fresh string; NULL when out of memory. */
 /* A path relative to the directory of `base` (kubeconfig rule). */
 char *k8s_path_relative(const char *base, const char *path);
-/* strerror, thread-safe. */
 /* Fails the call with "out of memory" and answers UNAVAIL. */
 muster_status k8s_nomem(struct k8s_run *run);
 

@@ -199,12 +199,7 @@ static muster_status list_selector(struct k8s_run *run, const struct k8s_job *jo
 			out->data.len = mark;
 			continue;
 		}
-		{
-			size_t len;
-			const char *bytes = k8s_page_bytes(pg, &len);
-
-			cont = k8s_continue_hint(bytes, len);
-		}
+		cont = k8s_page_continue_hint(pg);
 		if (cont != NULL && walk_start(&before, run, pg, s, out)) {
 			which = !which;
 			beside++;

@@ -2,9 +2,10 @@
  * kubernetes: one page of a PodList into pod records.
  *
  * A page is about 1.4 MB of JSON for 500 pods, of which the answer needs a
- * few dozen bytes per pod.  libcurl's chunks are gathered in json_page.cc's
- * buffer (reused from page to page), checked whole by simdjson, and walked
- * as events: a stack of frames says where in the document the walk is, the
+ * few dozen bytes per pod.  The answer is gathered (decoded, if gzip) in
+ * a json_page.cc buffer (reused from page to page), checked whole by
+ * simdjson, and walked as events, on a helper thread when list.c overlaps
+ * it with the next fetch: a stack of frames says where in the document the walk is, the
  * objects that hold nothing of interest are stepped over unread, and pod.c
  * keeps the fields of the item being read.
  *
@@ -485,10 +486,9 @@ muster_status k8s_page_fetch(struct k8s_run *run, struct k8s_page *pg, const cha
 	return k8s_http_get(run, path, &sink, code);
 }
 
-const char *k8s_page_bytes(const struct k8s_page *pg, size_t *len)
+char *k8s_page_continue_hint(const struct k8s_page *pg)
 {
-	*len = json_page_size(pg->json);
-	return json_page_data(pg->json);
+	return k8s_continue_hint(json_page_data(pg->json), json_page_size(pg->json));
 }
 
 void k8s_page_walk(struct k8s_page *pg, struct json_parser *parser, size_t selector,

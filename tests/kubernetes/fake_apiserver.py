@@ -25,6 +25,7 @@ certificate) or plain http, as `kubectl proxy` serves.
   badgzip     a gzip answer whose checksum is wrong
   brotli      Content-Encoding: br (not asked for)
   bomb        200 with 65 MiB of spaces, gzipped (65 KB on the wire)
+  longip      every pod IP is 155 bytes long (no address is; a server may say so)
 A mode written MODE@N applies to page N alone (pages count from 1 within
 a listing: `continue` offset / `limit` + 1), so that a fault can strike a
 listing midway, while the page before is still being read.
@@ -440,6 +441,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 meta["continue"] = base64.b64encode(json.dumps(
                     {"start": offset + limit, "rv": st.rv}).encode()).decode()
                 meta["remainingItemCount"] = len(pods) - offset - limit
+            if st.fault("longip", page_no):
+                for p in page:
+                    p["status"]["podIP"] = "fd00:" + "a" * 150
             if st.fault("wrongtypes", page_no) and len(page) > 2:
                 page[2]["status"]["podIP"] = 42
             body = {"kind": "PodList", "apiVersion": "v1", "metadata": meta, "items": page}

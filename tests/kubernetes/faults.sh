@@ -97,6 +97,16 @@ run_muster "$c" resolve
 expect_err "403 whose gzip body is broken: the status alone" $EX_UNAVAIL \
 	"$P: HTTP 403 Forbidden (credentials from the entry's server setting)"
 
+# An address longer than any real one is carried whole, not cut.
+serve --mode longip
+c=$(conf longip "$(explicit) jobs = { ps = \"job-name=ps\"; };")
+run_muster "$c" resolve --format text
+long=fd00:$(printf 'a%.0s' $(seq 150))
+expect "a 155-byte pod IP" 0 "ps 0 [$long]:8470
+ps 1 [$long]:8470
+rpc_layer: grpc
+source: k8s"
+
 # Faults midway through a paged listing (12 pods, 3 a page), where each
 # page is read while the next one is fetched: the first bad page is the
 # one named, whatever befalls the page after it, as when pages are read
