@@ -1,7 +1,8 @@
 /*
  * muster reserve --size N [--port P | --port-range A-B] [--host H]
  *                [--timeout S] [--output FILE] [--port-file FILE]
- *                [--auth-key-file F]
+ *                [--auth-key-file F] [--idle-timeout S]
+ *                [--max-connections N] [--max-per-address N]
  *
  * A TensorFlowOnSpark-compatible reservation server: waits until N
  * executors have registered and fetched the list, then prints the
@@ -69,7 +70,8 @@ static int parse_range(const char *s, int *lo, int *hi)
 	return 0;
 }
 
-static int parse_timeout(const char *s, long *ms)
+/* Seconds, fractions allowed; 0 is "never" (-1). */
+static int parse_timeout(const char *what, const char *s, long *ms)
 {
 	char *end;
 	double v;
@@ -77,7 +79,7 @@ static int parse_timeout(const char *s, long *ms)
 	errno = 0;
 	v = strtod(s, &end);
 	if (end == s || *end != '\0' || errno != 0 || !(v >= 0) || v > (double)LONG_MAX / 1000)
-		return cli_usage_error("reserve: --timeout must be a number of seconds, not '%s'", s);
+		return cli_usage_error("reserve: %s must be a number of seconds, not '%s'", what, s);
 	*ms = v == 0 ? -1 : (long)(v * 1000 + 0.999);
 	return 0;
 }
@@ -134,18 +136,18 @@ static int emit_spec(muster_reserve *srv, const char *output)
 	return 0;
 }
 
-/* Every executor holds a connection until it has the list: let the
- * process have as many descriptors as the hard limit allows. */
-static void raise_fd_limit(long size)
+/* Every executor holds a connection until it has the list, and a flood
+ * should meet the caps before the descriptor limit: this process may have as
+ * many descriptors as the hard limit allows (the library leaves the limit
+ * to its host). */
+static void raise_fd_limit(void)
 {
 	struct rlimit rl;
 
-	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
-	    (rlim_t)size + 64 <= rl.rlim_cur)
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_max == RLIM_INFINITY ||
+	    rl.rlim_cur >= rl.rlim_max)
 		return;
-	rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || (rlim_t)size + 64 < rl.rlim_max
-	                      ? (rlim_t)size + 64
-	                      : rl.rlim_max;
+	rl.rlim_cur = rl.rlim_max;
 	(void)setrlimit(RLIMIT_NOFILE, &rl);
 }
 
@@ -162,7 +164,7 @@ static int serve(const struct cli_global *g, muster_reserve_options *o, const ch
 	o->log_level = g->verbosity <= 0 ? MUSTER_LOG_NOTICE
 	               : g->verbosity == 1 ? MUSTER_LOG_INFO
 	                                   : MUSTER_LOG_DEBUG;
-	raise_fd_limit(o->cluster_size);
+	raise_fd_limit();
 	rc = muster_reserve_open(&srv, o, &err);
 	if (rc != 0)
 		return cli_fail(rc, &err);
@@ -209,6 +211,9 @@ int cmd_reserve(const struct cli_global *g, int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "port-file", required_argument, NULL, 'P' },
 		{ "auth-key-file", required_argument, NULL, 'k' },
+		{ "idle-timeout", required_argument, NULL, 'i' },
+		{ "max-connections", required_argument, NULL, 'm' },
+		{ "max-per-address", required_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -248,8 +253,22 @@ int cmd_reserve(const struct cli_global *g, int argc, char **argv)
 			o.host = optarg;
 			break;
 		case 't':
-			if ((rc = parse_timeout(optarg, &o.timeout_ms)) != 0)
+			if ((rc = parse_timeout("--timeout", optarg, &o.timeout_ms)) != 0)
 				return rc;
+			break;
+		case 'i':
+			if ((rc = parse_timeout("--idle-timeout", optarg, &o.idle_timeout_ms)) != 0)
+				return rc;
+			break;
+		case 'm':
+			if ((rc = parse_long("--max-connections", optarg, 1, 100000000, &v)) != 0)
+				return rc;
+			o.max_connections = v;
+			break;
+		case 'a':
+			if ((rc = parse_long("--max-per-address", optarg, 1, 100000000, &v)) != 0)
+				return rc;
+			o.max_per_address = v;
 			break;
 		case 'o':
 			output = optarg;
@@ -262,6 +281,7 @@ int cmd_reserve(const struct cli_global *g, int argc, char **argv)
 			break;
 #else
 		case 'n': case 'p': case 'r': case 'H': case 't': case 'o': case 'P': case 'k':
+		case 'i': case 'm': case 'a':
 			break;
 #endif
 		default:

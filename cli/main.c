@@ -53,7 +53,8 @@ const struct cli_command cli_commands[] = {
 	  "  -h, --help  print this help and exit\n", cmd_check },
 	{ "reserve",
 	  "reserve --size N [--port P | --port-range A-B] [--host H] [--timeout S]\n"
-	  "              [--output FILE] [--port-file FILE] [--auth-key-file FILE]",
+	  "              [--output FILE] [--port-file FILE] [--auth-key-file FILE]\n"
+	  "              [--idle-timeout S] [--max-connections N] [--max-per-address N]",
 	  "run a TensorFlowOnSpark-compatible reservation server",
 	  "  --size N              executors to wait for (required)\n"
 	  "  --port P              the port to listen on (default: any free port)\n"
@@ -64,6 +65,10 @@ const struct cli_command cli_commands[] = {
 	  "  --port-file FILE      write the port to FILE once listening\n"
 	  "  --auth-key-file FILE  authenticate every frame (both ends muster);\n"
 	  "                        without it anyone who reaches the port can register\n"
+	  "  --idle-timeout S      close a connection without a complete request for S\n"
+	  "                        seconds (default 10; 0: never)\n"
+	  "  --max-connections N   connections open at once (default: --size + 1024)\n"
+	  "  --max-per-address N   from one address (default: --size + 16)\n"
 	  "  -h, --help            print this help and exit\n"
 	  "Progress goes to stderr; the ClusterSpec (JSON) is printed once every\n"
 	  "executor has fetched the complete list.  Exit status 3: timed out (the\n"

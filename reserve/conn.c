@@ -46,7 +46,7 @@ struct conn *conn_new(struct muster_reserve *s, int fd, const char *peer, const 
 	c->fd = fd;
 	c->serial = ++s->next_serial;
 	c->reg = -1;
-	c->last_progress_ms = reserve_now_ms();
+	c->last_request_ms = reserve_now_ms();
 	snprintf(c->peer, sizeof c->peer, "%s", peer);
 	snprintf(c->peer_host, sizeof c->peer_host, "%s", peer_host);
 	res_frame_reader_init(&c->rd, s->max_frame);
@@ -148,7 +148,6 @@ int conn_flush(struct conn *c)
 			return -1;
 		}
 		c->sent += (size_t)w;
-		c->last_progress_ms = reserve_now_ms();
 		if (c->sent >= c->total) {
 			blob_unref(c->payload);
 			c->payload = NULL;
@@ -180,6 +179,8 @@ static int handle_frame(struct muster_reserve *s, struct conn *c, const uint8_t 
 			return -1;
 		}
 	}
+	/* Only a request restarts the idle clock: the hello does not. */
+	c->last_request_ms = reserve_now_ms();
 	return dispatch_request(s, c, p, plen);
 }
 
@@ -188,7 +189,6 @@ int conn_input(struct muster_reserve *s, struct conn *c)
 	/* Frames are handled one at a time: a reply in flight stops reading
 	 * (the caller polls for output only), which keeps the lockstep. */
 	while (c->payload == NULL) {
-		size_t before = c->rd.header_have + c->rd.payload_have;
 		enum res_frame_status st = res_frame_read_fd(&c->rd, c->fd);
 		const uint8_t *p;
 		size_t len;
@@ -196,14 +196,11 @@ int conn_input(struct muster_reserve *s, struct conn *c)
 
 		switch (st) {
 		case RES_FRAME_MORE:
-			if (c->rd.header_have + c->rd.payload_have != before)
-				c->last_progress_ms = reserve_now_ms();
 			return 0;
 		case RES_FRAME_READY:
 			p = res_frame_payload(&c->rd, &len);
 			rc = handle_frame(s, c, p, len);
 			res_frame_next(&c->rd);
-			c->last_progress_ms = reserve_now_ms();
 			if (rc != 0)
 				return -1;
 			if (c->close_after)

@@ -10,6 +10,7 @@ reserve_libreserve_la_SOURCES = \
 	reserve/server.h \
 	reserve/server.c \
 	reserve/listen.c \
+	reserve/admit.c \
 	reserve/clock.c \
 	reserve/conn.c \
 	reserve/dispatch.c \
@@ -35,13 +36,17 @@ reserve_tests = \
 	tests/reserve/timeout.sh \
 	tests/reserve/retry.sh \
 	tests/reserve/auth.sh \
-	tests/reserve/usage.sh
+	tests/reserve/usage.sh \
+	tests/reserve/idle.sh \
+	tests/reserve/caps.sh \
+	tests/reserve/flood.sh \
+	tests/reserve/loris.sh
 if BUILD_SPARK
 TESTS += $(reserve_tests)
 endif
 TESTS += tests/reserve/exec.sh
 EXTRA_DIST += $(reserve_tests) tests/reserve/exec.sh tests/reserve/run.sh \
-	tests/reserve/reserve_test.py
+	tests/reserve/reserve_test.py tests/reserve/flood_test.py tests/reserve/flood.py
 
 # The benchmark (`make bench-reserve`, never run by make check): 256 and
 # 1,024 concurrent executors from one load process against `muster reserve`

@@ -4,12 +4,10 @@
 #include <config.h>
 
 #include <errno.h>
-#include <netdb.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <openssl/crypto.h>
@@ -24,6 +22,7 @@
 
 int muster_reserve_open(muster_reserve **out, const muster_reserve_options *o, muster_error *err)
 {
+	long idle_ms = 0, max_conns = 0, max_per_addr = 0;
 	muster_reserve *s;
 	int rc;
 
@@ -38,6 +37,16 @@ int muster_reserve_open(muster_reserve **out, const muster_reserve_options *o, m
 	if (o->port_min < 0 || o->port_max > 65535 || o->port_max < o->port_min)
 		return error_set(err, MUSTER_EINVAL, "reserve: bad port range %d-%d", o->port_min,
 		                 o->port_max);
+	/* The flood limits, when the caller's struct has them. */
+	if (o->size >= offsetof(muster_reserve_options, max_per_address) + sizeof(long)) {
+		idle_ms = o->idle_timeout_ms;
+		max_conns = o->max_connections;
+		max_per_addr = o->max_per_address;
+	}
+	if (max_conns < 0 || max_per_addr < 0)
+		return error_set(err, MUSTER_EINVAL,
+		                 "reserve: connection caps must be positive (0: the default), not %ld, %ld",
+		                 max_conns, max_per_addr);
 	s = calloc(1, sizeof *s);
 	if (s == NULL)
 		return error_set(err, MUSTER_ENOMEM, "reserve: out of memory");
@@ -45,6 +54,10 @@ int muster_reserve_open(muster_reserve **out, const muster_reserve_options *o, m
 	s->wake[0] = s->wake[1] = -1;
 	s->size = o->cluster_size;
 	s->timeout_ms = o->timeout_ms;
+	s->idle_ms = idle_ms != 0 ? idle_ms : RESERVE_DEFAULT_IDLE_MS;
+	s->max_conns = (size_t)(max_conns != 0 ? max_conns : o->cluster_size + RESERVE_TOTAL_SLACK);
+	s->max_per_addr = (size_t)(max_per_addr != 0 ? max_per_addr
+	                                             : o->cluster_size + RESERVE_PER_ADDRESS_SLACK);
 	s->max_frame = o->max_frame != 0 ? o->max_frame : RESERVE_DEFAULT_MAX_FRAME;
 	s->log.fn = o->log;
 	s->log.data = o->log_data;
@@ -126,72 +139,6 @@ static void close_listener(muster_reserve *s)
 	s->accepting = false;
 }
 
-static void drop_conn(muster_reserve *s, size_t i)
-{
-	struct conn *c = s->conns[i];
-
-	registry_conn_closed(s, c);
-	conn_free(c);
-	s->conns[i] = NULL;
-}
-
-static void accept_some(muster_reserve *s)
-{
-	int k;
-
-	/* A bounded batch, so a flood of connects cannot starve the others. */
-	for (k = 0; k < 64; k++) {
-		struct sockaddr_storage ss;
-		socklen_t len = sizeof ss;
-		char host[NI_MAXHOST], serv[NI_MAXSERV], peer[64];
-		struct conn *c;
-		int fd = accept(s->listen_fd, (struct sockaddr *)&ss, &len);
-
-		if (fd < 0) {
-			if (errno == EMFILE || errno == ENFILE) {
-				if (!s->emfile_logged)
-					log_msg(&s->log, MUSTER_LOG_WARNING,
-					        "accept: %s: executors wait in the backlog (raise ulimit -n)",
-					        strerror(errno));
-				s->emfile_logged = true;
-			}
-			return;
-		}
-		if (reserve_set_nonblocking(fd) != 0) {
-			close(fd);
-			continue;
-		}
-		if (getnameinfo((struct sockaddr *)&ss, len, host, sizeof host, serv, sizeof serv,
-		                NI_NUMERICHOST | NI_NUMERICSERV) != 0) {
-			strcpy(host, "?");
-			strcpy(serv, "?");
-		}
-		snprintf(peer, sizeof peer, strchr(host, ':') ? "[%s]:%s" : "%s:%s", host, serv);
-		if (s->nconns == s->capconns) {
-			size_t cap = s->capconns ? s->capconns * 2 : 64;
-			struct conn **v = realloc(s->conns, cap * sizeof *v);
-
-			if (v == NULL) {
-				close(fd);
-				return;
-			}
-			s->conns = v;
-			s->capconns = cap;
-		}
-		c = conn_new(s, fd, peer, host);
-		if (c == NULL) {
-			close(fd);
-			log_msg(&s->log, MUSTER_LOG_ERR, "%s: out of memory", peer);
-			return;
-		}
-		s->conns[s->nconns++] = c;
-		log_msg(&s->log, MUSTER_LOG_DEBUG, "%s: connected", peer);
-		/* The auth hello leaves at once. */
-		if (c->payload != NULL && conn_flush(c) < 0)
-			drop_conn(s, s->nconns - 1);
-	}
-}
-
 /* Remove the closed slots, keeping the order. */
 static void compact(muster_reserve *s)
 {
@@ -206,6 +153,18 @@ static void compact(muster_reserve *s)
 static bool is_done(const muster_reserve *s)
 {
 	return registry_complete(s) && s->reg.fetched == s->reg.len;
+}
+
+/* Where a connection closed for idleness was, for the log. */
+static const char *idle_state(const struct conn *c)
+{
+	if (c->payload != NULL)
+		return "not reading its reply";
+	if (c->rd.header_have > 0)
+		return "inside a frame";
+	if (c->auth != NULL && !c->hello_seen)
+		return "no authentication hello";
+	return "idle";
 }
 
 /* One connection's events.  Returns false when it must be closed. */
@@ -226,11 +185,10 @@ static bool service(muster_reserve *s, struct conn *c, short revents, long long 
 		if (c->payload != NULL && conn_flush(c) < 0)
 			return false;
 	}
-	if ((c->payload != NULL || c->rd.header_have > 0) &&
-	    now - c->last_progress_ms > RESERVE_STALL_MS) {
-		log_msg(&s->log, MUSTER_LOG_WARNING, "%s: dropped: stalled %s for %ld s", c->peer,
-		        c->payload != NULL ? "reading its reply" : "inside a frame",
-		        RESERVE_STALL_MS / 1000);
+	if (s->idle_ms > 0 && now - c->last_request_ms > s->idle_ms) {
+		log_msg(&s->log, admit_log_level(&s->idle_logged),
+		        "%s: dropped: no complete request in %.3g s (%s)", c->peer,
+		        (double)s->idle_ms / 1000, idle_state(c));
 		return false;
 	}
 	return true;
@@ -243,7 +201,7 @@ static int poll_round(muster_reserve *s, struct pollfd **pfds, size_t *cap, int 
 {
 	size_t n = 2 + s->nconns, i;
 	struct pollfd *p = *pfds;
-	long long now;
+	long long now = reserve_now_ms();
 	int rc;
 
 	if (n > *cap) {
@@ -253,7 +211,8 @@ static int poll_round(muster_reserve *s, struct pollfd **pfds, size_t *cap, int 
 		*pfds = p;
 		*cap = n;
 	}
-	p[0].fd = s->accepting && !drain ? s->listen_fd : -1;
+	/* Paused at a cap or the descriptor limit: the backlog holds newcomers. */
+	p[0].fd = s->accepting && !drain && now >= s->accept_resume_ms ? s->listen_fd : -1;
 	p[0].events = POLLIN;
 	p[1].fd = s->wake[0];
 	p[1].events = POLLIN;
@@ -281,11 +240,11 @@ static int poll_round(muster_reserve *s, struct pollfd **pfds, size_t *cap, int 
 		if (drain && s->conns[i]->payload == NULL)
 			continue;
 		if (!service(s, s->conns[i], ev, now))
-			drop_conn(s, i);
+			admit_drop(s, i);
 	}
 	compact(s);
 	if (!drain && s->accepting && (p[0].revents & POLLIN)) {
-		accept_some(s);
+		admit_some(s, now);
 		compact(s);
 	}
 	return 0;

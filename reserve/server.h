@@ -7,7 +7,8 @@
  * being written the connection is not read (a client that pipelines waits,
  * and one that never reads its reply stalls only itself).  Nothing ever
  * blocks: a client that stops half-way through a frame holds one slot and
- * nothing else, and is closed once it has made no progress for a while.
+ * nothing else, and is closed once it has completed no request for the idle
+ * timeout.  Who gets a slot at all is admit.c's business.
  */
 #ifndef MUSTER_RESERVE_SERVER_H
 #define MUSTER_RESERVE_SERVER_H
@@ -25,8 +26,19 @@
 /* A request is a registration of about 200 bytes; nothing legitimate comes
  * near this. */
 #define RESERVE_DEFAULT_MAX_FRAME ((size_t)64 << 10)
-/* A connection stopped inside a frame for this long is closed. */
-#define RESERVE_STALL_MS 30000L
+/* A connection that completes no request for this long is closed. */
+#define RESERVE_DEFAULT_IDLE_MS 10000L
+/* A connection is evicted for a newcomer only after this long (or half the
+ * idle timeout) without a completed request: its chance to make one.  An
+ * honest executor polls every second at most. */
+#define RESERVE_EVICT_GRACE_MS 3000L
+/* Default caps: every executor may hold a connection, plus this many more
+ * (retries, STOP clients, probes). */
+#define RESERVE_TOTAL_SLACK 1024L
+#define RESERVE_PER_ADDRESS_SLACK 16L
+/* At the descriptor limit with nobody to evict, accept() is retried this
+ * often (sooner when a connection closes). */
+#define RESERVE_ACCEPT_RETRY_MS 1000L
 /* Progress is logged when the count changes, and at least this often. */
 #define RESERVE_PROGRESS_MS 10000L
 
@@ -67,7 +79,7 @@ struct conn {
 	struct res_auth *auth;  /* NULL without a key */
 	bool hello_seen;        /* auth: the client's hello arrived */
 	long reg;               /* index of its registration, -1 */
-	long long last_progress_ms;
+	long long last_request_ms; /* its last completed request, or its connect */
 	/* the reply in flight: header | payload | tag */
 	uint8_t head[RES_FRAME_HEADER_SIZE];
 	uint8_t tag[RES_AUTH_TAG_SIZE];
@@ -80,6 +92,8 @@ struct conn {
 struct muster_reserve {
 	long size;
 	long timeout_ms;
+	long idle_ms;            /* < 0: never */
+	size_t max_conns, max_per_addr;
 	size_t max_frame;
 	int listen_fd;
 	int port;
@@ -93,8 +107,10 @@ struct muster_reserve {
 	uint8_t *key;            /* auth key, or NULL */
 	size_t key_len;
 
-	struct conn **conns;
+	struct conn **conns;     /* closed slots are NULL until compacted */
 	size_t nconns, capconns;
+	size_t nlive;            /* open connections */
+	long long accept_resume_ms; /* the listener is not polled before this */
 	uint64_t next_serial;
 	struct pv_limits limits;
 
@@ -104,7 +120,8 @@ struct muster_reserve {
 	struct blob *reply_list;     /* NULL when stale */
 	long last_logged;            /* registrations at the last progress line */
 	long long last_log_ms;
-	bool emfile_logged;
+	/* The first of each flood event is a warning, the rest are info. */
+	bool idle_logged, refuse_logged, evict_logged, pause_logged;
 };
 
 /* listen.c */
@@ -123,6 +140,14 @@ bool registry_complete(const struct muster_reserve *s);
 void registry_mark_fetched(struct muster_reserve *s, struct conn *c);
 void registry_conn_closed(struct muster_reserve *s, const struct conn *c);
 bool registry_has_id(const struct registry *r, int64_t id);
+
+/* admit.c */
+/* Accept what the caps and the descriptor limit allow (a bounded batch). */
+void admit_some(struct muster_reserve *s, long long now);
+/* Close connection i (its slot becomes NULL) and resume accepting. */
+void admit_drop(struct muster_reserve *s, size_t i);
+/* The level for a flood event: WARNING the first time, then INFO. */
+int admit_log_level(bool *logged);
 
 /* conn.c */
 struct conn *conn_new(struct muster_reserve *s, int fd, const char *peer, const char *peer_host);

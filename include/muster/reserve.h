@@ -54,16 +54,28 @@ typedef struct muster_reserve_options {
 	int log_level;             /* messages up to this level reach `log` */
 	muster_log_fn log;         /* NULL: silent; progress is logged at NOTICE */
 	void *log_data;
+	/* Flood limits.  A connection that completes no request (the auth
+	 * handshake included) for idle_timeout_ms is closed.  At a cap or the
+	 * descriptor limit a newcomer evicts the connection longest without a
+	 * completed request, once that one has had 3 s (or half the idle
+	 * timeout) for one; else it waits in the listen backlog, except that
+	 * one from an address already at its cap is closed. */
+	long idle_timeout_ms;      /* 0: the default (10000); < 0: never */
+	long max_connections;      /* open at once; 0: cluster_size + 1024 */
+	long max_per_address;      /* open at once from one address; 0: cluster_size + 16 */
 } muster_reserve_options;
 
 #define MUSTER_RESERVE_OPTIONS_INIT                                                       \
 	{ sizeof(muster_reserve_options), 0, NULL, 0, 0, 600000L, NULL, 0, MUSTER_LOG_NOTICE, \
-	  NULL, NULL }
+	  NULL, NULL, 10000L, 0, 0 }
 
 typedef struct muster_reserve muster_reserve;
 
 /* Validate the options, read the key file, bind and listen.  On success the
- * port is known (muster_reserve_port) before any executor is started. */
+ * port is known (muster_reserve_port) before any executor is started.
+ * Every executor holds a descriptor until it has the list, and the process's
+ * RLIMIT_NOFILE is the host's to set: raise its soft limit to the hard one
+ * first, as `muster reserve` does. */
 MUSTER_API int muster_reserve_open(muster_reserve **out, const muster_reserve_options *options,
                                    muster_error *err);
 

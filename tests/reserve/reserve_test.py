@@ -14,6 +14,7 @@ import hmac
 import json
 import os
 import pickle
+import resource
 import socket
 import struct
 import subprocess
@@ -193,7 +194,8 @@ def executor(port, meta, protocol=None, poll=0.02, results=None, auth_key=None, 
     return out
 
 
-def run_executors(port, metas, protocols=None, **kw):
+def start_executors(port, metas, protocols=None, **kw):
+    """One thread per executor; join the threads, then read the results."""
     results = []
     threads = []
     for i, m in enumerate(metas):
@@ -201,6 +203,11 @@ def run_executors(port, metas, protocols=None, **kw):
         t = threading.Thread(target=executor, args=(port, m, proto), kwargs=dict(results=results, **kw))
         t.start()
         threads.append(t)
+    return threads, results
+
+
+def run_executors(port, metas, protocols=None, **kw):
+    threads, results = start_executors(port, metas, protocols, **kw)
     for t in threads:
         t.join(60)
     return results
@@ -209,15 +216,18 @@ def run_executors(port, metas, protocols=None, **kw):
 # ---- the server ----
 
 class Server:
-    def __init__(self, *args):
+    def __init__(self, *args, nofile=None):
         self.portfile = os.path.join(TMP, "port")
         if os.path.exists(self.portfile):
             os.remove(self.portfile)
         self.outfile = os.path.join(TMP, "out")
         self.errfile = os.path.join(TMP, "err")
         self.cmd = [MUSTER, "reserve", "--host", "127.0.0.1", "--port-file", self.portfile] + list(args)
+        # nofile: the server's (soft, hard) RLIMIT_NOFILE.
+        limit = None if nofile is None else (
+            lambda: resource.setrlimit(resource.RLIMIT_NOFILE, nofile))
         self.proc = subprocess.Popen(self.cmd, stdout=open(self.outfile, "w"),
-                                     stderr=open(self.errfile, "w"))
+                                     stderr=open(self.errfile, "w"), preexec_fn=limit)
         deadline = time.monotonic() + 30
         while not os.path.exists(self.portfile):
             if self.proc.poll() is not None or time.monotonic() > deadline:
@@ -606,13 +616,15 @@ def scenario_usage():
     busy.close()
 
 
-def main():
+def main(scenarios=None):
+    """Run the scenario named by argv[1], from `scenarios` (a module's
+    globals; this module's by default)."""
     if MUSTER is None:
         print("MUSTER_BIN is not set: run me with make check")
         return 99
     name = sys.argv[1]
     try:
-        globals()["scenario_" + name]()
+        (scenarios or globals())["scenario_" + name]()
     finally:
         subprocess.run(["rm", "-rf", TMP])
     print("1..%d" % ntests)
