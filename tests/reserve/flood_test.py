@@ -7,8 +7,10 @@ usage: flood_test.py SCENARIO      (prints TAP, exits 0 when all pass)
 
 The flood comes from tests/reserve/flood.py processes (source 127.0.0.2,
 target 127.0.0.1), bounded in count and time; executors connect from
-127.0.0.1 and poll once a second, as TensorFlowOnSpark's do.  The issue's
-"CPU under 3 s over a minute of flood" is scaled to FLOOD_S seconds.
+127.0.0.1 and poll once a second, as TensorFlowOnSpark's do.  A flood lasts
+a minute unless the server is done sooner; the issue's "CPU under 3 s over
+the minute of the flood" is kept as a share, 5 % of the time from the
+flood's start to the server's exit (at least 10 s), which holds under ASan.
 """
 import os
 import pickle

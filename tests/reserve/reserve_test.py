@@ -215,6 +215,9 @@ def run_executors(port, metas, protocols=None, **kw):
 
 # ---- the server ----
 
+SERVERS = []  # every server started, ended by pid when a scenario ends
+
+
 class Server:
     def __init__(self, *args, nofile=None):
         self.portfile = os.path.join(TMP, "port")
@@ -228,6 +231,7 @@ class Server:
             lambda: resource.setrlimit(resource.RLIMIT_NOFILE, nofile))
         self.proc = subprocess.Popen(self.cmd, stdout=open(self.outfile, "w"),
                                      stderr=open(self.errfile, "w"), preexec_fn=limit)
+        SERVERS.append(self)
         deadline = time.monotonic() + 30
         while not os.path.exists(self.portfile):
             if self.proc.poll() is not None or time.monotonic() > deadline:
@@ -626,6 +630,10 @@ def main(scenarios=None):
     try:
         (scenarios or globals())["scenario_" + name]()
     finally:
+        for srv in SERVERS:
+            if srv.proc.poll() is None:
+                srv.proc.kill()
+                srv.proc.wait()
         subprocess.run(["rm", "-rf", TMP])
     print("1..%d" % ntests)
     return 1 if nfailed else 0
