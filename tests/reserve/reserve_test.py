@@ -589,6 +589,9 @@ def scenario_usage():
                       (("--size", "2", "--port", "1", "--port-range", "2-3"), "one --port"),
                       (("--size", "2", "--port-range", "9-3"), "is empty"),
                       (("--size", "2", "--timeout", "soon"), "--timeout must be"),
+                      (("--size", "2", "--idle-timeout", "-1"), "--idle-timeout must be"),
+                      (("--size", "2", "--max-connections", "0"), "--max-connections must be"),
+                      (("--size", "2", "--max-per-address", "x"), "--max-per-address must be"),
                       (("--size", "2", "extra"), "unexpected argument")]:
         p = run(*args)
         check(p.returncode == 64 and msg in p.stderr, "usage error: %s" % (args,), p.returncode,
