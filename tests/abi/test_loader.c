@@ -205,7 +205,7 @@ static void resolve_from(muster_ctx *ctx, const char *source, const char *addres
 struct broken_case {
 	const char *plugin;
 	int strict_code;     /* what strict mode makes of it */
-	const char *want[3]; /* substrings of the reason; "%s" = <libs>/<plugin>.so */
+	const char *want[4]; /* substrings of the reason; "%s" = <libs>/<plugin>.so */
 };
 
 static char short_struct_reason[128];
@@ -218,7 +218,8 @@ static const struct broken_case broken_cases[] = {
 	{ "short_struct", MUSTER_EABI, { "%s: ", short_struct_reason } },
 	{ "no_entry", MUSTER_EPLUGIN, { "%s does not export muster_plugin_entry_v1" } },
 	{ "unresolved", MUSTER_EPLUGIN,
-	  { "cannot load %s: ", "undefined symbol", "muster_test_function_that_exists_nowhere" } },
+	  { "cannot load %s: ", "undefined symbol", "muster_test_function_that_exists_nowhere",
+	    "try ldd" } },
 	{ "wrong_name", MUSTER_EPLUGIN, { "%s declares itself as 'good', not 'wrong_name'" } },
 	{ "null_resolve", MUSTER_EPLUGIN, { "%s has no resolve callback" } },
 };
@@ -229,7 +230,7 @@ static void check_reason(const struct broken_case *bc, const char *text)
 	size_t i;
 
 	snprintf(file, sizeof(file), "%s/%s.so", abi_libs, bc->plugin);
-	for (i = 0; i < 3 && bc->want[i]; i++) {
+	for (i = 0; i < 4 && bc->want[i]; i++) {
 		const char *pct = strstr(bc->want[i], "%s");
 
 		if (pct)
@@ -519,12 +520,18 @@ static void test_writable(void **state)
 	const struct perm_case *pc = *state;
 	muster_entry_info info;
 	muster_error err;
-	char conf[PATH_MAX], dir[PATH_MAX], want[PATH_MAX + 128];
+	char conf[PATH_MAX], dir[PATH_MAX], want[2 * PATH_MAX + 128];
 	muster_ctx *ctx;
 
 	make_plugin_dir(dir, sizeof(dir), pc->dir, pc->dir_mode, pc->file_mode);
-	snprintf(want, sizeof(want), "%s%s is writable by group or others; refusing to load it", dir,
-	         pc->file_is_culprit ? "/good.so" : "");
+	if (pc->file_is_culprit)
+		snprintf(want, sizeof(want),
+		         "%s/good.so is writable by group or others; refused as unsafe", dir);
+	else
+		snprintf(want, sizeof(want),
+		         "%s/good.so: directory %s is writable by group or others and not sticky; "
+		         "refused as unsafe",
+		         dir, dir);
 	make_conf(conf, sizeof(conf),
 	          "plugin_path = \"%s\";\nchain = ( { plugin = \"good\"; }, " FALLBACK " );\n",
 	          dir);
