@@ -7,7 +7,7 @@
  * one more visible symbol: loadable, but the symbol checker must flag it)
  * as newer_minor.so (a descriptor from a future ABI minor with fields
  * appended: the loader must accept it and ignore what it does not know)
- * and as impostor.so (a "good" answering another address: trust.sh swaps
+ * and as impostor.so (a "good" answering another address: test_loader swaps
  * it with good.so while muster loads, to see which one ran).
  *
  * It answers success with one task, `worker` 0 at GOOD_ADDRESS, and

@@ -5,8 +5,8 @@
 #  - headers.sh: each public header compiles alone as C99 -pedantic and C++;
 #  - exports.sh: libmuster exports only muster_*, every plugin exactly its
 #    entry symbol (check-exports.sh is the reusable checker);
-#  - trust.sh: plugins others could replace are refused, and the file
-#    checked is the file loaded (swap.py swaps it meanwhile);
+#  - trust.sh: plugins that others could replace are refused, as
+#    `muster plugins` and the warnings show;
 #  - out-of-tree.sh: examples/plugin builds with `pkg-config --cflags
 #    muster-plugin` alone and loads into the real `muster` program.
 
@@ -100,5 +100,4 @@ EXTRA_DIST += \
 	tests/abi/headers.sh \
 	tests/abi/exports.sh \
 	tests/abi/out-of-tree.sh \
-	tests/abi/trust.sh \
-	tests/abi/swap.py
+	tests/abi/trust.sh
