@@ -83,10 +83,16 @@ static void *open_checked(const char *real, char *why, size_t len)
 	void *handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
 	if (!handle) {
 		const char *msg = dlerror();
+		size_t n = strlen(name);
 		if (!msg)
 			msg = "unknown error";
-		fail(why, len, MUSTER_EPLUGIN, "cannot load %s: %s%s", real, msg,
-		     missing_dependency(msg) ? " (is a package or library missing? try ldd)" : "");
+		else if (strncmp(msg, name, n) == 0 && strncmp(msg + n, ": ", 2) == 0)
+			msg += n + 2; /* the descriptor's name says nothing: `real` is given */
+		char hint[PATH_MAX + 64] = "";
+		if (missing_dependency(msg))
+			snprintf(hint, sizeof(hint), " (is a package or library missing? try: ldd %s)",
+			         real);
+		fail(why, len, MUSTER_EPLUGIN, "cannot load %s: %s%s", real, msg, hint);
 		close(fd);
 	}
 	return handle;

@@ -230,7 +230,7 @@ static const struct broken_case broken_cases[] = {
 	{ "no_entry", MUSTER_EPLUGIN, { "%s does not export muster_plugin_entry_v1" } },
 	{ "unresolved", MUSTER_EPLUGIN,
 	  { "cannot load %s: ", "undefined symbol", "muster_test_function_that_exists_nowhere",
-	    "try ldd" } },
+	    "try: ldd %s)" } },
 	{ "wrong_name", MUSTER_EPLUGIN, { "%s declares itself as 'good', not 'wrong_name'" } },
 	{ "null_resolve", MUSTER_EPLUGIN, { "%s has no resolve callback" } },
 };
