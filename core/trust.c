@@ -117,8 +117,9 @@ int trust_fd_name(int fd, const char *real, char *name, size_t namelen, char *wh
 	if (stat(name, &named) < 0 || named.st_dev != opened.st_dev ||
 	    named.st_ino != opened.st_ino)
 		return refuse(why, whylen,
-		              "cannot load %s: /proc is not mounted, and a plugin is loaded only "
-		              "through /proc/self/fd (the very file checked); refused",
+		              "cannot load %s: /proc/self/fd is unavailable (is /proc mounted?), and "
+		              "a plugin is loaded only through it, so that the file checked is the "
+		              "file loaded; refused",
 		              real);
 	return 0;
 }

@@ -116,7 +116,7 @@ if unshare -m sh -c 'mount -t tmpfs none "/proc/$$/fd"' 2>/dev/null; then
 	err=$(cat "$tmp/err")
 	checks=$((checks + 1))
 	case "$(printf '%s\n' "$out" | grep '^good ')" in
-	*"failed: "*"/proc is not mounted"*refused) ;;
+	*"failed: "*"/proc/self/fd is unavailable (is /proc mounted?)"*refused) ;;
 	*) fail "no /proc: muster plugins: $out"; printf '  stderr: %s\n' "$err" ;;
 	esac
 else
