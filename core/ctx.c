@@ -59,7 +59,7 @@ static int open_entry(struct muster_ctx *ctx, struct entry *e, int strict, muste
 			                 e->pc.prefix, e->load_error);
 		/* Logged once, here; every resolve then answers unavail with it. */
 		log_msg(&ctx->logger, MUSTER_LOG_WARNING,
-		        "%s:%d: %s%s (the entry will answer unavail; is a package or library missing? try ldd)",
+		        "%s:%d: %s%s (the entry will answer unavail)",
 		        set->file, set->line, e->pc.prefix, e->load_error);
 		return 0;
 	}

@@ -11,12 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdarg.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <muster/muster.h>
 
 #include "settings.h"
+#include "trust.h"
 #include "../plugins/static/static.h"
 
 #define STR_(x) #x
@@ -57,38 +57,45 @@ static int fail(char *why, size_t len, int code, const char *fmt, ...)
 	return code;
 }
 
-/* Refuses what others than its owner could have replaced. */
-static int check_owner_mode(const char *path, const struct stat *st, char *why, size_t len)
+/* dlerror()'s words for a dependency that is missing or too old: only
+ * then does ldd help. */
+static int missing_dependency(const char *msg)
 {
-	if (st->st_mode & (S_IWGRP | S_IWOTH))
-		return fail(why, len, MUSTER_EPLUGIN,
-		            "%s is writable by group or others; refusing to load it", path);
-	if (st->st_uid != 0 && st->st_uid != geteuid())
-		return fail(why, len, MUSTER_EPLUGIN,
-		            "%s is owned by uid %ld, neither root nor this user; refusing to load it",
-		            path, (long)st->st_uid);
-	return 0;
+	return strstr(msg, "cannot open shared object file") || strstr(msg, "undefined symbol") ||
+	       strstr(msg, "version `");
 }
 
-static int check_file(const char *real, char *why, size_t len)
+/* Opens `real` once, checks it and its directories, and dlopen()s that very
+ * descriptor.  The descriptor of a mapped object stays open: glibc knows the
+ * object by its name, /proc/self/fd/N, which must not come to mean another
+ * file. */
+static void *open_checked(const char *real, char *why, size_t len)
 {
-	struct stat st;
-	if (stat(real, &st) < 0)
-		return fail(why, len, MUSTER_EPLUGIN, "cannot load %s: %s", real, strerror(errno));
-	if (!S_ISREG(st.st_mode))
-		return fail(why, len, MUSTER_EPLUGIN, "cannot load %s: not a regular file", real);
-	int rc = check_owner_mode(real, &st, why, len);
-	if (rc)
-		return rc;
-	char dir[PATH_MAX];
-	snprintf(dir, sizeof(dir), "%s", real);
-	char *slash = strrchr(dir, '/');
-	if (slash)
-		*(slash == dir ? slash + 1 : slash) = '\0';
-	if (stat(dir, &st) < 0)
-		return fail(why, len, MUSTER_EPLUGIN, "cannot load %s: %s: %s", real, dir,
-		            strerror(errno));
-	return check_owner_mode(dir, &st, why, len);
+	char name[64];
+	int fd = trust_open(real, why, len);
+	if (fd < 0)
+		return NULL;
+	if (trust_fd_name(fd, real, name, sizeof(name), why, len) < 0) {
+		close(fd);
+		return NULL;
+	}
+	dlerror();
+	void *handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+	if (!handle) {
+		const char *msg = dlerror();
+		size_t n = strlen(name);
+		if (!msg)
+			msg = "unknown error";
+		else if (strncmp(msg, name, n) == 0 && strncmp(msg + n, ": ", 2) == 0)
+			msg += n + 2; /* the descriptor's name says nothing: `real` is given */
+		char hint[PATH_MAX + 64] = "";
+		if (missing_dependency(msg))
+			snprintf(hint, sizeof(hint), " (is a package or library missing? try: ldd %s)",
+			         real);
+		fail(why, len, MUSTER_EPLUGIN, "cannot load %s: %s%s", real, msg, hint);
+		close(fd);
+	}
+	return handle;
 }
 
 /* A plugin for another ABI major exports another entry name: say which. */
@@ -153,20 +160,10 @@ static struct registry_entry *load_file(const char *name, const char *real)
 		free(e);
 		return NULL;
 	}
-	e->code = check_file(real, e->why, sizeof(e->why));
-	if (e->code == 0) {
-		int saved = errno;
-		dlerror();
-		void *handle = dlopen(real, RTLD_NOW | RTLD_LOCAL);
-		if (!handle) {
-			const char *msg = dlerror();
-			e->code = fail(e->why, sizeof(e->why), MUSTER_EPLUGIN, "cannot load %s: %s", real,
-			               msg ? msg : "unknown error");
-		} else {
-			e->code = validate(e, name, handle);
-		}
-		errno = saved;
-	}
+	int saved = errno;
+	void *handle = open_checked(real, e->why, sizeof(e->why));
+	e->code = handle ? validate(e, name, handle) : MUSTER_EPLUGIN;
+	errno = saved;
 	/* Failures are remembered as well: the handle (if any) stays open,
 	 * since its constructors have run. */
 	e->next = registry;

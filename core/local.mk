@@ -16,6 +16,7 @@ core_libmuster_internal_la_SOURCES = \
 	core/settings.c core/settings.h \
 	core/cfgview.c core/cfgview.h \
 	core/loader.c core/loader.h \
+	core/trust.c core/trust.h \
 	core/host.c core/host.h \
 	core/chain.c core/chain.h \
 	core/ctx.c core/ctx.h \

@@ -77,6 +77,7 @@ struct k8s_conf {
 	char *namespace;        /* NULL: from the connection, else "default" */
 	int all_namespaces;
 	long limit;             /* 0: no paging */
+	long max_pages;         /* per selector's listing */
 	long wait_ms;
 	enum k8s_order order;
 	char *index_label;      /* order = label */
@@ -291,6 +292,17 @@ int k8s_item_end(struct k8s_item *it, size_t selector, struct k8s_podvec *out);
  * the page is checked: a guess, to be compared with the walk's.  NULL
  * when they give none or are not shaped as the API server writes them. */
 char *k8s_continue_hint(const char *p, size_t len);
+
+/* tokens.c: a set of continue tokens, zeroed to start. */
+struct k8s_tokens {
+	char **slot;
+	size_t cap, n;
+};
+/* 1: added; 0: already there; -1: no memory. */
+int k8s_tokens_add(struct k8s_tokens *t, const char *tok);
+int k8s_tokens_has(const struct k8s_tokens *t, const char *tok);
+/* Empties the set, which may then be used again. */
+void k8s_tokens_clear(struct k8s_tokens *t);
 
 /* list.c: every pod of job `j`, all selectors, de-duplicated. */
 muster_status k8s_list_job(struct k8s_run *run, const struct k8s_job *job,

@@ -129,6 +129,36 @@ static muster_status fetch(struct k8s_run *run, const struct k8s_job *job, const
 	return st;
 }
 
+/* A token this listing followed before means it would never end. */
+static muster_status follow(struct k8s_run *run, const struct k8s_job *job, const char *sel,
+                            struct k8s_tokens *followed, const char *tok, long page)
+{
+	switch (k8s_tokens_add(followed, tok)) {
+	case 1:
+		return MUSTER_STATUS_SUCCESS;
+	case 0:
+		run->host->fail(run->call, "job %s: pods matching \"%s\": the API server sent "
+		                           "continue token \"%.80s%s\" twice (page %ld); its listing "
+		                           "would never end",
+		                job->name, sel, tok, strlen(tok) > 80 ? "..." : "", page);
+		return MUSTER_STATUS_UNAVAIL;
+	default:
+		return k8s_nomem(run);
+	}
+}
+
+/* The listing may go on to page `page` + 1. */
+static muster_status within_max_pages(struct k8s_run *run, const struct k8s_job *job,
+                                      const char *sel, long page)
+{
+	if (page < run->conf->max_pages)
+		return MUSTER_STATUS_SUCCESS;
+	run->host->fail(run->call, "job %s: pods matching \"%s\": more than %ld pages (max_pages); "
+	                           "giving up",
+	                job->name, sel, run->conf->max_pages);
+	return MUSTER_STATUS_UNAVAIL;
+}
+
 /*
  * One selector's pages.  A page's continue token is read from its leading
  * bytes (k8s_continue_hint) as soon as it has arrived, so that the next
@@ -137,7 +167,8 @@ static muster_status fetch(struct k8s_run *run, const struct k8s_job *job, const
  * outcome is the one a page-after-page listing has: the page before is
  * judged before the fetch that followed it, so its error comes first, and
  * a guess the walk contradicts sends the request again with the walk's
- * token.
+ * token.  A token is followed once (the walk's, when known): one seen
+ * before stops the listing, as does page max_pages with more to come.
  */
 static muster_status list_selector(struct k8s_run *run, const struct k8s_job *job, size_t s,
                                    struct k8s_podvec *out)
@@ -145,6 +176,7 @@ static muster_status list_selector(struct k8s_run *run, const struct k8s_job *jo
 	const char *sel = job->selectors[s];
 	size_t start = out->n, mark = out->data.len;
 	struct walk before = { 0 }; /* the page before this one, if still walking */
+	struct k8s_tokens followed = { 0 };
 	char *cont = NULL;          /* the token this request sends */
 	char *walked;               /* the page before's token, as its walk found it */
 	int restarts = 0, continued, which = 0;
@@ -158,7 +190,10 @@ static muster_status list_selector(struct k8s_run *run, const struct k8s_job *jo
 		if (before.pg != NULL) {
 			muster_status bst = walk_finish(run, &before, &walked);
 
+			if (bst == MUSTER_STATUS_SUCCESS && walked != NULL)
+				bst = follow(run, job, sel, &followed, walked, page - 1);
 			if (bst != MUSTER_STATUS_SUCCESS) {
+				free(walked);
 				st = bst;
 				break;
 			}
@@ -197,10 +232,13 @@ static muster_status list_selector(struct k8s_run *run, const struct k8s_job *jo
 			page = 0;
 			out->n = start;
 			out->data.len = mark;
+			k8s_tokens_clear(&followed); /* a new listing */
 			continue;
 		}
 		cont = k8s_page_continue_hint(pg);
-		if (cont != NULL && walk_start(&before, run, pg, s, out)) {
+		/* A doubtful next page is not fetched ahead: the walk decides. */
+		if (cont != NULL && page < run->conf->max_pages && !k8s_tokens_has(&followed, cont) &&
+		    walk_start(&before, run, pg, s, out)) {
 			which = !which;
 			beside++;
 			continue;
@@ -211,8 +249,12 @@ static muster_status list_selector(struct k8s_run *run, const struct k8s_job *jo
 		st = k8s_page_verdict(run, pg, &cont);
 		if (st != MUSTER_STATUS_SUCCESS || cont == NULL)
 			break;
+		if ((st = follow(run, job, sel, &followed, cont, page)) != MUSTER_STATUS_SUCCESS ||
+		    (st = within_max_pages(run, job, sel, page)) != MUSTER_STATUS_SUCCESS)
+			break;
 	}
 	free(cont);
+	k8s_tokens_clear(&followed);
 	if (st == MUSTER_STATUS_SUCCESS)
 		run->host->log(run->conf->pc, K8S_LOG_DEBUG,
 		               "job %s: %ld page%s of pods matching \"%s\", %ld read while the next "

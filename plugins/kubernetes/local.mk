@@ -18,6 +18,7 @@ plugins_kubernetes_kubernetes_la_SOURCES = \
 	plugins/kubernetes/continue_hint.c \
 	plugins/kubernetes/pod.c \
 	plugins/kubernetes/list.c \
+	plugins/kubernetes/tokens.c \
 	plugins/kubernetes/order.c \
 	plugins/kubernetes/build.c \
 	plugins/kubernetes/util.c

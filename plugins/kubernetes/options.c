@@ -226,6 +226,7 @@ int k8s_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 	}
 	conf->pc = pc;
 	conf->limit = 500;
+	conf->max_pages = 10000;
 	conf->port = 8470; /* TF's tf_server_port */
 	o.root = host->cfg_root(pc);
 
@@ -251,6 +252,7 @@ int k8s_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 	    popt_string(&o, "namespace", 0, &conf->namespace) < 0 ||
 	    popt_bool(&o, "all_namespaces", &conf->all_namespaces) < 0 ||
 	    popt_int(&o, "limit", 0, 1000000, &conf->limit) < 0 ||
+	    popt_int(&o, "max_pages", 1, 1000000, &conf->max_pages) < 0 ||
 	    popt_int(&o, "wait_ms", 0, 86400000, &conf->wait_ms) < 0)
 		goto fail;
 	if (conf->all_namespaces && conf->namespace != NULL) {

@@ -5,10 +5,12 @@
  * same descriptor in a file whose name does not match: the loader must
  * refuse it), as extra_export.so (linked without the export filter and with
  * one more visible symbol: loadable, but the symbol checker must flag it)
- * and as newer_minor.so (a descriptor from a future ABI minor with fields
- * appended: the loader must accept it and ignore what it does not know).
+ * as newer_minor.so (a descriptor from a future ABI minor with fields
+ * appended: the loader must accept it and ignore what it does not know)
+ * and as impostor.so (a "good" answering another address: test_loader swaps
+ * it with good.so while muster loads, to see which one ran).
  *
- * It answers success with one task, `worker` 0 at "good.invalid:1", and
+ * It answers success with one task, `worker` 0 at GOOD_ADDRESS, and
  * puts its own instance's config `tag` (when given) in the environment
  * field, so a test can tell two instances apart.
  */
@@ -21,6 +23,9 @@
 
 #ifndef GOOD_NAME
 #define GOOD_NAME "good"
+#endif
+#ifndef GOOD_ADDRESS
+#define GOOD_ADDRESS "good.invalid:1"
 #endif
 
 struct good_state {
@@ -59,7 +64,7 @@ static muster_status good_resolve(void *state, const muster_host *host, muster_c
 {
 	struct good_state *st = state;
 
-	if (host->add_task(call, "worker", 0, "good.invalid:1") != 0)
+	if (host->add_task(call, "worker", 0, GOOD_ADDRESS) != 0)
 		return MUSTER_STATUS_UNAVAIL;
 	if (st->tag && host->set_environment(call, st->tag) != 0)
 		return MUSTER_STATUS_UNAVAIL;

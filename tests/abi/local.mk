@@ -5,6 +5,8 @@
 #  - headers.sh: each public header compiles alone as C99 -pedantic and C++;
 #  - exports.sh: libmuster exports only muster_*, every plugin exactly its
 #    entry symbol (check-exports.sh is the reusable checker);
+#  - trust.sh: plugins that others could replace are refused, as
+#    `muster plugins` and the warnings show;
 #  - out-of-tree.sh: examples/plugin builds with `pkg-config --cflags
 #    muster-plugin` alone and loads into the real `muster` program.
 
@@ -25,6 +27,12 @@ tests_abi_extra_export_la_SOURCES = tests/abi/good.c
 tests_abi_extra_export_la_CPPFLAGS = $(AM_CPPFLAGS) -DGOOD_EXTRA_EXPORT \
 	-DGOOD_NAME='"extra_export"'
 tests_abi_extra_export_la_LDFLAGS = -module -avoid-version -shared -no-undefined -rpath /nowhere
+
+# Also named "good", answering "impostor.invalid:1": which of the two ran.
+check_LTLIBRARIES += tests/abi/impostor.la
+tests_abi_impostor_la_SOURCES = tests/abi/good.c
+tests_abi_impostor_la_CPPFLAGS = $(AM_CPPFLAGS) -DGOOD_ADDRESS='"impostor.invalid:1"'
+tests_abi_impostor_la_LDFLAGS = $(muster_check_plugin_ldflags)
 
 # A plugin from a later ABI minor (longer descriptor): must load.
 check_LTLIBRARIES += tests/abi/newer_minor.la
@@ -82,7 +90,8 @@ endif
 TESTS += \
 	tests/abi/headers.sh \
 	tests/abi/exports.sh \
-	tests/abi/out-of-tree.sh
+	tests/abi/out-of-tree.sh \
+	tests/abi/trust.sh
 AM_TESTS_ENVIRONMENT += \
 	MUSTER_TEST_CC='$(CC)'; MUSTER_TEST_CXX='$(CXX)'; \
 	export MUSTER_TEST_CC MUSTER_TEST_CXX;
@@ -90,4 +99,5 @@ EXTRA_DIST += \
 	tests/abi/check-exports.sh \
 	tests/abi/headers.sh \
 	tests/abi/exports.sh \
-	tests/abi/out-of-tree.sh
+	tests/abi/out-of-tree.sh \
+	tests/abi/trust.sh

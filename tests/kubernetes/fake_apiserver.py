@@ -20,6 +20,7 @@ certificate) or plain http, as `kubectl proxy` serves.
   forbidden   403 with RBAC's Status message
   notfound    404 with the API's Status message
   expire      the first request that carries a continue token gets 410 Gone
+  samecontinue, cyclecontinue, endless: listings that never end (loop_token)
   identity    never compress, whatever the client accepts
   gzipmembers compress as two gzip members, one after the other
   badgzip     a gzip answer whose checksum is wrong
@@ -287,6 +288,26 @@ def matches(reqs, labels):
     return True
 
 
+# ---------------------------------------------------------------- paging loops
+
+def loop_token(st, offset, limit):
+    """The continue token of a listing that never ends, or None:
+    samecontinue   one token on every page, the first included, forever;
+    cyclecontinue  two tokens in turn, forever;
+    endless        a fresh token on every page, forever."""
+    step = limit or 1
+    start = None
+    if st.fault("samecontinue", None):
+        start = step
+    elif st.fault("cyclecontinue", None):
+        start = 2 * step if offset == step else step
+    elif st.fault("endless", None):
+        start = offset + step
+    if start is None:
+        return None
+    return base64.b64encode(json.dumps({"start": start, "rv": st.rv}).encode()).decode()
+
+
 # ---------------------------------------------------------------- server
 
 class State:
@@ -441,6 +462,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 meta["continue"] = base64.b64encode(json.dumps(
                     {"start": offset + limit, "rv": st.rv}).encode()).decode()
                 meta["remainingItemCount"] = len(pods) - offset - limit
+            looping = loop_token(st, offset, limit)
+            if looping:
+                meta["continue"] = looping
             if st.fault("longip", page_no):
                 for p in page:
                     p["status"]["podIP"] = "fd00:" + "a" * 150

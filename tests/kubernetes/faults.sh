@@ -150,6 +150,36 @@ midway expire@3
 expect "410 on page 3: listed again, whole" 0 "$whole"
 check_eq "410 on page 3: 3 + 4 requests" "$(pages_asked)" 7
 
+# Listings that never end.  A continue token sent before is answered within
+# a handful of requests, naming it (the budget bounds the tests before the
+# fix); fresh tokens forever stop at max_pages.
+token() {
+	python3 -c 'import base64, json, sys
+print(base64.b64encode(json.dumps({"start": int(sys.argv[1]), "rv": 20000}).encode()).decode())' "$1"
+}
+loops() {
+	serve --mode "$1"
+	c=$(conf loop "$(explicit) limit = 3; $2" "timeout_ms = 3000;")
+	run_muster "$c" resolve
+}
+loops samecontinue ""
+expect_err "the same continue token forever" $EX_UNAVAIL \
+	"unavail: job worker: pods matching \"job-name=tensorflow\": the API server sent continue token \"$(token 3)\" twice (page 2); its listing would never end"
+check_eq "the same continue token: requests" "$(pages_asked)" 2
+loops cyclecontinue ""
+expect_err "two continue tokens in turn" $EX_UNAVAIL \
+	"sent continue token \"$(token 3)\" twice (page 3); its listing would never end"
+check_eq "two continue tokens in turn: requests" "$(pages_asked)" 3
+loops endless "max_pages = 5;"
+expect_err "fresh continue tokens forever" $EX_UNAVAIL \
+	"unavail: job worker: pods matching \"job-name=tensorflow\": more than 5 pages (max_pages); giving up"
+check_eq "fresh continue tokens forever: requests" "$(pages_asked)" 5
+loops "" "max_pages = 4;"
+expect "4 pages within max_pages = 4" 0 "$whole"
+loops "" "max_pages = 3;"
+expect_err "4 pages beyond max_pages = 3" $EX_UNAVAIL "more than 3 pages (max_pages); giving up"
+check_eq "4 pages beyond max_pages = 3: requests" "$(pages_asked)" 3
+
 # Timeouts come from the entry's budget.
 serve --mode slow
 c=$(conf slow "$(explicit)" "timeout_ms = 700;")
@@ -220,6 +250,9 @@ expect_err "client_cert without client_key" $EX_CONFIG "client_cert and client_k
 c=$(conf badopt8 "limit = -1;")
 run_muster "$c" check
 expect_err "limit range" $EX_CONFIG "limit must be between 0 and 1000000, not -1"
+c=$(conf badopt8b "max_pages = 0;")
+run_muster "$c" check
+expect_err "max_pages range" $EX_CONFIG "max_pages must be between 1 and 1000000, not 0"
 c=$(conf badopt9 "accelerators = { GPU = 3; };")
 run_muster "$c" check
 expect_err "accelerators type" $EX_CONFIG "accelerators.GPU must be a list of strings, not an integer"
