@@ -81,6 +81,23 @@ char *arena_strdup(struct arena *a, const char *s)
 	return arena_strndup(a, s, strlen(s));
 }
 
+void arena_adopt(struct arena *to, struct arena *from)
+{
+	if (!from->head)
+		return;
+	/* Behind `to`'s current chunk, which keeps taking new allocations. */
+	struct arena_chunk *last = from->head;
+	while (last->next)
+		last = last->next;
+	if (to->head) {
+		last->next = to->head->next;
+		to->head->next = from->head;
+	} else {
+		to->head = from->head;
+	}
+	from->head = NULL;
+}
+
 size_t arena_footprint(const struct arena *a)
 {
 	size_t total = 0;
