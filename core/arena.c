@@ -12,7 +12,8 @@ struct arena_chunk {
 	max_align_t data[];
 };
 
-enum { ARENA_FIRST_CHUNK = 4096, ARENA_MAX_CHUNK = 1 << 20 };
+/* Small first: a chain of many small results keeps every one's arena. */
+enum { ARENA_FIRST_CHUNK = 512, ARENA_MAX_CHUNK = 1 << 20 };
 
 void arena_init(struct arena *a)
 {
