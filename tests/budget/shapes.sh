@@ -7,13 +7,22 @@
 set -eu
 . "${MUSTER_TEST_SRCDIR:?}/tests/cli/lib.sh"
 
-bound=30 # seconds per resolve; the old code took minutes at -O2
+bound=60 # seconds per resolve; the old code took minutes even at -O2
 
 if ! have_python3; then
 	skip "budget shapes" "python3 not found"
 	finish
 fi
 python3 "$MUSTER_TEST_SRCDIR/bench/budget/gen.py" "$tmp" 300000
+# The last test's entry has 1 ms; the others a budget that a loaded
+# machine under ASan cannot exhaust, as this is about complexity.
+sed 's/on_success = "merge";/on_success = "merge"; timeout_ms = 1;/' "$tmp/jobs.conf" \
+	>"$tmp/budget.conf"
+for conf in jobs tasks merge; do
+	sed 's/on_success = "merge";/on_success = "merge"; timeout_ms = 600000;/' \
+		"$tmp/$conf.conf" >"$tmp/relaxed.conf"
+	mv "$tmp/relaxed.conf" "$tmp/$conf.conf"
+done
 
 # timed NAME ARGS...: run muster under `timeout`, which exits 124 when the
 # bound passes.
@@ -84,8 +93,6 @@ fi
 
 # The budget bounds CPU work: 300,000 jobs in 1 ms cannot be done, and the
 # entry stops building when the clock says so instead of finishing late.
-sed 's/on_success = "merge";/on_success = "merge"; timeout_ms = 1;/' "$tmp/jobs.conf" \
-	>"$tmp/budget.conf"
 if timed "300,000 jobs with timeout_ms = 1" -c "$tmp/budget.conf" resolve; then
 	expect_status 2 "300,000 jobs with timeout_ms = 1: unavail, within $bound s"
 	expect_err_match "no answer within its 1 ms budget .*ran out of its 1 ms budget while building the cluster" \
