@@ -10,3 +10,9 @@ EXTRA_DIST += bench/run.sh bench/README.md
 bench: bench/bench_process$(EXEEXT) bench/bench_resolve$(EXEEXT) cli/muster$(EXEEXT) all
 	$(SHELL) $(srcdir)/bench/run.sh '$(abs_top_builddir)' '$(abs_top_srcdir)'
 .PHONY: bench
+
+# bench/budget: the shapes that timeout_ms must bound (`make bench-budget`).
+EXTRA_DIST += bench/budget/run.sh bench/budget/gen.py
+bench-budget: bench/bench_process$(EXEEXT) cli/muster$(EXEEXT) all
+	$(SHELL) $(srcdir)/bench/budget/run.sh '$(abs_top_builddir)' '$(abs_top_srcdir)'
+.PHONY: bench-budget

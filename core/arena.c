@@ -12,7 +12,8 @@ struct arena_chunk {
 	max_align_t data[];
 };
 
-enum { ARENA_FIRST_CHUNK = 4096, ARENA_MAX_CHUNK = 1 << 20 };
+/* Small first: a chain of many small results keeps every one's arena. */
+enum { ARENA_FIRST_CHUNK = 512, ARENA_MAX_CHUNK = 1 << 20 };
 
 void arena_init(struct arena *a)
 {
@@ -79,6 +80,23 @@ char *arena_strndup(struct arena *a, const char *s, size_t n)
 char *arena_strdup(struct arena *a, const char *s)
 {
 	return arena_strndup(a, s, strlen(s));
+}
+
+void arena_adopt(struct arena *to, struct arena *from)
+{
+	if (!from->head)
+		return;
+	/* Behind `to`'s current chunk, which keeps taking new allocations. */
+	struct arena_chunk *last = from->head;
+	while (last->next)
+		last = last->next;
+	if (to->head) {
+		last->next = to->head->next;
+		to->head->next = from->head;
+	} else {
+		to->head = from->head;
+	}
+	from->head = NULL;
 }
 
 size_t arena_footprint(const struct arena *a)

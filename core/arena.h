@@ -18,6 +18,9 @@ void *arena_alloc(struct arena *a, size_t size);
 /* Strings are packed byte by byte: no alignment padding per string. */
 char *arena_strdup(struct arena *a, const char *s);
 char *arena_strndup(struct arena *a, const char *s, size_t n);
+/* Moves every chunk of `from` into `to`: what was allocated in `from` now
+ * lives as long as `to`.  `from` is left empty. */
+void arena_adopt(struct arena *to, struct arena *from);
 /* Total bytes reserved, for the memory benchmark. */
 size_t arena_footprint(const struct arena *a);
 

@@ -19,22 +19,6 @@ static int fail(struct builder *b, const char *fmt, ...)
 	return -1;
 }
 
-/* Grows *array (of `size`-byte elements) to hold one more. */
-static int grow(void **array, size_t *cap, size_t n, size_t size)
-{
-	if (n < *cap)
-		return 0;
-	size_t ncap = *cap ? *cap * 2 : 8;
-	if (ncap > SIZE_MAX / size)
-		return -1;
-	void *p = realloc(*array, ncap * size);
-	if (!p)
-		return -1;
-	*array = p;
-	*cap = ncap;
-	return 0;
-}
-
 int builder_init(struct builder *b)
 {
 	b->r = model_new();
@@ -66,19 +50,11 @@ struct job *builder_job(struct builder *b, const char *name)
 	}
 	struct job *job = model_job(r, name);
 	if (!job) {
-		if (grow((void **)&r->jobs, &r->jobs_cap, r->njobs, sizeof(*r->jobs)) < 0) {
+		const char *copy = arena_strdup(&r->arena, name);
+		if (!copy || !(job = model_add_job(r, copy))) {
 			fail(b, "out of memory");
 			return NULL;
 		}
-		job = &r->jobs[r->njobs];
-		memset(job, 0, sizeof(*job));
-		job->in_order = 1;
-		job->name = arena_strdup(&r->arena, name);
-		if (!job->name) {
-			fail(b, "out of memory");
-			return NULL;
-		}
-		r->njobs++;
 	}
 	b->last_job = job;
 	return job;
@@ -96,7 +72,7 @@ int builder_task(struct builder *b, const char *name, long index, const char *ad
 		index = last + 1;
 	if (index <= last)
 		job->in_order = 0;
-	if (grow((void **)&job->tasks, &job->cap, job->ntasks, sizeof(*job->tasks)) < 0)
+	if (model_reserve((void **)&job->tasks, &job->cap, job->ntasks + 1, sizeof(*job->tasks)) < 0)
 		return fail(b, "out of memory");
 	const char *copy = arena_strdup(&b->r->arena, address);
 	if (!copy)
@@ -121,7 +97,7 @@ int builder_accel(struct builder *b, const char *name, long index, const char *k
 	struct job *job = builder_job(b, name);
 	if (!job)
 		return -1;
-	if (grow((void **)&r->accels, &r->accels_cap, r->naccels, sizeof(*r->accels)) < 0)
+	if (model_reserve((void **)&r->accels, &r->accels_cap, r->naccels + 1, sizeof(*r->accels)) < 0)
 		return fail(b, "out of memory");
 	struct accel *a = &r->accels[r->naccels];
 	a->job = (uint32_t)model_job_pos(r, job);
@@ -166,16 +142,6 @@ static int task_cmp(const void *pa, const void *pb)
 	return (a->index > b->index) - (a->index < b->index);
 }
 
-static int accel_cmp(const void *pa, const void *pb)
-{
-	const struct accel *a = pa, *b = pb;
-	if (a->job != b->job)
-		return a->job < b->job ? -1 : 1;
-	if (a->index != b->index)
-		return a->index < b->index ? -1 : 1;
-	return strcmp(a->kind, b->kind);
-}
-
 /* Sorts tasks by index (only when they came out of order) and rejects a
  * duplicate index: two addresses for one task is never a right answer. */
 static int finish_job(struct builder *b, struct job *job)
@@ -200,14 +166,14 @@ static int finish_accels(struct builder *b)
 	struct muster_result *r = b->r;
 	if (!r->naccels)
 		return 0;
-	qsort(r->accels, r->naccels, sizeof(*r->accels), accel_cmp);
+	qsort(r->accels, r->naccels, sizeof(*r->accels), model_accel_cmp);
 	size_t out = 0;
 	for (size_t i = 0; i < r->naccels; i++) {
 		struct accel *a = &r->accels[i];
 		if (!model_task(&r->jobs[a->job], a->index))
 			return fail(b, "accelerators given for %s:%ld, which is not a task",
 			            r->jobs[a->job].name, a->index);
-		if (out && accel_cmp(&r->accels[out - 1], a) == 0) {
+		if (out && model_accel_cmp(&r->accels[out - 1], a) == 0) {
 			long sum = (long)r->accels[out - 1].count + a->count;
 			if (sum > INT32_MAX)
 				return fail(b, "accelerators of %s:%ld: too many %s", r->jobs[a->job].name,

@@ -83,8 +83,8 @@ static void run_entry(struct entry *e, struct answer *a)
 	} else if (a->ms > e->set->timeout_ms) {
 		/* Too late is as good as no answer: the budget is a promise to
 		 * the host, and a late cluster may already be stale. */
-		snprintf(a->reason, sizeof(a->reason), "no answer within its %ld ms budget (took %ld ms)",
-		         e->set->timeout_ms, a->ms);
+		snprintf(a->reason, sizeof(a->reason), "no answer within its %ld ms budget (took %ld ms)%s%.600s",
+		         e->set->timeout_ms, a->ms, call.reason[0] ? ": " : "", call.reason);
 		a->status = MUSTER_STATUS_UNAVAIL;
 	} else {
 		collect(a, &call, e);

@@ -25,6 +25,8 @@ struct muster_call {
 	int build_failed;              /* a builder service refused something */
 	char reason[1024];             /* set by host->fail or the builder */
 	struct timespec deadline;
+	long budget_ms;
+	unsigned long built_calls;     /* builder services called, for the clock check */
 };
 
 extern const muster_host host_services;

@@ -7,6 +7,7 @@ core_libmuster_internal_la_SOURCES = \
 	core/error.c core/error.h \
 	core/log.c core/log.h \
 	core/model.c core/model.h \
+	core/nameindex.c core/nameindex.h \
 	core/builder.c core/builder.h \
 	core/master.c \
 	core/merge.c core/merge.h \

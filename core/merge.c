@@ -1,32 +1,62 @@
+/*
+ * The union is built in place: the first merge copies the first result
+ * (which stays alive for master()), and each later one adds the next
+ * result to it, so a chain of N merges costs what its results hold, not
+ * N times that.  Jobs are found by the name index, the next result's
+ * strings are adopted with its arena rather than copied, and task arrays
+ * of new jobs are moved.  Tasks and accelerators stay sorted throughout:
+ * appended when they come after what is there, merged as two sorted runs
+ * otherwise.
+ */
 #include "config.h"
 
 #include "merge.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-#include "builder.h"
 #include "error.h"
 
-/* Copies one contribution's tasks (and their accelerators) into job `name`
- * of the builder, shifting indices by `offset`. */
-static int copy_job(struct builder *b, const struct muster_result *src, const struct job *job,
-                    long offset)
+/* Where each job of the next result goes in the union. */
+struct placement {
+	size_t pos;   /* in the union's jobs; SIZE_MAX: a new job */
+	long offset;  /* added to its indices (a dense concatenation) */
+	int as_map;   /* united by index */
+};
+
+static int append_tasks(struct job *to, const struct job *from, long offset)
 {
-	if (!builder_job(b, job->name))
+	if (model_reserve((void **)&to->tasks, &to->cap, to->ntasks + from->ntasks,
+	                  sizeof(*to->tasks)) < 0)
 		return -1;
-	for (size_t i = 0; i < job->ntasks; i++)
-		if (builder_task(b, job->name, job->tasks[i].index + offset, job->tasks[i].address) < 0)
-			return -1;
-	size_t pos = model_job_pos(src, job);
-	for (size_t i = 0; i < src->naccels; i++) {
-		const struct accel *a = &src->accels[i];
-		if (a->job == pos &&
-		    builder_accel(b, job->name, a->index + offset, a->kind, a->count) < 0)
-			return -1;
+	for (size_t i = 0; i < from->ntasks; i++) {
+		to->tasks[to->ntasks + i].index = from->tasks[i].index + offset;
+		to->tasks[to->ntasks + i].address = from->tasks[i].address;
 	}
+	to->ntasks += from->ntasks;
 	return 0;
 }
 
+/* Two sorted runs with no index in common, as one. */
+static int unite_tasks(struct job *to, const struct job *from)
+{
+	if (!to->ntasks || !from->ntasks || from->tasks[0].index > to->tasks[to->ntasks - 1].index)
+		return append_tasks(to, from, 0);
+	size_t n = to->ntasks + from->ntasks, i = 0, j = 0, k = 0;
+	struct task *all = malloc(n * sizeof(*all));
+	if (!all)
+		return -1;
+	while (i < to->ntasks || j < from->ntasks)
+		all[k++] = j == from->ntasks || (i < to->ntasks && to->tasks[i].index < from->tasks[j].index)
+		                   ? to->tasks[i++]
+		                   : from->tasks[j++];
+	free(to->tasks);
+	to->tasks = all;
+	to->ntasks = to->cap = n;
+	return 0;
+}
+
+/* The smallest index of `b` that `a` has too. */
 static int find_conflict(const struct job *a, const struct job *b, long *index)
 {
 	for (size_t i = 0; i < b->ntasks; i++)
@@ -37,96 +67,221 @@ static int find_conflict(const struct job *a, const struct job *b, long *index)
 	return 0;
 }
 
-static int merge_job(struct builder *b, const struct muster_result *first,
-                     const struct muster_result *next, const struct job *a, muster_error *err)
+/* The union's "a+b+c", grown in place rather than copied per merge. */
+static int join_source(struct muster_result *u, const char *add)
 {
-	const struct job *other = model_job(next, a->name);
-	if (copy_job(b, first, a, 0) < 0)
-		return error_set(err, MUSTER_ENOMEM, "merge: %s", b->reason);
-	builder_job(b, a->name)->merged_as_map = a->merged_as_map;
-	if (!other)
+	if (!add)
 		return 0;
-	int as_map = a->merged_as_map || !model_job_dense(a) || !model_job_dense(other);
-	long conflict;
-	if (as_map && find_conflict(a, other, &conflict))
-		return error_set(err, MUSTER_ECONFLICT,
-		                 "merge conflict: task %s:%ld is given by both %s ('%s') and %s ('%s')",
-		                 a->name, conflict, first->source ? first->source : "?",
-		                 model_task(a, conflict)->address, next->source ? next->source : "?",
-		                 model_task(other, conflict)->address);
-	if (copy_job(b, next, other, as_map ? 0 : (long)a->ntasks) < 0)
-		return error_set(err, MUSTER_ENOMEM, "merge: %s", b->reason);
-	builder_job(b, a->name)->merged_as_map = as_map;
+	size_t n = strlen(add), sep = u->source ? 1 : 0;
+	if (model_reserve((void **)&u->union_source, &u->union_source_cap,
+	                  u->union_source_len + sep + n + 1, 1) < 0)
+		return -1;
+	char *end = u->union_source + u->union_source_len;
+	if (sep)
+		*end++ = '+';
+	memcpy(end, add, n + 1);
+	u->union_source_len += sep + n;
+	u->source = u->union_source;
 	return 0;
 }
 
-static int merge_identity(struct builder *b, const struct muster_result *first,
-                          const struct muster_result *next)
+/* A union holding a copy of `first`, which it keeps (and frees) as its
+ * first contributor; NULL when out of memory, `first` freed then too. */
+static struct muster_result *start_union(struct muster_result *first)
 {
-	const struct muster_result *self = first->task_type || first->task_index >= 0 ? first : next;
-	struct muster_result *r = b->r;
-	if (builder_set_task(b, self->task_type, self->task_index) < 0 ||
-	    builder_set_string(b, &r->rpc_layer, first->rpc_layer ? first->rpc_layer : next->rpc_layer) < 0 ||
-	    builder_set_string(b, &r->environment,
-	                       first->environment ? first->environment : next->environment) < 0)
-		return -1;
-	if (!first->source || !next->source)
-		return builder_set_string(b, &r->source, first->source ? first->source : next->source);
-	size_t la = strlen(first->source), lb = strlen(next->source);
-	char *s = arena_alloc(&r->arena, la + lb + 2);
-	if (!s)
-		return -1;
-	memcpy(s, first->source, la);
-	s[la] = '+';
-	memcpy(s + la + 1, next->source, lb + 1);
-	r->source = s;
+	struct muster_result *u = model_new();
+	if (!u) {
+		muster_result_free(first);
+		return NULL;
+	}
+	u->first = first;
+	for (size_t i = 0; i < first->njobs; i++) {
+		const struct job *from = &first->jobs[i];
+		struct job *job = model_add_job(u, from->name);
+		if (!job || append_tasks(job, from, 0) < 0)
+			goto fail;
+		job->merged_as_map = from->merged_as_map;
+	}
+	if (first->naccels) {
+		if (!(u->accels = malloc(first->naccels * sizeof(*u->accels))))
+			goto fail;
+		memcpy(u->accels, first->accels, first->naccels * sizeof(*u->accels));
+		u->naccels = u->accels_cap = first->naccels;
+	}
+	u->task_type = first->task_type;
+	u->task_index = first->task_index;
+	u->rpc_layer = first->rpc_layer;
+	u->environment = first->environment;
+	if (join_source(u, first->source) < 0)
+		goto fail;
+	u->held_fd = first->held_fd;
+	u->held_port = first->held_port;
+	first->held_fd = -1;
+	return u;
+fail:
+	muster_result_free(u);
+	return NULL;
+}
+
+/* TF's rule per job of `next`: concatenate when both sides are dense and
+ * the job never was a map, else unite by index.  Nothing is changed yet,
+ * so a conflict leaves the union as it was. */
+static int place_jobs(const struct muster_result *u, const struct muster_result *next,
+                      struct placement *place, muster_error *err)
+{
+	size_t conflict_pos = SIZE_MAX, conflict_job = 0;
+	long conflict = 0;
+	for (size_t i = 0; i < next->njobs; i++) {
+		const struct job *b = &next->jobs[i];
+		const struct job *a = model_job(u, b->name);
+		place[i].pos = a ? model_job_pos(u, a) : SIZE_MAX;
+		place[i].as_map = a && (a->merged_as_map || !model_job_dense(a) || !model_job_dense(b));
+		place[i].offset = a && !place[i].as_map ? (long)a->ntasks : 0;
+		/* The union's first job in conflict, as a pairwise merge finds it. */
+		long index;
+		if (place[i].as_map && place[i].pos < conflict_pos && find_conflict(a, b, &index)) {
+			conflict_pos = place[i].pos;
+			conflict_job = i;
+			conflict = index;
+		}
+	}
+	if (conflict_pos == SIZE_MAX)
+		return 0;
+	const struct job *a = &u->jobs[conflict_pos], *b = &next->jobs[conflict_job];
+	return error_set(err, MUSTER_ECONFLICT,
+	                 "merge conflict: task %s:%ld is given by both %s ('%s') and %s ('%s')",
+	                 a->name, conflict, u->source ? u->source : "?",
+	                 model_task(a, conflict)->address, next->source ? next->source : "?",
+	                 model_task(b, conflict)->address);
+}
+
+static int add_jobs(struct muster_result *u, struct muster_result *next, struct placement *place)
+{
+	for (size_t i = 0; i < next->njobs; i++) {
+		struct job *b = &next->jobs[i];
+		if (place[i].pos == SIZE_MAX) {
+			struct job *job = model_add_job(u, b->name);
+			if (!job)
+				return -1;
+			place[i].pos = model_job_pos(u, job);
+			/* Moved, not copied: `next` is freed after the merge. */
+			job->tasks = b->tasks;
+			job->ntasks = b->ntasks;
+			job->cap = b->cap;
+			job->merged_as_map = b->merged_as_map;
+			b->tasks = NULL;
+			b->ntasks = b->cap = 0;
+			continue;
+		}
+		struct job *a = &u->jobs[place[i].pos];
+		if ((place[i].as_map ? unite_tasks(a, b) : append_tasks(a, b, place[i].offset)) < 0)
+			return -1;
+		a->merged_as_map = place[i].as_map;
+	}
 	return 0;
+}
+
+static int accel_sorted(const struct accel *a, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (model_accel_cmp(&a[i - 1], &a[i]) > 0)
+			return 0;
+	return 1;
+}
+
+/* The next result's accelerators, moved to their tasks' new places. */
+static int add_accels(struct muster_result *u, const struct muster_result *next,
+                      const struct placement *place)
+{
+	size_t n = next->naccels;
+	if (!n)
+		return 0;
+	struct accel *moved = malloc(n * sizeof(*moved));
+	if (!moved)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		moved[i] = next->accels[i];
+		moved[i].job = (uint32_t)place[moved[i].job].pos;
+		moved[i].index += place[next->accels[i].job].offset;
+	}
+	if (!accel_sorted(moved, n))
+		qsort(moved, n, sizeof(*moved), model_accel_cmp);
+	/* Tasks are never shared, so neither are accelerator keys. */
+	size_t m = u->naccels, total = m + n;
+	if (!m || model_accel_cmp(&u->accels[m - 1], &moved[0]) < 0) {
+		int rc = model_reserve((void **)&u->accels, &u->accels_cap, total, sizeof(*u->accels));
+		if (rc == 0) {
+			memcpy(u->accels + m, moved, n * sizeof(*moved));
+			u->naccels = total;
+		}
+		free(moved);
+		return rc;
+	}
+	struct accel *all = malloc(total * sizeof(*all));
+	if (!all) {
+		free(moved);
+		return -1;
+	}
+	for (size_t i = 0, j = 0, k = 0; k < total; k++)
+		all[k] = j == n || (i < m && model_accel_cmp(&u->accels[i], &moved[j]) < 0)
+		                 ? u->accels[i++]
+		                 : moved[j++];
+	free(moved);
+	free(u->accels);
+	u->accels = all;
+	u->naccels = u->accels_cap = total;
+	return 0;
+}
+
+/* Adds `next` to the union `u`; `next` stays the caller's to free. */
+static int add_result(struct muster_result *u, struct muster_result *next, muster_error *err)
+{
+	struct placement *place = malloc((next->njobs ? next->njobs : 1) * sizeof(*place));
+	if (!place)
+		return error_set(err, MUSTER_ENOMEM, "out of memory");
+	int rc = place_jobs(u, next, place, err);
+	if (rc < 0)
+		goto done;
+	arena_adopt(&u->arena, &next->arena);
+	if (add_jobs(u, next, place) < 0 || add_accels(u, next, place) < 0 ||
+	    join_source(u, next->source) < 0) {
+		rc = error_set(err, MUSTER_ENOMEM, "out of memory");
+		goto done;
+	}
+	if (!u->task_type && u->task_index < 0) {
+		u->task_type = next->task_type;
+		u->task_index = next->task_index;
+	}
+	if (!u->rpc_layer)
+		u->rpc_layer = next->rpc_layer;
+	if (!u->environment)
+		u->environment = next->environment;
+	if (u->held_fd < 0) {
+		u->held_fd = next->held_fd;
+		u->held_port = next->held_port;
+		next->held_fd = -1;
+	}
+done:
+	free(place);
+	return rc;
 }
 
 int merge_results(struct muster_result **out, struct muster_result *first,
                   struct muster_result *next, muster_error *err)
 {
-	struct builder b;
-	int rc = 0;
 	*out = NULL;
-	if (builder_init(&b) < 0) {
-		rc = error_set(err, MUSTER_ENOMEM, "out of memory");
-		goto done;
+	/* A result with a first contributor is a union an earlier merge made. */
+	struct muster_result *u = first->first ? first : start_union(first);
+	if (!u) {
+		muster_result_free(next);
+		return error_set(err, MUSTER_ENOMEM, "out of memory");
 	}
-	for (size_t i = 0; i < first->njobs && rc == 0; i++)
-		rc = merge_job(&b, first, next, &first->jobs[i], err);
-	for (size_t i = 0; i < next->njobs && rc == 0; i++)
-		if (!model_job(first, next->jobs[i].name) &&
-		    copy_job(&b, next, &next->jobs[i], 0) < 0)
-			rc = error_set(err, MUSTER_ENOMEM, "merge: %s", b.reason);
-	if (rc == 0 && merge_identity(&b, first, next) < 0)
-		rc = error_set(err, MUSTER_ENOMEM, "out of memory");
-	if (rc == 0) {
-		struct muster_result *r = builder_finish(&b);
-		if (!r) {
-			rc = error_set(err, MUSTER_ECONFLICT, "merge: %s", b.reason);
-			goto done;
-		}
-		/* The union holds the first reserved port; another one is released
-		 * with its contribution. */
-		struct muster_result *holder = first->held_fd >= 0 ? first : next;
-		if (holder->held_fd >= 0) {
-			r->held_fd = holder->held_fd;
-			r->held_port = holder->held_port;
-			holder->held_fd = -1;
-		}
-		/* Keep the first contributor alive for master() without a task. */
-		r->first = first->first ? first->first : first;
-		if (first->first) {
-			first->first = NULL;
-			muster_result_free(first);
-		}
-		first = NULL;
-		*out = r;
-	}
-done:
-	builder_discard(&b);
-	muster_result_free(first);
+	int rc = add_result(u, next, err);
 	muster_result_free(next);
-	return rc;
+	if (rc < 0) {
+		muster_result_free(u);
+		return rc;
+	}
+	*out = u;
+	return 0;
 }

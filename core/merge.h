@@ -5,7 +5,9 @@
 #include "model.h"
 
 /*
- * Unites `first` and `next` into *out, consuming both (also on failure).
+ * Unites `first` and `next` into *out, consuming both (also on failure);
+ * when `first` is a union an earlier call returned, `next` is added to it
+ * in place, so a chain of merges costs O(total size).
  * Jobs of different names coexist, in first-seen order.  A job in both is
  * concatenated and re-indexed when every contribution so far was dense,
  * and united by index when any was sparse (or empty), where a shared

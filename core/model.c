@@ -2,6 +2,7 @@
 
 #include "model.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,17 +27,48 @@ MUSTER_API void muster_result_free(struct muster_result *r)
 	for (size_t i = 0; i < r->njobs; i++)
 		free(r->jobs[i].tasks);
 	free(r->jobs);
+	name_index_release(&r->job_index);
 	free(r->accels);
+	free(r->union_source);
 	arena_release(&r->arena);
 	free(r);
 }
 
+int model_reserve(void **array, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return 0;
+	size_t ncap = *cap ? *cap : 1;
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2 / size)
+			return -1;
+		ncap *= 2;
+	}
+	void *p = realloc(*array, ncap * size);
+	if (!p)
+		return -1;
+	*array = p;
+	*cap = ncap;
+	return 0;
+}
+
+struct job *model_add_job(struct muster_result *r, const char *name)
+{
+	if (r->njobs >= UINT32_MAX ||
+	    model_reserve((void **)&r->jobs, &r->jobs_cap, r->njobs + 1, sizeof(*r->jobs)) < 0 ||
+	    name_index_put(&r->job_index, name, (uint32_t)r->njobs) < 0)
+		return NULL;
+	struct job *job = &r->jobs[r->njobs++];
+	memset(job, 0, sizeof(*job));
+	job->name = name;
+	job->in_order = 1;
+	return job;
+}
+
 struct job *model_job(const struct muster_result *r, const char *name)
 {
-	for (size_t i = 0; i < r->njobs; i++)
-		if (strcmp(r->jobs[i].name, name) == 0)
-			return &r->jobs[i];
-	return NULL;
+	uint32_t pos;
+	return name_index_get(&r->job_index, name, &pos) ? &r->jobs[pos] : NULL;
 }
 
 size_t model_job_pos(const struct muster_result *r, const struct job *job)
@@ -66,6 +98,16 @@ int model_job_dense(const struct job *job)
 long model_job_padded(const struct job *job)
 {
 	return job->ntasks ? job->tasks[job->ntasks - 1].index + 1 : 0;
+}
+
+int model_accel_cmp(const void *pa, const void *pb)
+{
+	const struct accel *a = pa, *b = pb;
+	if (a->job != b->job)
+		return a->job < b->job ? -1 : 1;
+	if (a->index != b->index)
+		return a->index < b->index ? -1 : 1;
+	return strcmp(a->kind, b->kind);
 }
 
 static int accel_cmp_key(const struct accel *a, size_t job, long index)

@@ -10,6 +10,7 @@
 #include <muster/plugin.h>
 
 #include "arena.h"
+#include "nameindex.h"
 
 struct task {
 	long index;
@@ -37,6 +38,7 @@ struct muster_result {
 	struct arena arena;
 	struct job *jobs;
 	size_t njobs, jobs_cap;
+	struct name_index job_index; /* job name -> position in jobs */
 	struct accel *accels; /* sorted by (job, index, kind) once finalised */
 	size_t naccels, accels_cap;
 
@@ -47,6 +49,8 @@ struct muster_result {
 	const char *master;     /* session_master, or Simple's stored master */
 	int master_rule;        /* enum muster_master_rule */
 	const char *source;     /* "instance" or "a+b" after a merge */
+	char *union_source;     /* a merge's growing "a+b+...", which source shows */
+	size_t union_source_len, union_source_cap;
 	int held_fd;            /* reserved port's socket, -1: none (atomic) */
 	int held_port;
 
@@ -57,7 +61,13 @@ struct muster_result {
 
 struct muster_result *model_new(void);
 
-/* Look a job up by name; NULL when absent. */
+/* Ensures room for `need` elements of `size` bytes in *array; -1 when out of
+ * memory.  Capacities double, so appends cost O(1) amortised. */
+int model_reserve(void **array, size_t *cap, size_t need, size_t size);
+/* Appends an empty job named `name`, which the caller keeps alive as long
+ * as the result; NULL when out of memory or beyond UINT32_MAX jobs. */
+struct job *model_add_job(struct muster_result *r, const char *name);
+/* Look a job up by name (hashed, O(1)); NULL when absent. */
 struct job *model_job(const struct muster_result *r, const char *name);
 size_t model_job_pos(const struct muster_result *r, const struct job *job);
 /* The task with `index`, NULL when absent (binary search). */
@@ -65,6 +75,8 @@ const struct task *model_task(const struct job *job, long index);
 int model_job_dense(const struct job *job);
 /* Highest index + 1: TF's "padded length". */
 long model_job_padded(const struct job *job);
+/* qsort() order of accelerators: by job, index, then kind. */
+int model_accel_cmp(const void *a, const void *b);
 /* The accelerators of one task: a run of r->accels, possibly empty. */
 const struct accel *model_accels(const struct muster_result *r, size_t job, long index,
                                  size_t *count);

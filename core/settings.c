@@ -10,10 +10,13 @@
 #include <sys/stat.h>
 
 #include "error.h"
+#include "nameindex.h"
 
 /* libconfig aborts on out-of-memory; bounding the file keeps that out of
  * reach of anything but a broken machine. */
 #define MAX_CONFIG_BYTES (64 << 20)
+/* Far above any real chain; each entry holds a plugin instance. */
+#define MAX_CHAIN_ENTRIES 10000
 
 static const char *const status_names[STATUS_COUNT] = {"success", "notfound", "unavail",
                                                        "tryagain"};
@@ -266,16 +269,31 @@ static int parse_entry(struct settings *s, config_setting_t *node, struct entry_
 		return fail_at(err, node, "chain entry has no 'plugin'");
 	if (!e->name)
 		e->name = e->plugin;
-	for (size_t i = 0; i < s->nentries; i++)
-		if (strcmp(s->entries[i].name, e->name) == 0)
-			return fail_at(err, node, "entry name '%s' is already used at line %d; set 'name'",
-			               e->name, s->entries[i].line);
 	if (!e->config) {
 		e->config = config_setting_add(node, "config", CONFIG_TYPE_GROUP);
 		if (!e->config)
 			return error_set(err, MUSTER_ENOMEM, "out of memory");
 	}
 	return 0;
+}
+
+/* Entry names are unique; a name index keeps long chains linear. */
+static int unique_names(const struct settings *s, const config_setting_t *chain,
+                        muster_error *err)
+{
+	struct name_index seen = {0};
+	int rc = 0;
+	for (size_t i = 0; i < s->nentries && rc == 0; i++) {
+		uint32_t first;
+		if (name_index_get(&seen, s->entries[i].name, &first))
+			rc = fail_at(err, config_setting_get_elem(chain, (unsigned)i),
+			             "entry name '%s' is already used at line %d; set 'name'",
+			             s->entries[i].name, s->entries[first].line);
+		else if (name_index_put(&seen, s->entries[i].name, (uint32_t)i) < 0)
+			rc = error_set(err, MUSTER_ENOMEM, "out of memory");
+	}
+	name_index_release(&seen);
+	return rc;
 }
 
 static int parse_chain(struct settings *s, config_setting_t *chain, const struct logger *lg,
@@ -287,6 +305,9 @@ static int parse_chain(struct settings *s, config_setting_t *chain, const struct
 	int n = config_setting_length(chain);
 	if (n == 0)
 		return fail_at(err, chain, "'chain' is empty");
+	if (n > MAX_CHAIN_ENTRIES)
+		return fail_at(err, chain, "'chain' has %d entries; at most %d are allowed", n,
+		               MAX_CHAIN_ENTRIES);
 	s->entries = calloc((size_t)n, sizeof(*s->entries));
 	if (!s->entries)
 		return error_set(err, MUSTER_ENOMEM, "out of memory");
@@ -295,7 +316,7 @@ static int parse_chain(struct settings *s, config_setting_t *chain, const struct
 			return rc;
 		s->nentries++;
 	}
-	return 0;
+	return unique_names(s, chain, err);
 }
 
 /* A string (colon-separated, like $PATH) or an array/list of strings. */

@@ -36,6 +36,7 @@
 #include "config.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,6 +130,40 @@ static int cmp_task(const void *a, const void *b)
 	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
+static int cmp_hash(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Whether two of the n members may share a name: equal neighbours among
+ * their sorted hashes (FNV-1a).  Sorting integers is much cheaper than
+ * sorting names, and stays O(n log n) whatever the names are.  -1 when
+ * out of memory. */
+static int may_repeat(const cJSON *object, size_t n)
+{
+	uint64_t *hashes = malloc(n * sizeof(*hashes));
+	const cJSON *c;
+	size_t i = 0;
+	int found = 0;
+
+	if (hashes == NULL)
+		return -1;
+	for (c = object->child; c != NULL; c = c->next) {
+		uint64_t h = 0xcbf29ce484222325ULL;
+
+		for (const char *p = c->string != NULL ? c->string : ""; *p != '\0'; p++)
+			h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+		hashes[i++] = h;
+	}
+	qsort(hashes, n, sizeof(*hashes), cmp_hash);
+	for (i = 1; i < n && !found; i++)
+		found = hashes[i] == hashes[i - 1];
+	free(hashes);
+	return found;
+}
+
 /*
  * The members of an object with Python's dict semantics: each name once,
  * at the position of its first occurrence, with the value of its last.
@@ -140,6 +175,7 @@ static int unique_members(const cJSON *object, struct member_ref **out, size_t *
 	const cJSON *c;
 	struct member_ref *all;
 	size_t n = 0, i, m = 0;
+	int repeat;
 
 	*out = NULL;
 	*count = 0;
@@ -147,13 +183,19 @@ static int unique_members(const cJSON *object, struct member_ref **out, size_t *
 		n++;
 	if (n == 0)
 		return 0;
-	all = malloc(n * sizeof(*all));
+	repeat = may_repeat(object, n);
+	all = repeat < 0 ? NULL : malloc(n * sizeof(*all));
 	if (all == NULL)
 		return -1;
 	for (c = object->child, i = 0; c != NULL; c = c->next, i++) {
 		all[i].name = c->string != NULL ? c->string : "";
 		all[i].pos = i;
 		all[i].item = c;
+	}
+	if (!repeat) { /* the usual case: already in order, each name once */
+		*out = all;
+		*count = n;
+		return 0;
 	}
 	qsort(all, n, sizeof(*all), cmp_member);
 	for (i = 0; i < n; i++) {

@@ -13,21 +13,10 @@
  */
 #include "config.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "tf_config.h"
-
-/*
- * cJSON writes a process-wide "last error" on every parse, even when
- * return_parse_end is given (cJSON issues #314, #221): a data race when two
- * threads parse at once.  Since this plugin declares itself thread-safe,
- * its parses take turns.  The lock guards no state of ours; it is the one
- * static this plugin has, and it lives as long as the (never unloaded)
- * shared object.
- */
-static pthread_mutex_t parse_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Line and column (1-based, in bytes) of offset `pos`. */
 static void line_col(const char *text, size_t pos, unsigned long *line, unsigned long *col)
@@ -107,14 +96,14 @@ static muster_status syntax_error(const struct tfc_run *run, const char *text, s
 	return MUSTER_STATUS_UNAVAIL;
 }
 
-muster_status tfc_parse(const struct tfc_run *run, const char *text, size_t len, cJSON **root)
+muster_status tfc_parse(const struct tfc_run *run, const char *text, size_t len,
+                        struct tfc_doc *doc)
 {
-	const char *end = NULL, *what = NULL;
-	cJSON *doc;
+	const char *what = NULL;
 	size_t pos = 0;
 	unsigned long line, col;
 
-	*root = NULL;
+	memset(doc, 0, sizeof(*doc));
 	/*
 	 * First the strict scan: it rejects what Python's json.loads rejects
 	 * and cJSON lets through (control characters in strings, a byte
@@ -134,25 +123,23 @@ muster_status tfc_parse(const struct tfc_run *run, const char *text, size_t len,
 	default:
 		return syntax_error(run, text, len, pos, what);
 	}
-	/*
-	 * The terminating NUL is passed as part of the buffer, so cJSON stops
-	 * on it as on any byte.  cJSON may still refuse what the scan let
-	 * through (a lone UTF-16 surrogate, which Python keeps): its offset
-	 * is approximate.
-	 */
-	pthread_mutex_lock(&parse_lock);
-	doc = cJSON_ParseWithLengthOpts(text, len + 1, &end, 0);
-	pthread_mutex_unlock(&parse_lock);
-	if (doc == NULL) {
-		pos = end != NULL && end >= text ? (size_t)(end - text) : 0;
+	/* Then the tree, which still refuses what cJSON refuses and Python
+	 * keeps: a lone UTF-16 surrogate. */
+	switch (tfc_tree(text, len, doc, &pos)) {
+	case 0:
+		break;
+	case 1:
 		return syntax_error(run, text, len, pos, "syntax error");
-	}
-	if (!cJSON_IsObject(doc)) {
-		run->host->fail(run->call, "%s must be a JSON object, not %s", run->src, tfc_kind(doc));
-		cJSON_Delete(doc);
+	default:
+		run->host->fail(run->call, "%s: out of memory", run->src);
 		return MUSTER_STATUS_UNAVAIL;
 	}
-	*root = doc;
+	if (!cJSON_IsObject(doc->root)) {
+		run->host->fail(run->call, "%s must be a JSON object, not %s", run->src,
+		                tfc_kind(doc->root));
+		tfc_doc_free(doc);
+		return MUSTER_STATUS_UNAVAIL;
+	}
 	return MUSTER_STATUS_SUCCESS;
 }
 

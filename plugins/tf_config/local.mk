@@ -6,6 +6,7 @@ plugins_tf_config_tf_config_la_SOURCES = \
 	plugins/tf_config/input.c \
 	plugins/tf_config/json.c \
 	plugins/tf_config/syntax.c \
+	plugins/tf_config/tree.c \
 	plugins/tf_config/build.c
 plugins_tf_config_tf_config_la_CPPFLAGS = $(AM_CPPFLAGS) $(CJSON_CFLAGS)
 plugins_tf_config_tf_config_la_LDFLAGS = $(muster_plugin_ldflags)

@@ -162,7 +162,7 @@ static muster_status tfc_resolve(void *state, const muster_host *host, muster_ca
 	struct tfc_run run;
 	char *text = NULL;
 	size_t len = 0;
-	cJSON *root = NULL;
+	struct tfc_doc doc = {0};
 	muster_status st;
 
 	run.host = host;
@@ -172,11 +172,11 @@ static muster_status tfc_resolve(void *state, const muster_host *host, muster_ca
 
 	st = tfc_read_input(&run, &text, &len);
 	if (st == MUSTER_STATUS_SUCCESS)
-		st = tfc_parse(&run, text, len, &root);
-	free(text); /* cJSON keeps copies of its strings */
+		st = tfc_parse(&run, text, len, &doc);
+	free(text); /* the tree has copies of its strings */
 	if (st == MUSTER_STATUS_SUCCESS)
-		st = tfc_build(&run, root);
-	cJSON_Delete(root);
+		st = tfc_build(&run, doc.root);
+	tfc_doc_free(&doc);
 	return st;
 }
 

@@ -6,6 +6,7 @@
  *   json.c       parses it (syntax errors with byte offset and excerpt) and
  *                the small helpers that give Python's semantics on cJSON
  *   syntax.c     checks the syntax strictly, as Python's json would
+ *   tree.c       builds the cJSON tree of checked text, in a few blocks
  *   build.c      turns the parsed TF_CONFIG into builder calls
  *
  * Nothing here is exported: the plugin's only visible symbol is its entry.
@@ -46,9 +47,19 @@ struct tfc_run {
 /* input.c: the text to parse, NUL-terminated, owned by the caller. */
 muster_status tfc_read_input(const struct tfc_run *run, char **text, size_t *len);
 
+/* A parsed document: cJSON nodes, freed with tfc_doc_free(), never with
+ * cJSON_Delete(). */
+struct tfc_block;
+struct tfc_doc {
+	cJSON *root;
+	struct tfc_block *blocks; /* the nodes */
+	char *strings;            /* every decoded string and key */
+};
+
 /* json.c */
 /* Parse `text` (len bytes, text[len] == '\0') into an object. */
-muster_status tfc_parse(const struct tfc_run *run, const char *text, size_t len, cJSON **root);
+muster_status tfc_parse(const struct tfc_run *run, const char *text, size_t len,
+                        struct tfc_doc *doc);
 /* syntax.c: a strict RFC 8259 check of `text`.  On an error, the byte where
  * the text stops being JSON and what was expected there, as Python's json
  * module places it; TFC_SYNTAX_TOO_DEEP at the first container beyond
@@ -80,6 +91,12 @@ enum tfc_int_result tfc_number_index(double d, long *out);
 /* A string for a message: at most `size` - 1 bytes, quoted with escapes,
  * long strings cut with "...". */
 void tfc_quote(char *buf, size_t size, const char *s, size_t len);
+
+/* tree.c: the tree of `text`, which tfc_syntax_error() has passed: 0; -1
+ * when out of memory; 1 at a lone UTF-16 surrogate escape, which cJSON
+ * refuses, *at its byte.  The text may be freed afterwards. */
+int tfc_tree(const char *text, size_t len, struct tfc_doc *doc, size_t *at);
+void tfc_doc_free(struct tfc_doc *doc);
 
 /* build.c */
 muster_status tfc_build(const struct tfc_run *run, const cJSON *root);

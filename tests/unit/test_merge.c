@@ -163,6 +163,21 @@ static void three_way_union(void **state)
 	             "{\"cluster\":{\"worker\":[\"w0:1\",\"w1:1\",\"w2:1\"],\"ps\":[\"p:1\"]}}");
 }
 
+/* United by index, the tasks and their accelerators interleave: both stay
+ * in order (the union is kept sorted in place). */
+static void accelerators_follow_united_tasks(void **state)
+{
+	expect_union("jobs = { worker = [\"-\", \"w1:1\", \"-\", \"w3:1\"]; ps = [\"p0:1\"]; };"
+	             " accelerators = { worker = { GPU = 1; }; ps = { TPU = 8; }; };",
+	             "jobs = { worker = [\"w0:1\", \"-\", \"w2:1\"]; }; accelerators = { worker = { GPU = 2; }; };",
+	             "jobs = { chief = [\"c0:1\"]; worker = [\"-\", \"-\", \"-\", \"-\", \"w4:1\"]; };"
+	             " accelerators = { chief = { GPU = 4; }; worker = { GPU = 3; }; };",
+	             "{\"cluster\":{\"worker\":[\"w0:1\",\"w1:1\",\"w2:1\",\"w3:1\",\"w4:1\"],"
+	             "\"ps\":[\"p0:1\"],\"chief\":[\"c0:1\"]},\"accelerators\":{\"worker\":{"
+	             "\"0\":{\"GPU\":2},\"1\":{\"GPU\":1},\"2\":{\"GPU\":2},\"3\":{\"GPU\":1},"
+	             "\"4\":{\"GPU\":3}},\"ps\":{\"0\":{\"TPU\":8}},\"chief\":{\"0\":{\"GPU\":4}}}}");
+}
+
 static int teardown(void **state)
 {
 	testutil_cleanup();
@@ -180,6 +195,7 @@ int main(void)
 		cmocka_unit_test_teardown(empty_job_unites_as_map, teardown),
 		cmocka_unit_test_teardown(identity_comes_from_the_first_that_has_it, teardown),
 		cmocka_unit_test_teardown(accelerators_follow_reindexed_tasks, teardown),
+		cmocka_unit_test_teardown(accelerators_follow_united_tasks, teardown),
 		cmocka_unit_test_teardown(union_master, teardown),
 		cmocka_unit_test_teardown(three_way_union, teardown),
 	};
