@@ -2,9 +2,10 @@
 # tests/fuzz/NAME.c with its seed corpus in tests/fuzz/corpus/NAME/.
 # `make check` links each with replay.c, which feeds it its corpus under
 # the suite's sanitizers; tests/fuzz/run.sh builds them with clang and
-# libFuzzer's driver instead (make FUZZ_DRIVER=-fsanitize=fuzzer) and
-# fuzzes each for a bounded time.  The parsers' sources are compiled into
-# convenience libraries here, apart from the dlopen()ed plugins.
+# libFuzzer's driver instead (FUZZ_DRIVER emptied, -fsanitize=fuzzer in
+# LDFLAGS) and fuzzes each for a bounded time.  The parsers' sources are
+# compiled into convenience libraries here, apart from the dlopen()ed
+# plugins.
 check_LTLIBRARIES += tests/fuzz/libreplay.la
 tests_fuzz_libreplay_la_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz.h
 FUZZ_DRIVER = tests/fuzz/libreplay.la
@@ -101,4 +102,10 @@ fuzz-list:
 	@echo $(fuzz_programs)
 .PHONY: fuzz-build fuzz-list
 
-EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/corpus tests/fuzz/gen-corpus.py
+EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/lsan.supp tests/fuzz/corpus tests/fuzz/gen-corpus.py
+
+# Fuzz every target (clang + libFuzzer; skipped without them).  Never by
+# `make check`: CI runs it on its own.
+fuzz:
+	$(SHELL) $(srcdir)/tests/fuzz/run.sh '$(abs_top_srcdir)'
+.PHONY: fuzz
