@@ -102,7 +102,8 @@ fuzz-list:
 	@echo $(fuzz_programs)
 .PHONY: fuzz-build fuzz-list
 
-EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/lsan.supp tests/fuzz/corpus tests/fuzz/gen-corpus.py
+EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/lsan.supp tests/fuzz/corpus tests/fuzz/gen-corpus.py \
+	docs/fuzzing.md
 
 # Fuzz every target (clang + libFuzzer; skipped without them).  Never by
 # `make check`: CI runs it on its own.
