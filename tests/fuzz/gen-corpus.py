@@ -89,6 +89,11 @@ def config():
         b"accelerators = { worker = { GPU = 8; }; }; unknown = 1; }; } );\n")
     put("config", "include", b"@include \"muster.conf.d/10-a.conf\"\n" + SEP +
         b"chain = ( { plugin = \"static\"; } );\n")
+    # Regressions: libconfig 1.5 exited the process on an @include of a directory.
+    put("config", "include-dir", b"@include \"muster.conf.d\"\n" + SEP +
+        b"chain = ( { plugin = \"static\"; } );\n")
+    put("config", "include-dir-nul", b"@include \"muster.conf.d/\0\0\0\0\0\0\0_f\"\n" + SEP +
+        b"chain = ( { plugin = \"stati[\"; } );\n")
     put("config", "types", b"chain = ( { plugin = 1; }, { plugin = \"x y\"; name = \"\"; "
         b"timeout_ms = -5; on_success = \"maybe\"; } ); strict = 1; plugin_path = [1, 2];\n")
 
