@@ -15,6 +15,7 @@ core_libmuster_internal_la_SOURCES = \
 	core/emit_json.c \
 	core/emit_tf_config.c \
 	core/settings.c core/settings.h \
+	core/includes.c core/includes.h \
 	core/cfgview.c core/cfgview.h \
 	core/loader.c core/loader.h \
 	core/trust.c core/trust.h \

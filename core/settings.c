@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "error.h"
+#include "includes.h"
 #include "nameindex.h"
 
 /* libconfig aborts on out-of-memory; bounding the file keeps that out of
@@ -111,7 +112,10 @@ static int read_file(config_t *cfg, const char *path, muster_error *err)
 		*slash = '\0';
 		config_set_include_dir(cfg, *dir ? dir : "/");
 	}
+	int rc = includes_check(path, config_get_include_dir(cfg), err);
 	free(dir);
+	if (rc < 0)
+		return rc;
 	if (config_read_file(cfg, path) != CONFIG_TRUE) {
 		if (config_error_type(cfg) == CONFIG_ERR_FILE_IO)
 			return error_set(err, MUSTER_ECONFIG, "cannot read %s: %s", path,

@@ -52,13 +52,6 @@ tests_reservation_test_protocol_CPPFLAGS = $(reservation_test_cppflags)
 tests_reservation_test_protocol_CFLAGS = $(reservation_test_cflags)
 tests_reservation_test_protocol_LDADD = $(reservation_test_ldadd)
 endif
-
-# The decoder's libFuzzer target: built by the script with clang directly
-# (it skips, 77, where clang cannot build it), run for a bounded time.
-TESTS += tests/reservation/fuzz.sh
 endif
 
-EXTRA_DIST += \
-	reservation/fuzz_decode.c \
-	tests/reservation/fuzz.sh \
-	tests/reservation/gen_fixtures.py
+EXTRA_DIST += tests/reservation/gen_fixtures.py

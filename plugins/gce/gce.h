@@ -187,10 +187,19 @@ muster_status gce_api(struct gce_run *run, const char *what, const char *method,
 
 /* members.c: every RUNNING member of job `j`'s groups, in `out`. */
 muster_status gce_members(struct gce_run *run, size_t j, struct gce_membervec *out);
+/* Its parts without the network, for the fuzz target: one answer's items
+ * appended (*token: the next page's), and the repeats dropped. */
+muster_status gce_members_page(struct gce_run *run, const char *what, size_t page,
+                               const struct pbuf *b, const char *zone, size_t group,
+                               struct gce_membervec *out, char **token);
+muster_status gce_members_unique(struct gce_run *run, struct gce_membervec *v);
 void gce_membervec_free(struct gce_membervec *v);
 
 /* instances.c: instances.list of one zone, RUNNING ones, into `out`. */
 muster_status gce_instances(struct gce_run *run, const char *zone, struct gce_instvec *out);
+/* One answer's RUNNING instances appended (*token: the next page's). */
+muster_status gce_instances_page(struct gce_run *run, const char *what, size_t page,
+                                 const struct pbuf *b, struct gce_instvec *out, char **token);
 void gce_instvec_free(struct gce_instvec *v);
 
 /* build.c: order, index, the builder calls. */

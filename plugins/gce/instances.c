@@ -120,6 +120,35 @@ static muster_status parse_item(struct gce_run *run, const char *what, size_t pa
 	return MUSTER_STATUS_SUCCESS;
 }
 
+/* One answer of instances.list: its RUNNING instances appended to `out`,
+ * *token replaced by the next page's. */
+muster_status gce_instances_page(struct gce_run *run, const char *what, size_t page,
+                                 const struct pbuf *b, struct gce_instvec *out, char **token)
+{
+	cJSON *root = gce_json_parse(run, what, b);
+	const cJSON *items, *it;
+	muster_status st = MUSTER_STATUS_SUCCESS;
+	size_t i = 0;
+
+	if (root == NULL)
+		return MUSTER_STATUS_UNAVAIL;
+	items = cJSON_GetObjectItemCaseSensitive(root, "items");
+	if (items != NULL && !cJSON_IsArray(items)) {
+		run->host->fail(run->call, "%s (page %zu): items is not an array", what, page);
+		cJSON_Delete(root);
+		return MUSTER_STATUS_UNAVAIL;
+	}
+	cJSON_ArrayForEach(it, items)
+	{
+		if ((st = parse_item(run, what, page, i++, it, out)) != MUSTER_STATUS_SUCCESS)
+			break;
+	}
+	if (st == MUSTER_STATUS_SUCCESS)
+		st = gce_next_page(run, what, page, root, token);
+	cJSON_Delete(root);
+	return st;
+}
+
 static int by_name(const void *a, const void *b)
 {
 	return strcmp(((const struct gce_inst *)a)->name, ((const struct gce_inst *)b)->name);
@@ -143,9 +172,6 @@ muster_status gce_instances(struct gce_run *run, const char *zone, struct gce_in
 		                         run->conf->endpoint, run->project, zone, efields,
 		                         run->conf->page_size, etok ? "&pageToken=" : "",
 		                         etok ? etok : "");
-		const cJSON *items, *it;
-		cJSON *root;
-		size_t i = 0;
 
 		curl_free(etok);
 		if (url == NULL) {
@@ -154,27 +180,8 @@ muster_status gce_instances(struct gce_run *run, const char *zone, struct gce_in
 		}
 		st = gce_api(run, what, "GET", url, NULL, &b);
 		free(url);
-		if (st != MUSTER_STATUS_SUCCESS)
-			break;
-		if ((root = gce_json_parse(run, what, &b)) == NULL) {
-			st = MUSTER_STATUS_UNAVAIL;
-			break;
-		}
-		items = cJSON_GetObjectItemCaseSensitive(root, "items");
-		if (items != NULL && !cJSON_IsArray(items)) {
-			run->host->fail(run->call, "%s (page %zu): items is not an array", what, page);
-			cJSON_Delete(root);
-			st = MUSTER_STATUS_UNAVAIL;
-			break;
-		}
-		cJSON_ArrayForEach(it, items)
-		{
-			if ((st = parse_item(run, what, page, i++, it, out)) != MUSTER_STATUS_SUCCESS)
-				break;
-		}
 		if (st == MUSTER_STATUS_SUCCESS)
-			st = gce_next_page(run, what, page, root, &token);
-		cJSON_Delete(root);
+			st = gce_instances_page(run, what, page, &b, out, &token);
 		if (st != MUSTER_STATUS_SUCCESS || token == NULL)
 			break;
 	}

@@ -76,6 +76,37 @@ static muster_status add_member(struct gce_run *run, const char *what, size_t pa
 	return MUSTER_STATUS_SUCCESS;
 }
 
+/* One answer of listInstances: its members appended to `out`, *token
+ * replaced by the next page's. */
+muster_status gce_members_page(struct gce_run *run, const char *what, size_t page,
+                               const struct pbuf *b, const char *zone, size_t group,
+                               struct gce_membervec *out, char **token)
+{
+	cJSON *root = gce_json_parse(run, what, b);
+	const cJSON *items, *it;
+	muster_status st = MUSTER_STATUS_SUCCESS;
+	size_t i = 0;
+
+	if (root == NULL)
+		return MUSTER_STATUS_UNAVAIL;
+	items = cJSON_GetObjectItemCaseSensitive(root, "items");
+	if (items != NULL && !cJSON_IsArray(items)) {
+		run->host->fail(run->call, "%s (page %zu): items is not an array", what, page);
+		cJSON_Delete(root);
+		return MUSTER_STATUS_UNAVAIL;
+	}
+	cJSON_ArrayForEach(it, items)
+	{
+		if ((st = add_member(run, what, page, i++, it, zone, group, out)) !=
+		    MUSTER_STATUS_SUCCESS)
+			break;
+	}
+	if (st == MUSTER_STATUS_SUCCESS)
+		st = gce_next_page(run, what, page, root, token);
+	cJSON_Delete(root);
+	return st;
+}
+
 static muster_status list_group(struct gce_run *run, const struct gce_group *g, size_t group,
                                 struct gce_membervec *out)
 {
@@ -95,9 +126,6 @@ static muster_status list_group(struct gce_run *run, const struct gce_group *g, 
 		                         run->conf->endpoint, run->project, zone, g->name,
 		                         run->conf->page_size, etok ? "&pageToken=" : "",
 		                         etok ? etok : "");
-		const cJSON *items, *it;
-		cJSON *root;
-		size_t i = 0;
 
 		curl_free(etok);
 		if (url == NULL) {
@@ -106,28 +134,8 @@ static muster_status list_group(struct gce_run *run, const struct gce_group *g, 
 		}
 		st = gce_api(run, what, "POST", url, "{\"instanceState\":\"RUNNING\"}", &b);
 		free(url);
-		if (st != MUSTER_STATUS_SUCCESS)
-			break;
-		if ((root = gce_json_parse(run, what, &b)) == NULL) {
-			st = MUSTER_STATUS_UNAVAIL;
-			break;
-		}
-		items = cJSON_GetObjectItemCaseSensitive(root, "items");
-		if (items != NULL && !cJSON_IsArray(items)) {
-			run->host->fail(run->call, "%s (page %zu): items is not an array", what, page);
-			cJSON_Delete(root);
-			st = MUSTER_STATUS_UNAVAIL;
-			break;
-		}
-		cJSON_ArrayForEach(it, items)
-		{
-			if ((st = add_member(run, what, page, i++, it, zone, group, out)) !=
-			    MUSTER_STATUS_SUCCESS)
-				break;
-		}
 		if (st == MUSTER_STATUS_SUCCESS)
-			st = gce_next_page(run, what, page, root, &token);
-		cJSON_Delete(root);
+			st = gce_members_page(run, what, page, &b, zone, group, out, &token);
 		if (st != MUSTER_STATUS_SUCCESS || token == NULL)
 			break;
 	}
@@ -156,7 +164,7 @@ static int by_identity(const void *a, const void *b)
 /* An instance listed twice (two groups of the job, or a repeated item) is
  * one task, the first listing's.  Sorted, not a scan per member: that was
  * quadratic, and the largest cost of resolving 1,000 members. */
-static muster_status drop_duplicates(struct gce_run *run, struct gce_membervec *v)
+muster_status gce_members_unique(struct gce_run *run, struct gce_membervec *v)
 {
 	struct gce_member **p, *keep;
 	size_t i, o;
@@ -193,5 +201,5 @@ muster_status gce_members(struct gce_run *run, size_t j, struct gce_membervec *o
 	for (k = 0; k < job->ngroups; k++)
 		if ((st = list_group(run, &job->groups[k], k, out)) != MUSTER_STATUS_SUCCESS)
 			return st;
-	return drop_duplicates(run, out);
+	return gce_members_unique(run, out);
 }

@@ -257,6 +257,9 @@ void k8s_page_free(struct k8s_page *pg);
  * the request in messages. */
 muster_status k8s_page_fetch(struct k8s_run *run, struct k8s_page *pg, const char *path,
                              const char *what, long *code);
+/* The fetch without the network (the fuzz target): the page emptied,
+ * named `what`, and the sink its bytes go into. */
+void k8s_page_begin(struct k8s_page *pg, const char *what, struct k8s_sink *sink);
 /* The fetched page's continue token, guessed from its leading bytes
  * (k8s_continue_hint) before it is walked; NULL: no guess. */
 char *k8s_page_continue_hint(const struct k8s_page *pg);

@@ -476,13 +476,21 @@ static void page_wrote(void *ctx, size_t n)
 	json_page_wrote(ctx, n);
 }
 
+void k8s_page_begin(struct k8s_page *pg, const char *what, struct k8s_sink *sink)
+{
+	sink->room = page_room;
+	sink->wrote = page_wrote;
+	sink->ctx = pg->json;
+	snprintf(pg->what, sizeof(pg->what), "%s", what);
+	json_page_reset(pg->json);
+}
+
 muster_status k8s_page_fetch(struct k8s_run *run, struct k8s_page *pg, const char *path,
                              const char *what, long *code)
 {
-	struct k8s_sink sink = { page_room, page_wrote, pg->json };
+	struct k8s_sink sink;
 
-	snprintf(pg->what, sizeof(pg->what), "%s", what);
-	json_page_reset(pg->json);
+	k8s_page_begin(pg, what, &sink);
 	return k8s_http_get(run, path, &sink, code);
 }
 

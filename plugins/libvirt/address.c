@@ -63,8 +63,9 @@ static int usable(const virDomainIPAddress *a)
 }
 
 /* The best address in one answer: IPv4 first unless family says otherwise. */
-static const virDomainIPAddress *pick(const struct virt_run *run, const struct virt_domain *d,
-                                      virDomainInterfacePtr *ifaces, int n)
+const virDomainIPAddress *virt_address_pick(const struct virt_run *run,
+                                            const struct virt_domain *d,
+                                            virDomainInterfacePtr *ifaces, int n)
 {
 	const virDomainIPAddress *v4 = NULL, *v6 = NULL;
 	int i;
@@ -147,7 +148,7 @@ muster_status virt_address(struct virt_run *run, struct virt_domain *d, long por
 			        virt_source_name(src), virt_last_error(run));
 			continue;
 		}
-		a = pick(run, d, ifaces, n);
+		a = virt_address_pick(run, d, ifaces, n);
 		if (a != NULL) {
 			d->address = a->type == VIR_IP_ADDR_TYPE_IPV6
 			                     ? virt_asprintf("[%s]:%ld", a->addr, port)

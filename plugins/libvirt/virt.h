@@ -174,6 +174,11 @@ void virt_nodedevs_free(struct virt_run *run);
 /* address.c: UNAVAIL after fail(); TRYAGAIN after fail() when the domain
  * has no address yet. */
 muster_status virt_address(struct virt_run *run, struct virt_domain *d, long port);
+/* The usable address one source's answer gives (NULL: none), apart from
+ * the libvirt call for the fuzz target. */
+const virDomainIPAddress *virt_address_pick(const struct virt_run *run,
+                                            const struct virt_domain *d,
+                                            virDomainInterfacePtr *ifaces, int n);
 
 /* build.c */
 muster_status virt_assign(struct virt_run *run);

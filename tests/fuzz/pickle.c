@@ -1,18 +1,19 @@
 /*
- * libFuzzer target for the pickle decoder (tests/reservation/fuzz.sh builds
- * and runs it).  Every input must decode or fail cleanly, without a crash,
- * a leak or undefined behaviour; what decodes must encode, the encoding
- * must decode, and encoding that again must give the same bytes (compared
- * as bytes, not with pv_equal, because NaN != NaN).
+ * Fuzz target: the pickle decoder (reservation/pickle_decode.c).  Every
+ * input must decode or fail cleanly, without a crash, a leak or undefined
+ * behaviour; what decodes must encode, the encoding must decode, and
+ * encoding that again must give the same bytes (compared as bytes, not
+ * with pv_equal, because NaN != NaN).
  * Small limits make the depth, element and memo checks reachable.
  */
+#include "config.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz.h"
 #include "pickle.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,0 +1,334 @@
+#!/usr/bin/env python3
+"""Writes the fuzz targets' seed corpora (tests/fuzz/corpus/NAME/), from the
+tests' fixtures and the fake servers' own answer builders.  The corpora are
+checked in; run this again after changing a fixture or a target's input
+format:   tests/fuzz/gen-corpus.py [SRCDIR]
+
+Each target's input format is described at the top of tests/fuzz/NAME.c:
+most take a first byte of options, and FUZZ_SEP ("\\n%%\\n") between parts.
+"""
+import base64
+import gzip
+import importlib.util
+import json
+import os
+import pickle
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+SRC = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
+                      os.path.join(os.path.dirname(__file__), "..", ".."))
+OUT = os.path.join(SRC, "tests", "fuzz", "corpus")
+SEP = b"\n%%\n"
+
+
+def load(path, name):
+    spec = importlib.util.spec_from_file_location(name, os.path.join(SRC, path))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def read(path):
+    with open(os.path.join(SRC, path), "rb") as f:
+        return f.read()
+
+
+def put(target, name, data):
+    d = os.path.join(OUT, target)
+    os.makedirs(d, exist_ok=True)
+    if isinstance(data, str):
+        data = data.encode()
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+
+def js(obj):
+    return json.dumps(obj, separators=(",", ":")).encode()
+
+
+# ------------------------------------------------------------ tf_config
+def tf_config():
+    for f in sorted(os.listdir(os.path.join(SRC, "tests/tf_config/fixtures"))):
+        put("tf_config", f, b"\0" + read("tests/tf_config/fixtures/" + f))
+    seeds = {
+        "dense": (0, {"cluster": {"chief": ["c:1"], "worker": ["a:1", "b:2"], "ps": ["p:3"]},
+                      "task": {"type": "worker", "index": 1}, "rpc_layer": "grpc",
+                      "environment": "cloud", "session_master": "grpc://c:1"}),
+        "sparse": (0, {"cluster": {"worker": {"0": "a:1", "7": "b:2"}},
+                       "task": {"type": "worker", "index": "7"}}),
+        "overrides": (15, {"cluster": {"worker": ["a:1", "b:2"]}}),
+        "empty": (0, {}),
+        "bad-cluster": (0, {"cluster": [], "task": {"type": 1}}),
+        "bad-index": (0, {"cluster": {"w": ["a:1"]}, "task": {"type": "w", "index": -1.5}}),
+        "big-index": (3, {"cluster": {"w": {"2147483648": "a:1"}}}),
+    }
+    for name, (opt, obj) in seeds.items():
+        put("tf_config", name, bytes([opt]) + js(obj))
+    put("tf_config", "syntax", b"\0{\"cluster\": {\"w\": [\"a:1\",]}, \"x\": 1e999, \"\\ud800\": NaN}")
+    put("tf_config", "deep", b"\0" + b"[" * 1100 + b"]" * 1100)
+    put("tf_config", "dup-keys", b"\0{\"cluster\":{\"w\":[\"a:1\"]},\"cluster\":{\"w\":[\"b:2\"]}}")
+
+
+# ------------------------------------------------------------ config
+def config():
+    for f in sorted(os.listdir(os.path.join(SRC, "tests/cli"))):
+        if f.endswith(".conf"):
+            put("config", f, read("tests/cli/" + f))
+    put("config", "muster.conf", read("conf/muster.conf"))
+    static = read("tests/cli/static.conf")
+    put("config", "dropins", b"strict = false;\nplugin_path = \"/nowhere\";\n" + SEP + static +
+        SEP + b"chain = ( { plugin = \"static\"; name = \"b\"; on_notfound = \"continue\"; "
+        b"timeout_ms = 100; config = { jobs = { w = [\"x:1\"]; }; }; } );\n")
+    put("config", "static-accel", b"chain = ( { plugin = \"static\"; config = { jobs = { "
+        b"worker = [\"h1:2222\", \"h2:2222\"]; }; task = { type = \"worker\"; index = 0; }; "
+        b"accelerators = { worker = { GPU = 8; }; }; unknown = 1; }; } );\n")
+    put("config", "include", b"@include \"muster.conf.d/10-a.conf\"\n" + SEP +
+        b"chain = ( { plugin = \"static\"; } );\n")
+    # Regressions: libconfig 1.5 exited the process on an @include of a directory.
+    put("config", "include-dir", b"@include \"muster.conf.d\"\n" + SEP +
+        b"chain = ( { plugin = \"static\"; } );\n")
+    put("config", "include-dir-nul", b"@include \"muster.conf.d/\0\0\0\0\0\0\0_f\"\n" + SEP +
+        b"chain = ( { plugin = \"stati[\"; } );\n")
+    put("config", "types", b"chain = ( { plugin = 1; }, { plugin = \"x y\"; name = \"\"; "
+        b"timeout_ms = -5; on_success = \"maybe\"; } ); strict = 1; plugin_path = [1, 2];\n")
+
+
+# ------------------------------------------------------------ kubeconfig
+def kubeconfig():
+    base = """apiVersion: v1
+kind: Config
+current-context: main
+preferences: {}
+clusters:
+- name: test
+  cluster:
+    server: https://127.0.0.1:6443
+    certificate-authority: certs/ca.crt
+- name: test-data
+  cluster:
+    server: https://127.0.0.1:6443/
+    certificate-authority-data: %s
+contexts:
+- name: main
+  context: {cluster: test, user: me}
+- name: fuzz
+  context:
+    cluster: test-data
+    user: me
+    namespace: other
+users:
+%s"""
+    ca = base64.b64encode(b"-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n").decode()
+    users = {
+        "token": "- name: me\n  user:\n    token: abc.def\n",
+        "token-file": "- name: me\n  user:\n    tokenFile: token\n",
+        "cert-data": "- name: me\n  user:\n    client-certificate-data: %s\n"
+                     "    client-key-data: %s\n" % (ca, ca),
+        "cert-path": "- name: me\n  user:\n    client-certificate: c.crt\n    client-key: /k.key\n",
+        "exec": "- name: me\n  user:\n    exec:\n      command: aws\n",
+        "insecure": "- name: me\n  user: {}\n",
+    }
+    for name, u in users.items():
+        put("kubeconfig", name, b"\0" + (base % (ca, u)).encode())
+    put("kubeconfig", "context-option", b"\1" + (base % (ca, users["token"])).encode())
+    put("kubeconfig", "bad-base64", b"\1" + (base % ("!!not base64!!", users["token"])).encode())
+    put("kubeconfig", "anchors", b"\0a: &x [*x]\nclusters: &c\n- *c\n")
+    put("kubeconfig", "not-yaml", b"\0clusters: [ {\n")
+    put("kubeconfig", "flow", b"\0{current-context: m, contexts: [{name: m, context: "
+        b"{cluster: c, user: u}}], clusters: [{name: c, cluster: {server: 'http://x'}}], "
+        b"users: [{name: u, user: {token: t}}]}\n")
+
+
+# ------------------------------------------------------------ k8s_podlist
+def podlist(fake):
+    mk = fake.PodMaker(json.loads(read("tests/kubernetes/fixtures/pod.json")))
+    pods = [
+        mk.make("worker-0", labels={"job-name": "worker", "training.kubeflow.org/job-name": "tf",
+                                    "training.kubeflow.org/replica-type": "worker",
+                                    "training.kubeflow.org/replica-index": "0", "index": "0"},
+                pod_ip="10.0.0.2", host_ip="192.168.0.2",
+                containers=[{"name": "tensorflow", "ports": [("grpc", 2222)],
+                             "resources": {"nvidia.com/gpu": "8"}}]),
+        mk.make("worker-1", labels={"job-name": "worker", "index": "x"}, pod_ip="fd00::3",
+                init_containers=[{"name": "init", "resources": {"google.com/tpu": "4"}},
+                                 {"name": "side", "sidecar": True,
+                                  "resources": {"amd.com/gpu": "1"}}]),
+        mk.make("worker-2", labels={"job-name": "worker"}, phase="Pending"),
+        mk.make("worker-3", labels={"job-name": "worker"}, pod_ip="10.0.0.4", deleting=True,
+                containers=[{"name": "a", "resources": {"nvidia.com/gpu": "1.5"}},
+                            {"name": "b", "ports": [("grpc", 70000)]}]),
+    ]
+
+    def page(items, cont=None):
+        meta = {"resourceVersion": "15310"}
+        if cont:
+            meta["continue"] = cont
+            meta["remainingItemCount"] = 1
+        return js({"kind": "PodList", "apiVersion": "v1", "metadata": meta, "items": items})
+
+    cont = base64.b64encode(js({"start": 2, "rv": 15310})).decode()
+    for opt in (0, 1, 2 | 4, 8, 16 | 32):
+        put("k8s_podlist", "pods-%d" % opt, bytes([opt]) + page(pods[:2]))
+    put("k8s_podlist", "two-pages", b"\4" + page(pods[:2], cont) + SEP + page(pods[2:]))
+    put("k8s_podlist", "same-token", b"\0" + page(pods[:1], cont) + SEP + page(pods[1:2], cont))
+    put("k8s_podlist", "gzip", b"\2" + gzip.compress(page(pods[:3]), mtime=0))
+    put("k8s_podlist", "empty-list", b"\0" + page([]))
+    put("k8s_podlist", "no-items", b"\0" + js({"kind": "PodList", "metadata": {}}))
+    put("k8s_podlist", "status", b"\0" + js({"kind": "Status", "status": "Failure",
+                                              "message": "forbidden", "code": 403}))
+    bad = json.loads(page(pods[:1]))
+    bad["items"][0]["status"]["podIP"] = 42
+    bad["items"][0]["metadata"]["labels"]["index"] = 7
+    put("k8s_podlist", "wrong-types", b"\0" + js(bad))
+    put("k8s_podlist", "truncated", b"\0" + page(pods[:2])[:3000])
+    put("k8s_podlist", "items-object", b"\0" + js({"kind": "PodList", "metadata":
+                                                  {"continue": "x"}, "items": {"a": 1}}))
+    put("k8s_podlist", "empty", b"\0")
+
+
+# ------------------------------------------------------------ gunzip
+def gunzip():
+    text = b"{\"kind\":\"PodList\",\"items\":[]}" * 20
+    put("gunzip", "one", gzip.compress(text, mtime=0))
+    put("gunzip", "two-members", gzip.compress(b"abc", mtime=0) + gzip.compress(b"def", mtime=0))
+    put("gunzip", "empty-member", gzip.compress(b"", mtime=0))
+    g = bytearray(gzip.compress(text, mtime=0))
+    g[-5] ^= 0xff
+    put("gunzip", "bad-crc", bytes(g))
+    g = bytearray(gzip.compress(text, mtime=0))
+    g[-4:] = struct.pack("<I", 1)
+    put("gunzip", "wrong-size", bytes(g))
+    put("gunzip", "truncated", gzip.compress(text, mtime=0)[:20])
+    put("gunzip", "zeros", gzip.compress(bytes(1 << 16), mtime=0))
+
+
+# ------------------------------------------------------------ gce
+def gce(fake):
+    fields = fake.parse_fields("nextPageToken,items(name,status,networkInterfaces(networkIP,"
+                               "ipv6Address,accessConfigs(natIP),ipv6AccessConfigs("
+                               "externalIpv6)),guestAccelerators(acceleratorType,"
+                               "acceleratorCount))")
+    z = "us-central1-a"
+    insts = [
+        fake.instance("tf-worker-0", z, "10.128.0.2", 1, nat="34.1.2.3"),
+        fake.instance("tf-worker-1", z, None, 2, ipv6="fd20::2",
+                      accels=[("nvidia-tesla-a100", 8)]),
+        fake.instance("tf-ps-0", z, "10.128.0.4", 3, status="STOPPING"),
+        fake.instance("tf-tpu-0", z, "10.128.0.5", 4, accels=[("tpu-v4", 4), ("nvidia-l4", 1)]),
+    ]
+
+    def ipage(items, token=None):
+        out = fake.prune({"kind": "compute#instanceList", "items": items,
+                          "nextPageToken": token}, fields)
+        return js({k: v for k, v in out.items() if v is not None})
+
+    for opt in (0, 2, 4, 6):
+        put("gce", "instances-%d" % opt, bytes([opt]) + ipage(insts))
+    put("gce", "instances-pages", b"\0" + ipage(insts[:2], "p2") + SEP + ipage(insts[2:]))
+    put("gce", "instances-repeat", b"\0" + ipage(insts[:1], "p2") + SEP + ipage(insts[1:2], "p2"))
+    put("gce", "instances-bad", b"\0" + js({"items": [{"name": "x", "guestAccelerators": 3},
+                                                      {"status": "RUNNING"}]}))
+
+    def mpage(items, token=None):
+        out = {"kind": "compute#instanceGroupsListInstances",
+               "items": [{"instance": i["selfLink"], "status": i["status"]} for i in items]}
+        if token:
+            out["nextPageToken"] = token
+        return js(out)
+
+    put("gce", "members", b"\1" + mpage(insts))
+    put("gce", "members-pages", b"\1" + mpage(insts[:2], "t") + SEP + mpage(insts[1:] + insts[:1]))
+    put("gce", "members-bad", b"\1" + js({"items": [{"instance": "https://x/zones/"},
+                                                    {"instance": 5}]}))
+    put("gce", "not-json", b"\0<html>502</html>")
+    put("gce", "items-object", b"\1" + js({"items": {}}))
+
+
+# ------------------------------------------------------------ libvirt
+def libvirt():
+    node = read("tests/libvirt/fixtures/node.xml").decode()
+    faults = read("tests/libvirt/fixtures/faults.xml").decode()
+    doms = re.findall(r"<domain.*?</domain>", node + faults, re.S)
+    devs = re.findall(r"<device>.*?</device>", node, re.S)
+    ifaces = ("vnet0 52:54:00:10:00:01 0:192.168.122.10 1:fe80::1 1:fd00::10\n"
+              "lo - 0:127.0.0.1 1:::1\n"
+              "vnet1 52:54:00:10:00:02 1:fd00::20 0:0.0.0.0 2:x\n"
+              "- - 0:-\n")
+    for i, d in enumerate(doms[:16]):
+        put("libvirt", "domain-%02d" % i, bytes([i % 8]) + d.encode() + SEP + ifaces.encode())
+    for i, d in enumerate(devs[:4]):
+        put("libvirt", "nodedev-%d" % i, b"\0" + d.encode())
+    put("libvirt", "not-xml", b"\0<domain><devices>")
+    put("libvirt", "entities", b"\0<!DOCTYPE d [<!ENTITY a \"aaaa\"><!ENTITY b \"&a;&a;&a;\">]>"
+        b"<domain><name>&b;</name></domain>")
+
+
+# ------------------------------------------------------------ reservation
+def frame(payload):
+    return struct.pack(">I", len(payload)) + payload
+
+
+def reservation():
+    node = {"executor_id": 1, "host": "10.0.0.2", "job_name": "worker", "task_index": 0,
+            "port": 2222, "tb_pid": 0, "tb_port": 0, "addr": ("10.0.0.2", 40000),
+            "authkey": b"\x01" * 16}
+    reqs = {
+        "reg": {"type": "REG", "data": node},
+        "query": {"type": "QUERY"},
+        "qinfo": {"type": "QINFO"},
+        "stop": {"type": "STOP"},
+        "other": {"type": "HELLO", "data": [1, 2.5, None, True]},
+    }
+    nodes = [dict(node, executor_id=i, host="10.0.0.%d" % i, addr="/tmp/s%d" % i)
+             for i in range(4)]
+    nodes[2]["host"] = "fd00::2"
+    replies = {"qinfo-reply": nodes, "ok": "OK", "true": True}
+    for name, v in list(reqs.items()) + list(replies.items()):
+        p = pickle.dumps(v, protocol=2 if name == "reg" else 3)
+        put("reservation", "plain-" + name, b"\0" + frame(p))
+        put("reservation", "sealed-" + name, b"\2" + frame(p))
+    put("reservation", "plain-many", b"\4" + b"".join(
+        frame(pickle.dumps(reqs[k], protocol=3)) for k in ("reg", "query", "qinfo", "stop")))
+    hello = b"MSTRAUT1" + bytes(range(16))
+    tagged = pickle.dumps(reqs["query"], protocol=3) + bytes(32)
+    put("reservation", "tagged", b"\1" + frame(hello) + frame(tagged))
+    put("reservation", "bad-hello", b"\5" + frame(b"MSTRAUT2" + bytes(16)) + frame(tagged))
+    put("reservation", "too-big", b"\0" + struct.pack(">I", 1 << 20) + b"\x80")
+    put("reservation", "truncated", b"\0" + frame(pickle.dumps(nodes, protocol=3))[:50])
+
+
+# ------------------------------------------------------------ pickle
+def pickles():
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([sys.executable, os.path.join(SRC, "tests/reservation/gen_fixtures.py"),
+                        "gen", tmp], check=True)
+        names = sorted(f for f in os.listdir(tmp) if f != "manifest")
+        # A few dozen, spread over the kinds and protocols.
+        step = max(1, len(names) // 40)
+        for f in names[::step]:
+            shutil.copy(os.path.join(tmp, f), os.path.join(OUT, "pickle", f))
+    put("pickle", "query", b"\x80\x03}X\x04\x00\x00\x00typeX\x05\x00\x00\x00QUERYs.")
+
+
+def main():
+    if os.path.isdir(OUT):
+        shutil.rmtree(OUT)
+    os.makedirs(os.path.join(OUT, "pickle"))
+    tf_config()
+    config()
+    kubeconfig()
+    podlist(load("tests/kubernetes/fake_apiserver.py", "fake_apiserver"))
+    gunzip()
+    gce(load("tests/gce/fake_gce.py", "fake_gce"))
+    libvirt()
+    reservation()
+    pickles()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,112 @@
+# tests/fuzz: a libFuzzer target for every parser of untrusted input, each
+# tests/fuzz/NAME.c with its seed corpus in tests/fuzz/corpus/NAME/.
+# `make check` links each with replay.c, which feeds it its corpus under
+# the suite's sanitizers; tests/fuzz/run.sh builds them with clang and
+# libFuzzer's driver instead (FUZZ_DRIVER emptied, -fsanitize=fuzzer in
+# LDFLAGS) and fuzzes each for a bounded time.  The parsers' sources are
+# compiled into convenience libraries here, apart from the dlopen()ed
+# plugins.
+check_LTLIBRARIES += tests/fuzz/libreplay.la
+tests_fuzz_libreplay_la_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz.h
+FUZZ_DRIVER = tests/fuzz/libreplay.la
+
+fuzz_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/fuzz -I$(top_srcdir)/core $(LIBCONFIG_CFLAGS)
+# The core's host services, builder and checks, which the parsers report to.
+fuzz_call = tests/fuzz/call.c tests/fuzz/call.h tests/fuzz/fuzz.h
+fuzz_call_ldadd = core/libmuster-internal.la $(LIBCONFIG_LIBS)
+fuzz_programs = tests/fuzz/fuzz_config
+
+tests_fuzz_fuzz_config_SOURCES = tests/fuzz/config.c tests/fuzz/files.c $(fuzz_call)
+tests_fuzz_fuzz_config_CPPFLAGS = $(fuzz_cppflags) -I$(top_srcdir)/plugins/static
+tests_fuzz_fuzz_config_LDADD = $(FUZZ_DRIVER) $(fuzz_call_ldadd)
+
+if BUILD_TF_CONFIG
+check_LTLIBRARIES += tests/fuzz/libfuzz_tf_config.la
+tests_fuzz_libfuzz_tf_config_la_SOURCES = $(plugins_tf_config_tf_config_la_SOURCES)
+tests_fuzz_libfuzz_tf_config_la_CPPFLAGS = $(plugins_tf_config_tf_config_la_CPPFLAGS)
+tests_fuzz_libfuzz_tf_config_la_LIBADD = $(plugins_tf_config_tf_config_la_LIBADD)
+
+fuzz_programs += tests/fuzz/fuzz_tf_config
+tests_fuzz_fuzz_tf_config_SOURCES = tests/fuzz/tf_config.c $(fuzz_call)
+tests_fuzz_fuzz_tf_config_CPPFLAGS = $(fuzz_cppflags) -I$(top_srcdir)/plugins/tf_config $(CJSON_CFLAGS)
+tests_fuzz_fuzz_tf_config_LDADD = $(FUZZ_DRIVER) tests/fuzz/libfuzz_tf_config.la $(fuzz_call_ldadd)
+endif
+
+if BUILD_KUBERNETES
+check_LTLIBRARIES += tests/fuzz/libfuzz_k8s.la
+tests_fuzz_libfuzz_k8s_la_SOURCES = $(plugins_kubernetes_kubernetes_la_SOURCES)
+tests_fuzz_libfuzz_k8s_la_CPPFLAGS = $(plugins_kubernetes_kubernetes_la_CPPFLAGS)
+tests_fuzz_libfuzz_k8s_la_LIBADD = $(plugins_kubernetes_kubernetes_la_LIBADD)
+fuzz_k8s_cppflags = $(fuzz_cppflags) -I$(top_srcdir)/plugins/kubernetes $(LIBCURL_CFLAGS)
+fuzz_k8s_ldadd = $(FUZZ_DRIVER) tests/fuzz/libfuzz_k8s.la $(fuzz_call_ldadd)
+
+fuzz_programs += tests/fuzz/fuzz_kubeconfig tests/fuzz/fuzz_k8s_podlist tests/fuzz/fuzz_gunzip
+tests_fuzz_fuzz_kubeconfig_SOURCES = tests/fuzz/kubeconfig.c tests/fuzz/files.c $(fuzz_call)
+tests_fuzz_fuzz_kubeconfig_CPPFLAGS = $(fuzz_k8s_cppflags)
+tests_fuzz_fuzz_kubeconfig_LDADD = $(fuzz_k8s_ldadd)
+tests_fuzz_fuzz_k8s_podlist_SOURCES = tests/fuzz/k8s_podlist.c $(fuzz_call)
+tests_fuzz_fuzz_k8s_podlist_CPPFLAGS = $(fuzz_k8s_cppflags) $(LIBDEFLATE_CFLAGS)
+tests_fuzz_fuzz_k8s_podlist_LDADD = $(fuzz_k8s_ldadd)
+tests_fuzz_fuzz_gunzip_SOURCES = tests/fuzz/gunzip.c
+tests_fuzz_fuzz_gunzip_CPPFLAGS = $(fuzz_k8s_cppflags) $(LIBDEFLATE_CFLAGS)
+tests_fuzz_fuzz_gunzip_LDADD = $(fuzz_k8s_ldadd)
+# The library holds json_page.cc: linked as C++.
+nodist_EXTRA_tests_fuzz_fuzz_kubeconfig_SOURCES = cxx-link.cc
+nodist_EXTRA_tests_fuzz_fuzz_k8s_podlist_SOURCES = cxx-link.cc
+nodist_EXTRA_tests_fuzz_fuzz_gunzip_SOURCES = cxx-link.cc
+endif
+
+if BUILD_GCE
+check_LTLIBRARIES += tests/fuzz/libfuzz_gce.la
+tests_fuzz_libfuzz_gce_la_SOURCES = $(plugins_gce_gce_la_SOURCES)
+tests_fuzz_libfuzz_gce_la_CPPFLAGS = $(plugins_gce_gce_la_CPPFLAGS)
+tests_fuzz_libfuzz_gce_la_LIBADD = $(plugins_gce_gce_la_LIBADD)
+
+fuzz_programs += tests/fuzz/fuzz_gce
+tests_fuzz_fuzz_gce_SOURCES = tests/fuzz/gce.c $(fuzz_call)
+tests_fuzz_fuzz_gce_CPPFLAGS = $(fuzz_cppflags) -I$(top_srcdir)/plugins/gce $(CJSON_CFLAGS) \
+	$(LIBCURL_CFLAGS)
+tests_fuzz_fuzz_gce_LDADD = $(FUZZ_DRIVER) tests/fuzz/libfuzz_gce.la $(fuzz_call_ldadd)
+endif
+
+if BUILD_LIBVIRT
+check_LTLIBRARIES += tests/fuzz/libfuzz_libvirt.la
+tests_fuzz_libfuzz_libvirt_la_SOURCES = $(plugins_libvirt_libvirt_la_SOURCES)
+tests_fuzz_libfuzz_libvirt_la_CPPFLAGS = $(plugins_libvirt_libvirt_la_CPPFLAGS)
+tests_fuzz_libfuzz_libvirt_la_LIBADD = $(plugins_libvirt_libvirt_la_LIBADD)
+
+fuzz_programs += tests/fuzz/fuzz_libvirt
+tests_fuzz_fuzz_libvirt_SOURCES = tests/fuzz/libvirt.c $(fuzz_call)
+tests_fuzz_fuzz_libvirt_CPPFLAGS = $(fuzz_cppflags) -I$(top_srcdir)/plugins/libvirt $(LIBVIRT_CFLAGS)
+tests_fuzz_fuzz_libvirt_LDADD = $(FUZZ_DRIVER) tests/fuzz/libfuzz_libvirt.la $(fuzz_call_ldadd)
+endif
+
+if BUILD_SPARK
+fuzz_programs += tests/fuzz/fuzz_pickle tests/fuzz/fuzz_reservation
+fuzz_res_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/fuzz -I$(top_srcdir)/reservation
+fuzz_res_ldadd = $(FUZZ_DRIVER) reservation/libreservation.la
+tests_fuzz_fuzz_pickle_SOURCES = tests/fuzz/pickle.c
+tests_fuzz_fuzz_pickle_CPPFLAGS = $(fuzz_res_cppflags)
+tests_fuzz_fuzz_pickle_LDADD = $(fuzz_res_ldadd)
+tests_fuzz_fuzz_reservation_SOURCES = tests/fuzz/reservation.c
+tests_fuzz_fuzz_reservation_CPPFLAGS = $(fuzz_res_cppflags) $(LIBCRYPTO_CFLAGS)
+tests_fuzz_fuzz_reservation_LDADD = $(fuzz_res_ldadd)
+endif
+
+check_PROGRAMS += $(fuzz_programs)
+TESTS += $(fuzz_programs)
+
+# For run.sh: the targets this configuration builds.
+fuzz-build: $(fuzz_programs)
+fuzz-list:
+	@echo $(fuzz_programs)
+.PHONY: fuzz-build fuzz-list
+
+EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/lsan.supp tests/fuzz/corpus tests/fuzz/gen-corpus.py \
+	docs/fuzzing.md
+
+# Fuzz every target (clang + libFuzzer; skipped without them).  Never by
+# `make check`: CI runs it on its own.
+fuzz:
+	$(SHELL) $(srcdir)/tests/fuzz/run.sh '$(abs_top_srcdir)'
+.PHONY: fuzz
