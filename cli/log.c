@@ -1,6 +1,7 @@
 /* The log callback: "muster: LEVEL: message" on stderr. */
 #include <config.h>
 
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "cli.h"
@@ -36,11 +37,26 @@ void cli_options(muster_options *opts, const struct cli_global *g)
 	static const muster_options init = MUSTER_OPTIONS_INIT;
 
 	*opts = init;
-	/* Warnings (unknown config keys, a plugin that failed to load) always
-	 * show; -v adds informational messages, -vv debug messages. */
-	opts->log_level = g->verbosity <= 0   ? MUSTER_LOG_WARNING
+	/* Warnings (unknown config keys, a plugin that failed to load, a
+	 * backend that failed before another answered) show unless -q; -v
+	 * adds informational messages, -vv debug messages. */
+	opts->log_level = g->verbosity < 0    ? MUSTER_LOG_ERR
+	                  : g->verbosity == 0 ? MUSTER_LOG_WARNING
 	                  : g->verbosity == 1 ? MUSTER_LOG_INFO
 	                                      : MUSTER_LOG_DEBUG;
 	opts->log = cli_log;
 	opts->log_data = NULL;
+}
+
+void cli_warn(const struct cli_global *g, const char *fmt, ...)
+{
+	char message[1024];
+	va_list ap;
+
+	if (g->verbosity < 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof message, fmt, ap);
+	va_end(ap);
+	cli_log(MUSTER_LOG_WARNING, message, NULL);
 }

@@ -15,6 +15,8 @@ core_libmuster_internal_la_SOURCES = \
 	core/emit_tf_config.c \
 	core/settings.c core/settings.h \
 	core/cfgview.c core/cfgview.h \
+	core/unknown.c core/unknown.h \
+	core/suggest.c core/suggest.h \
 	core/loader.c core/loader.h \
 	core/host.c core/host.h \
 	core/chain.c core/chain.h \
