@@ -9,6 +9,7 @@
 #define MUSTER_CLI_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include <muster/muster.h>
 
@@ -124,8 +125,11 @@ void out_printf(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)))
 #endif
 	;
-/* Print text for a terminal: C0 controls, DEL, C1 controls, invalid UTF-8
- * and the backslash itself as \xHH (\\ for the backslash). */
+/* Write text for a terminal: C0 controls, DEL, C1 controls and invalid
+ * UTF-8 as \xHH; with `backslash`, the backslash itself as \\ (output
+ * that must read back unambiguously). */
+void cli_put_escaped(FILE *f, const char *s, int backslash);
+/* ... to stdout, backslashes doubled. */
 void out_text(const char *s);
 /* Print a library-owned string and a newline, then muster_free() it. */
 void out_line_free(char *s);

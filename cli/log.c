@@ -27,9 +27,13 @@ static const char *level_name(int level)
 void cli_log(int level, const char *message, void *data)
 {
 	(void)data;
-	/* One call, so that a line from another thread is never interleaved
-	 * (stdio locks the stream for the call). */
-	fprintf(stderr, "muster: %s: %s\n", level_name(level), message);
+	/* Locked, so that a line from another thread is never interleaved;
+	 * escaped, since reasons quote what backends answered. */
+	flockfile(stderr);
+	fprintf(stderr, "muster: %s: ", level_name(level));
+	cli_put_escaped(stderr, message, 0);
+	fputc('\n', stderr);
+	funlockfile(stderr);
 }
 
 void cli_options(muster_options *opts, const struct cli_global *g)

@@ -59,24 +59,29 @@ static size_t printable_utf8(const unsigned char *s)
 	return n;
 }
 
-void out_text(const char *text)
+void cli_put_escaped(FILE *f, const char *text, int backslash)
 {
 	const unsigned char *s = (const unsigned char *)text;
 	size_t n;
 
 	while (*s != '\0') {
-		if (*s == '\\') {
-			fputs("\\\\", stdout);
+		if (*s == '\\' && backslash) {
+			fputs("\\\\", f);
 			s++;
 		} else if (*s >= 0x20 && *s < 0x7F) {
-			fputc(*s++, stdout);
+			fputc(*s++, f);
 		} else if ((n = printable_utf8(s)) != 0) {
-			fwrite(s, 1, n, stdout);
+			fwrite(s, 1, n, f);
 			s += n;
 		} else {
-			fprintf(stdout, "\\x%02x", *s++);
+			fprintf(f, "\\x%02x", *s++);
 		}
 	}
+}
+
+void out_text(const char *s)
+{
+	cli_put_escaped(stdout, s, 1);
 }
 
 void out_line_free(char *s)

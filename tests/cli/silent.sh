@@ -74,6 +74,19 @@ if have_plugin stub; then
 	expect_status 0 "tryagain, static after it: the chain answers"
 	expect_err_match "^muster: warning: stub\(stub\): tryagain: .*tryagain\.conf:2\)$" \
 		"... after a warning (tryagain is a failure too)"
+	# A reason quoting a backend's bytes reaches stderr escaped.
+	printf 'chain = (\n  { plugin = "stub"; config = { status = "unavail"; reason = "pod \\x1b[2Jx\\x9b"; }; },\n  %s\n);\n' \
+		"$static_tail" >"$tmp/esc.conf"
+	run -c "$tmp/esc.conf" resolve
+	expect_err_match '^muster: warning: stub\(stub\): unavail: pod \\x1b\[2Jx\\x9b \(' \
+		"a warning's control bytes are escaped"
+	run -c "$tmp/esc.conf" -q resolve
+	expect_empty_err "... and -q silences it"
+	sed 's/^  { plugin = "static".*$/  { plugin = "stub"; name = "b"; config = { status = "notfound"; }; }/' \
+		"$tmp/esc.conf" >"$tmp/esc-fail.conf"
+	run -c "$tmp/esc-fail.conf" resolve
+	expect_status 1 "a failed chain (the last entry answered notfound)"
+	expect_err_match '^muster: no backend .*pod \\x1b\[2Jx\\x9b' "... its error's control bytes escaped"
 else
 	skip "tryagain before a fallback" "no stub plugin in MUSTER_PLUGIN_PATH"
 fi
