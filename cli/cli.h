@@ -9,6 +9,7 @@
 #define MUSTER_CLI_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include <muster/muster.h>
 
@@ -27,7 +28,7 @@ enum cli_exit {
 /* What the global options asked for. */
 struct cli_global {
 	const char *config; /* -c FILE; NULL: $MUSTER_CONF or the default */
-	int verbosity;      /* number of -v */
+	int verbosity;      /* number of -v; -1: -q, errors only */
 };
 
 /* A command: its name, its one-line summary, its synopsis, its run
@@ -86,10 +87,18 @@ void cli_error(const char *fmt, ...)
 /* log.c */
 void cli_log(int level, const char *message, void *data);
 void cli_options(muster_options *opts, const struct cli_global *g);
+/* A warning of the program's own, unless -q. */
+void cli_warn(const struct cli_global *g, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
 
 /* session.c: open the context (and resolve); print errors.  Return 0 or
  * the exit status to use. */
 int cli_open(muster_ctx **ctx, const struct cli_global *g);
+/* ... with MUSTER_CTX_* flags. */
+int cli_open_flags(muster_ctx **ctx, const struct cli_global *g, unsigned flags);
 int cli_open_resolve(muster_ctx **ctx, muster_result **res, const struct cli_global *g);
 
 /* What a command asks of the result: a task (type NULL, id -1 when not
@@ -99,6 +108,7 @@ struct cli_request {
 	long id;
 	const char *rpc_layer;
 	unsigned flags;
+	const struct cli_global *g; /* for the command's own warnings */
 };
 /* Turns the result into the one string a command prints. */
 typedef int (*cli_emit_fn)(char **out, const muster_result *res, const struct cli_request *req,
@@ -115,6 +125,12 @@ void out_printf(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)))
 #endif
 	;
+/* Write text for a terminal: C0 controls, DEL, C1 controls and invalid
+ * UTF-8 as \xHH; with `backslash`, the backslash itself as \\ (output
+ * that must read back unambiguously). */
+void cli_put_escaped(FILE *f, const char *s, int backslash);
+/* ... to stdout, backslashes doubled. */
+void out_text(const char *s);
 /* Print a library-owned string and a newline, then muster_free() it. */
 void out_line_free(char *s);
 int out_finish(int status);

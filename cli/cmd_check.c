@@ -1,5 +1,7 @@
 /* muster check: open the context (which reads and validates the
- * configuration and its drop-ins, and loads the plugins), resolve nothing. */
+ * configuration and its drop-ins, and loads the plugins), resolve nothing.
+ * It opens as strict: what a resolve would warn about and go past (an
+ * unknown key or plugin, a plugin that cannot be loaded) is an error. */
 #include <config.h>
 
 #include <getopt.h>
@@ -24,7 +26,7 @@ int cmd_check(const struct cli_global *g, int argc, char **argv)
 	if (optind < argc)
 		return cli_usage_error("check: unexpected argument '%s'", argv[optind]);
 
-	rc = cli_open(&ctx, g);
+	rc = cli_open_flags(&ctx, g, MUSTER_CTX_STRICT);
 	if (rc != 0)
 		return rc;
 	out_printf("%s: OK\n", muster_ctx_config_path(ctx));

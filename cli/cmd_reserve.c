@@ -161,7 +161,8 @@ static int serve(const struct cli_global *g, muster_reserve_options *o, const ch
 	int rc;
 
 	o->log = cli_log;
-	o->log_level = g->verbosity <= 0 ? MUSTER_LOG_NOTICE
+	o->log_level = g->verbosity < 0 ? MUSTER_LOG_ERR
+	               : g->verbosity == 0 ? MUSTER_LOG_NOTICE
 	               : g->verbosity == 1 ? MUSTER_LOG_INFO
 	                                   : MUSTER_LOG_DEBUG;
 	raise_fd_limit();

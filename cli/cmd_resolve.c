@@ -14,7 +14,19 @@
 enum format { FORMAT_JSON, FORMAT_TF_CONFIG, FORMAT_TEXT };
 
 /* text: "JOB INDEX ADDRESS[ KIND=COUNT...]" per task, then what is known
- * of self identity, one "key: value" line each (documented in muster(1)). */
+ * of self identity, one "key: value" line each (documented in muster(1)).
+ * Names and addresses come from backends: escaped, so that none can drive
+ * the terminal. */
+/* "KEY: VALUE" when the value is known. */
+static void print_field(const char *key, const char *value)
+{
+	if (value != NULL) {
+		out_printf("%s: ", key);
+		out_text(value);
+		out_puts("\n");
+	}
+}
+
 static int print_text(const muster_result *res)
 {
 	size_t nj = muster_result_job_count(res), i, j, k;
@@ -32,11 +44,17 @@ static int print_text(const muster_result *res)
 
 			if (rc != 0)
 				return cli_fail(rc, NULL);
-			out_printf("%s %ld %s", job, index, addr);
+			out_text(job);
+			out_printf(" %ld ", index);
+			out_text(addr);
 			for (k = 0; (rc = muster_result_accelerator_at(res, job, index, k, &kind,
 			                                               &count)) == 0;
 			     k++)
-				out_printf(" %s=%ld", kind, count);
+			{
+				out_puts(" ");
+				out_text(kind);
+				out_printf("=%ld", count);
+			}
 			if (rc != MUSTER_ENOENT)
 				return cli_fail(rc, NULL);
 			out_puts("\n");
@@ -44,16 +62,16 @@ static int print_text(const muster_result *res)
 	}
 	s = muster_result_task_type(res);
 	self = muster_result_task_index(res);
-	if (s != NULL && self >= 0)
-		out_printf("task: %s %ld\n", s, self);
-	else if (s != NULL)
-		out_printf("task: %s\n", s);
-	if ((s = muster_result_rpc_layer(res)) != NULL)
-		out_printf("rpc_layer: %s\n", s);
-	if ((s = muster_result_environment(res)) != NULL)
-		out_printf("environment: %s\n", s);
-	if ((s = muster_result_source(res)) != NULL)
-		out_printf("source: %s\n", s);
+	if (s != NULL) {
+		out_puts("task: ");
+		out_text(s);
+		if (self >= 0)
+			out_printf(" %ld", self);
+		out_puts("\n");
+	}
+	print_field("rpc_layer", muster_result_rpc_layer(res));
+	print_field("environment", muster_result_environment(res));
+	print_field("source", muster_result_source(res));
 	return 0;
 }
 

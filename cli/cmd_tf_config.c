@@ -19,7 +19,7 @@ int cmd_tf_config(const struct cli_global *g, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct cli_request req = { NULL, -1, NULL, 0 };
+	struct cli_request req = { NULL, -1, NULL, 0, g };
 	const char *task = NULL;
 	int c, rc;
 

@@ -31,12 +31,15 @@ int cli_exit_code(int code)
 
 void cli_error(const char *fmt, ...)
 {
+	char message[2048];
 	va_list ap;
 
-	fputs("muster: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(message, sizeof message, fmt, ap);
 	va_end(ap);
+	/* Escaped: messages quote what backends answered. */
+	fputs("muster: ", stderr);
+	cli_put_escaped(stderr, message, 0);
 	fputc('\n', stderr);
 }
 

@@ -25,12 +25,14 @@ TESTS += \
 	tests/cli/static.sh \
 	tests/cli/errors.sh \
 	tests/cli/logging.sh \
+	tests/cli/silent.sh \
 	tests/cli/default-conf.sh
 EXTRA_DIST += \
 	tests/cli/usage.sh \
 	tests/cli/static.sh \
 	tests/cli/errors.sh \
 	tests/cli/logging.sh \
+	tests/cli/silent.sh \
 	tests/cli/default-conf.sh \
 	tests/cli/lib.sh \
 	tests/cli/static.conf \

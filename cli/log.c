@@ -1,6 +1,7 @@
 /* The log callback: "muster: LEVEL: message" on stderr. */
 #include <config.h>
 
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "cli.h"
@@ -26,9 +27,13 @@ static const char *level_name(int level)
 void cli_log(int level, const char *message, void *data)
 {
 	(void)data;
-	/* One call, so that a line from another thread is never interleaved
-	 * (stdio locks the stream for the call). */
-	fprintf(stderr, "muster: %s: %s\n", level_name(level), message);
+	/* Locked, so that a line from another thread is never interleaved;
+	 * escaped, since reasons quote what backends answered. */
+	flockfile(stderr);
+	fprintf(stderr, "muster: %s: ", level_name(level));
+	cli_put_escaped(stderr, message, 0);
+	fputc('\n', stderr);
+	funlockfile(stderr);
 }
 
 void cli_options(muster_options *opts, const struct cli_global *g)
@@ -36,11 +41,26 @@ void cli_options(muster_options *opts, const struct cli_global *g)
 	static const muster_options init = MUSTER_OPTIONS_INIT;
 
 	*opts = init;
-	/* Warnings (unknown config keys, a plugin that failed to load) always
-	 * show; -v adds informational messages, -vv debug messages. */
-	opts->log_level = g->verbosity <= 0   ? MUSTER_LOG_WARNING
+	/* Warnings (unknown config keys, a plugin that failed to load, a
+	 * backend that failed before another answered) show unless -q; -v
+	 * adds informational messages, -vv debug messages. */
+	opts->log_level = g->verbosity < 0    ? MUSTER_LOG_ERR
+	                  : g->verbosity == 0 ? MUSTER_LOG_WARNING
 	                  : g->verbosity == 1 ? MUSTER_LOG_INFO
 	                                      : MUSTER_LOG_DEBUG;
 	opts->log = cli_log;
 	opts->log_data = NULL;
+}
+
+void cli_warn(const struct cli_global *g, const char *fmt, ...)
+{
+	char message[1024];
+	va_list ap;
+
+	if (g->verbosity < 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof message, fmt, ap);
+	va_end(ap);
+	cli_log(MUSTER_LOG_WARNING, message, NULL);
 }

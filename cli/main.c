@@ -1,5 +1,5 @@
 /*
- * muster [-c FILE] [-v] COMMAND [options]
+ * muster [-c FILE] [-v|-q] COMMAND [options]
  *
  * Global options come before the command (POSIXLY_CORRECT-style: parsing
  * stops at the first operand); each command parses its own options.
@@ -89,6 +89,7 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -101,15 +102,18 @@ int main(int argc, char **argv)
 		return cli_usage_error("no arguments at all");
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:c:vhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:c:vqhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			if (optarg[0] == '\0')
 				return cli_usage_error("-c/--config: the file name is empty");
 			g.config = optarg;
 			break;
-		case 'v':
-			g.verbosity++;
+		case 'v': /* the later of -v and -q wins */
+			g.verbosity = g.verbosity < 0 ? 1 : g.verbosity + 1;
+			break;
+		case 'q':
+			g.verbosity = -1;
 			break;
 		case 'h':
 			return cli_usage(0);

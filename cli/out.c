@@ -1,6 +1,7 @@
 /* Standard output: buffered by stdio, flushed and checked once at the end,
  * so that a full disk or a closed pipe is an error (exit 70), never a
- * silently truncated answer. */
+ * silently truncated answer.  Text for a terminal has its control bytes
+ * escaped. */
 #include <config.h>
 
 #include <errno.h>
@@ -22,6 +23,65 @@ void out_printf(const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stdout, fmt, ap);
 	va_end(ap);
+}
+
+/* The length of the valid UTF-8 sequence at s that is not a C1 control,
+ * or 0. */
+static size_t printable_utf8(const unsigned char *s)
+{
+	unsigned char c = s[0], lo = 0x80, hi = 0xBF;
+	size_t n, i;
+
+	if (c >= 0xC2 && c <= 0xDF)
+		n = 2;
+	else if (c >= 0xE0 && c <= 0xEF)
+		n = 3;
+	else if (c >= 0xF0 && c <= 0xF4)
+		n = 4;
+	else
+		return 0;
+	/* No overlong forms, surrogates or code points past U+10FFFF. */
+	if (c == 0xC2)
+		lo = 0xA0; /* U+0080..U+009F are the C1 controls */
+	else if (c == 0xE0)
+		lo = 0xA0;
+	else if (c == 0xED)
+		hi = 0x9F;
+	else if (c == 0xF0)
+		lo = 0x90;
+	else if (c == 0xF4)
+		hi = 0x8F;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xBF)
+			return 0;
+	return n;
+}
+
+void cli_put_escaped(FILE *f, const char *text, int backslash)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t n;
+
+	while (*s != '\0') {
+		if (*s == '\\' && backslash) {
+			fputs("\\\\", f);
+			s++;
+		} else if (*s >= 0x20 && *s < 0x7F) {
+			fputc(*s++, f);
+		} else if ((n = printable_utf8(s)) != 0) {
+			fwrite(s, 1, n, f);
+			s += n;
+		} else {
+			fprintf(f, "\\x%02x", *s++);
+		}
+	}
+}
+
+void out_text(const char *s)
+{
+	cli_put_escaped(stdout, s, 1);
 }
 
 void out_line_free(char *s)

@@ -9,11 +9,17 @@
 
 int cli_open(muster_ctx **ctx, const struct cli_global *g)
 {
+	return cli_open_flags(ctx, g, 0);
+}
+
+int cli_open_flags(muster_ctx **ctx, const struct cli_global *g, unsigned flags)
+{
 	muster_options opts;
 	muster_error err = { 0, "" };
 	int rc;
 
 	cli_options(&opts, g);
+	opts.flags = flags;
 	*ctx = NULL;
 	rc = muster_ctx_open(ctx, g->config, &opts, &err);
 	if (rc != 0) {

@@ -31,6 +31,7 @@ int cli_usage(int to_stderr)
 	      "  -c, --config FILE  read FILE instead of $MUSTER_CONF or the default\n"
 	      "                     configuration (" MUSTER_DEFAULT_CONFIG ")\n"
 	      "  -v, --verbose      log informational messages; twice, debug messages\n"
+	      "  -q, --quiet        log no warnings, only errors\n"
 	      "  -h, --help         print this help and exit\n"
 	      "  -V, --version      print the version and exit\n"
 	      "\n"

@@ -2,11 +2,14 @@
 
 #include "cfgview.h"
 
-#include "settings.h"
+#include <stdlib.h>
+#include <string.h>
 
-/* Hook values: a read key, and (on a file's root) "a plugin is opening". */
+#include "suggest.h"
+
+/* Hook values: a read key; on a file's root while a plugin opens, the
+ * cfg_reads that records what it asks for. */
 static char read_mark;
-static char opening_mark;
 
 static const config_setting_t *setting(const muster_cfg *node)
 {
@@ -18,9 +21,10 @@ const muster_cfg *cfgview_node(const config_setting_t *s)
 	return (const muster_cfg *)s;
 }
 
-void cfgview_begin_open(config_setting_t *group)
+void cfgview_begin_open(config_setting_t *group, struct cfg_reads *reads)
 {
-	config_setting_set_hook(config_root_setting(group->config), &opening_mark);
+	memset(reads, 0, sizeof(*reads));
+	config_setting_set_hook(config_root_setting(group->config), reads);
 }
 
 void cfgview_end_open(config_setting_t *group)
@@ -28,29 +32,72 @@ void cfgview_end_open(config_setting_t *group)
 	config_setting_set_hook(config_root_setting(group->config), NULL);
 }
 
+static struct cfg_reads *opening(const config_setting_t *s)
+{
+	return s && s->config ? config_setting_get_hook(config_root_setting(s->config)) : NULL;
+}
+
 /* Marks only during open(): resolve() may run on many threads at once and
  * must not write to the shared config. */
 static void mark_read(const config_setting_t *s)
 {
-	if (s && s->config && config_setting_get_hook(config_root_setting(s->config)) == &opening_mark)
+	if (opening(s))
 		config_setting_set_hook((config_setting_t *)s, &read_mark);
 }
 
-void cfgview_warn_unread(const config_setting_t *group, const struct logger *lg,
-                         const char *prefix)
+/* Remembers a key asked for, present or not: the keys a typo is compared
+ * with.  Failing to remember costs only a suggestion. */
+static void note_asked(const config_setting_t *group, const char *name)
+{
+	struct cfg_reads *r = opening(group);
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->n; i++)
+		if (r->asked[i].group == group && strcmp(r->asked[i].name, name) == 0)
+			return;
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? 2 * r->cap : 16;
+		struct cfg_asked *p = realloc(r->asked, cap * sizeof(*p));
+		if (!p)
+			return;
+		r->asked = p;
+		r->cap = cap;
+	}
+	if ((r->asked[r->n].name = strdup(name)) != NULL)
+		r->asked[r->n++].group = group;
+}
+
+void cfgview_reads_free(struct cfg_reads *reads)
+{
+	for (size_t i = 0; i < reads->n; i++)
+		free(reads->asked[i].name);
+	free(reads->asked);
+	memset(reads, 0, sizeof(*reads));
+}
+
+static const char *suggest_asked(const struct cfg_reads *r, const config_setting_t *group,
+                                 const char *name)
+{
+	const char *best = NULL;
+	for (size_t i = 0; r && i < r->n; i++) {
+		const char *pair[2] = { best, r->asked[i].name };
+		if (r->asked[i].group == group)
+			best = suggest_nearest(name, best ? pair : pair + 1, best ? 2 : 1);
+	}
+	return best;
+}
+
+void cfgview_check_unread(const config_setting_t *group, const struct cfg_reads *reads,
+                          struct unknowns *unknown)
 {
 	for (int i = 0; i < config_setting_length(group); i++) {
 		const config_setting_t *m = config_setting_get_elem(group, (unsigned)i);
 		const char *name = config_setting_name(m);
-		if (name && config_setting_get_hook(m) != &read_mark) {
-			char where[512];
-			settings_where(m, where, sizeof(where));
-			log_msg(lg, MUSTER_LOG_WARNING, "%s%sunknown key '%s' (ignored)", where, prefix,
-			        name);
-			continue;
-		}
-		if (config_setting_is_aggregate(m))
-			cfgview_warn_unread(m, lg, prefix);
+		if (name && config_setting_get_hook(m) != &read_mark)
+			unknown_name(unknown, "option", name, config_setting_source_file(m),
+			             (int)config_setting_source_line(m), suggest_asked(reads, group, name));
+		else if (config_setting_is_aggregate(m))
+			cfgview_check_unread(m, reads, unknown);
 	}
 }
 
@@ -60,6 +107,7 @@ const muster_cfg *cfgview_get(const muster_cfg *group, const char *name)
 	if (!g || !name || config_setting_type(g) != CONFIG_TYPE_GROUP)
 		return NULL;
 	const config_setting_t *m = config_setting_get_member(g, name);
+	note_asked(g, name);
 	mark_read(m);
 	return cfgview_node(m);
 }

@@ -8,16 +8,27 @@
 
 #include <muster/plugin.h>
 
-#include "log.h"
+#include "unknown.h"
 
 const muster_cfg *cfgview_node(const config_setting_t *s);
 
-/* While a plugin's open() runs, the getters remember which keys it read;
- * afterwards the keys it never read are warned about as unknown. */
-void cfgview_begin_open(config_setting_t *group);
+/* While a plugin's open() runs, the getters remember which keys it read
+ * and which it asked for; afterwards the keys it never read are unknown
+ * (see unknown_name()), the keys it asked for in the same group are what a
+ * typo is compared with. */
+struct cfg_asked {
+	const config_setting_t *group;
+	char *name;
+};
+struct cfg_reads {
+	struct cfg_asked *asked;
+	size_t n, cap;
+};
+void cfgview_begin_open(config_setting_t *group, struct cfg_reads *reads);
 void cfgview_end_open(config_setting_t *group);
-void cfgview_warn_unread(const config_setting_t *group, const struct logger *lg,
-                         const char *prefix);
+void cfgview_check_unread(const config_setting_t *group, const struct cfg_reads *reads,
+                          struct unknowns *unknown);
+void cfgview_reads_free(struct cfg_reads *reads);
 
 const muster_cfg *cfgview_get(const muster_cfg *group, const char *name);
 int cfgview_type(const muster_cfg *node);

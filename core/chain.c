@@ -9,13 +9,17 @@
  *  - once something has been merged, the chain succeeds with it whatever
  *    later entries answer (NSS's rule for merged data).
  * When the chain fails, the error lists every entry's answer and reason,
- * and its code is the status of the entry that ended it.
+ * and its code is the status of the entry that ended it.  When it succeeds
+ * past an entry that answered unavail or tryagain, each such entry is one
+ * warning (notfound is "not my environment", no failure); with strict,
+ * such an entry fails the chain at once.
  */
 #include "config.h"
 
 #include "chain.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
@@ -104,8 +108,48 @@ static void note(char *summary, size_t len, size_t *used, const struct entry *e,
 		*used += (size_t)n;
 }
 
+/* A backend that failed, held until the chain's outcome is known: a failed
+ * chain's error lists it already. */
+struct failure {
+	struct failure *next;
+	char line[];
+};
+
+static void hold_failure(struct muster_ctx *ctx, struct failure ***tail, const struct entry *e,
+                         const struct answer *a)
+{
+	/* One that did not load was reported when the context opened. */
+	if (!e->plugin)
+		return;
+	char line[sizeof(a->reason) + 512];
+	snprintf(line, sizeof(line), "%s%s: %s (%s:%d)", e->pc.prefix, status_name(a->status),
+	         a->reason, e->set->file ? e->set->file : "?", e->set->line);
+	struct failure *f = malloc(sizeof(*f) + strlen(line) + 1);
+	if (!f) {
+		log_msg(&ctx->logger, MUSTER_LOG_WARNING, "%s", line); /* now rather than never */
+		return;
+	}
+	strcpy(f->line, line);
+	f->next = NULL;
+	**tail = f;
+	*tail = &f->next;
+}
+
+/* Warns about each held failure when `warn`, and frees them. */
+static void release_failures(const struct muster_ctx *ctx, struct failure *f, int warn)
+{
+	while (f) {
+		struct failure *next = f->next;
+		if (warn)
+			log_msg(&ctx->logger, MUSTER_LOG_WARNING, "%s", f->line);
+		free(f);
+		f = next;
+	}
+}
+
 int chain_resolve(struct muster_ctx *ctx, struct muster_result **out, muster_error *err)
 {
+	struct failure *failures = NULL, **tail = &failures;
 	struct muster_result *merged = NULL;
 	char summary[sizeof(err->message)];
 	size_t used = 0;
@@ -124,6 +168,16 @@ int chain_resolve(struct muster_ctx *ctx, struct muster_result **out, muster_err
 		if (a.status != MUSTER_STATUS_SUCCESS) {
 			note(summary, sizeof(summary), &used, e, &a);
 			code = status_code(a.status);
+			if (a.status != MUSTER_STATUS_NOTFOUND && ctx->settings.strict) {
+				release_failures(ctx, failures, 0);
+				muster_result_free(merged);
+				return error_set(err, code, "%s%s: %s (%s:%d); with strict = true a backend "
+				                 "that fails fails the chain", e->pc.prefix,
+				                 status_name(a.status), a.reason,
+				                 e->set->file ? e->set->file : "?", e->set->line);
+			}
+			if (a.status != MUSTER_STATUS_NOTFOUND)
+				hold_failure(ctx, &tail, e, &a);
 			if (action == ACTION_RETURN)
 				break;
 			continue;
@@ -135,14 +189,17 @@ int chain_resolve(struct muster_ctx *ctx, struct muster_result **out, muster_err
 		if (merged) {
 			struct muster_result *so_far = merged;
 			int rc = merge_results(&merged, so_far, a.result, err);
-			if (rc < 0)
+			if (rc < 0) {
+				release_failures(ctx, failures, 0);
 				return rc;
+			}
 		} else {
 			merged = a.result;
 		}
 		if (action == ACTION_RETURN)
 			break;
 	}
+	release_failures(ctx, failures, merged != NULL);
 	if (merged) {
 		error_clear(err);
 		*out = merged;

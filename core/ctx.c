@@ -7,10 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cfgview.h"
 #include "chain.h"
 #include "error.h"
+#include "suggest.h"
+#include "unknown.h"
 
 static void apply_options(struct muster_ctx *ctx, const muster_options *o, unsigned *flags)
 {
@@ -42,6 +45,54 @@ static int build_search_path(struct muster_ctx *ctx)
 	return pathlist_add(&ctx->search, MUSTER_PLUGINDIR, strlen(MUSTER_PLUGINDIR));
 }
 
+/* No built-in and no NAME.so in the search path: a name nobody knows,
+ * rather than a plugin that is there and broken. */
+static int plugin_missing(const struct muster_ctx *ctx, const char *name)
+{
+	if (!plugin_name_valid(name))
+		return 0;
+	for (size_t i = 0; loader_builtin_name(i); i++)
+		if (strcmp(name, loader_builtin_name(i)) == 0)
+			return 0;
+	for (size_t i = 0; i < ctx->search.n; i++) {
+		char path[4096];
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s.so", ctx->search.dirs[i], name) <
+		        sizeof(path) &&
+		    access(path, F_OK) == 0)
+			return 0;
+	}
+	return 1;
+}
+
+static void unknown_plugin(struct muster_ctx *ctx, const struct entry_settings *set)
+{
+	char near[128] = "";
+	if (ctx->settings.strict)
+		suggest_plugin(set->plugin, ctx->search.dirs, ctx->search.n, near, sizeof(near));
+	unknown_name(&ctx->settings.unknown, "plugin", set->plugin, set->file, set->line, near);
+}
+
+/* The keys the plugin's open() never read: unknown. */
+static int open_plugin(struct muster_ctx *ctx, struct entry *e, muster_error *err)
+{
+	const struct entry_settings *set = e->set;
+	struct cfg_reads reads;
+	cfgview_begin_open(set->config, &reads);
+	int rc = e->plugin->desc->open(&host_services, &e->pc, &e->state);
+	cfgview_end_open(set->config);
+	if (rc != 0) {
+		cfgview_reads_free(&reads);
+		e->plugin = NULL; /* never closed: it did not open */
+		if (!e->pc.open_error[0])
+			snprintf(e->pc.open_error, sizeof(e->pc.open_error), "%s:%d: %scannot open",
+			         set->file, set->line, e->pc.prefix);
+		return error_set(err, MUSTER_ECONFIG, "%s", e->pc.open_error);
+	}
+	cfgview_check_unread(set->config, &reads, &ctx->settings.unknown);
+	cfgview_reads_free(&reads);
+	return 0;
+}
+
 static int open_entry(struct muster_ctx *ctx, struct entry *e, int strict, muster_error *err)
 {
 	const struct entry_settings *set = e->set;
@@ -53,6 +104,10 @@ static int open_entry(struct muster_ctx *ctx, struct entry *e, int strict, muste
 	                           e->load_error, sizeof(e->load_error));
 	if (e->load_code == MUSTER_ENOMEM)
 		return error_set(err, MUSTER_ENOMEM, "out of memory");
+	if (e->load_code < 0 && plugin_missing(ctx, set->plugin)) {
+		unknown_plugin(ctx, set);
+		return 0;
+	}
 	if (e->load_code < 0) {
 		if (strict)
 			return error_set(err, e->load_code, "%s:%d: %s%s", set->file, set->line,
@@ -68,19 +123,9 @@ static int open_entry(struct muster_ctx *ctx, struct entry *e, int strict, muste
 	e->serialise = !(d->flags & MUSTER_PLUGIN_THREADSAFE);
 	if (e->serialise && pthread_mutex_init(&e->lock, NULL) != 0)
 		return error_set(err, MUSTER_ENOMEM, "cannot create a lock");
-	if (d->open) {
-		cfgview_begin_open(set->config);
-		int rc = d->open(&host_services, &e->pc, &e->state);
-		cfgview_end_open(set->config);
-		if (rc != 0) {
-			e->plugin = NULL; /* never closed: it did not open */
-			if (!e->pc.open_error[0])
-				snprintf(e->pc.open_error, sizeof(e->pc.open_error), "%s:%d: %scannot open",
-				         set->file, set->line, e->pc.prefix);
-			return error_set(err, MUSTER_ECONFIG, "%s", e->pc.open_error);
-		}
-	}
-	cfgview_warn_unread(set->config, &ctx->logger, e->pc.prefix);
+	if (d->open)
+		return open_plugin(ctx, e, err);
+	cfgview_check_unread(set->config, NULL, &ctx->settings.unknown);
 	return 0;
 }
 
@@ -115,21 +160,23 @@ MUSTER_API int muster_ctx_open(muster_ctx **out, const char *config_path,
 	apply_options(ctx, options, &flags);
 
 	const char *path = settings_default_path(config_path);
-	if ((rc = settings_load(&ctx->settings, path, &ctx->logger, err)) < 0)
+	if ((rc = settings_load(&ctx->settings, path, !!(flags & MUSTER_CTX_STRICT), &ctx->logger,
+	                        err)) < 0)
 		goto fail;
 	if (build_search_path(ctx) < 0 ||
 	    !(ctx->entries = calloc(ctx->settings.nentries, sizeof(*ctx->entries)))) {
 		rc = error_set(err, MUSTER_ENOMEM, "out of memory");
 		goto fail;
 	}
-	int strict = ctx->settings.strict || (flags & MUSTER_CTX_STRICT);
 	for (size_t i = 0; i < ctx->settings.nentries; i++) {
 		struct entry *e = &ctx->entries[i];
 		e->set = &ctx->settings.entries[i];
 		ctx->nentries++;
-		if ((rc = open_entry(ctx, e, strict, err)) < 0)
+		if ((rc = open_entry(ctx, e, ctx->settings.strict, err)) < 0)
 			goto fail;
 	}
+	if ((rc = unknowns_finish(&ctx->settings.unknown, err)) < 0)
+		goto fail;
 	error_clear(err);
 	*out = ctx;
 	return 0;

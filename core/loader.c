@@ -179,6 +179,11 @@ static const struct loaded_plugin *find_builtin(const char *name)
 	return NULL;
 }
 
+const char *loader_builtin_name(size_t i)
+{
+	return i < sizeof(builtins) / sizeof(builtins[0]) ? builtins[i].desc->name : NULL;
+}
+
 int loader_load(const char *name, char *const *dirs, size_t ndirs,
                 const struct loaded_plugin **out, char *why, size_t whylen)
 {

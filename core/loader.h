@@ -23,4 +23,7 @@ struct loaded_plugin {
 int loader_load(const char *name, char *const *dirs, size_t ndirs,
                 const struct loaded_plugin **out, char *why, size_t whylen);
 
+/* The i-th built-in plugin's name; NULL past the last. */
+const char *loader_builtin_name(size_t i);
+
 #endif

@@ -17,6 +17,8 @@ core_libmuster_internal_la_SOURCES = \
 	core/settings.c core/settings.h \
 	core/includes.c core/includes.h \
 	core/cfgview.c core/cfgview.h \
+	core/unknown.c core/unknown.h \
+	core/suggest.c core/suggest.h \
 	core/loader.c core/loader.h \
 	core/trust.c core/trust.h \
 	core/host.c core/host.h \

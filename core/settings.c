@@ -12,6 +12,8 @@
 #include "error.h"
 #include "includes.h"
 #include "nameindex.h"
+#include "suggest.h"
+#include "unknown.h"
 
 /* libconfig aborts on out-of-memory; bounding the file keeps that out of
  * reach of anything but a broken machine. */
@@ -23,6 +25,11 @@ static const char *const status_names[STATUS_COUNT] = {"success", "notfound", "u
                                                        "tryagain"};
 static const char *const action_keys[STATUS_COUNT] = {"on_success", "on_notfound", "on_unavail",
                                                       "on_tryagain"};
+/* What a typo is compared with. */
+static const char *const top_keys[] = {"chain", "strict", "plugin_path"};
+static const char *const entry_keys[] = {"plugin",     "name",        "config",     "timeout_ms",
+                                         "on_success", "on_notfound", "on_unavail", "on_tryagain"};
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 const char *status_name(int status)
 {
@@ -92,6 +99,17 @@ static int ascii_ieq(const char *a, const char *b)
 	}
 }
 
+/* libconfig's parser says "memory exhausted" when its stack (bison's
+ * YYMAXDEPTH) is full: that is nesting, not memory. */
+static const char *parse_error_text(const config_t *cfg)
+{
+	const char *text = config_error_text(cfg);
+	if (text && strcmp(text, "memory exhausted") == 0)
+		return "nested too deeply: more groups, lists or arrays inside one another than "
+		       "libconfig's parser can hold";
+	return text ? text : "syntax error";
+}
+
 static int read_file(config_t *cfg, const char *path, muster_error *err)
 {
 	struct stat st;
@@ -122,7 +140,7 @@ static int read_file(config_t *cfg, const char *path, muster_error *err)
 			                 config_error_text(cfg));
 		return error_set(err, MUSTER_ECONFIG, "%s:%d: %s",
 		                 config_error_file(cfg) ? config_error_file(cfg) : path,
-		                 config_error_line(cfg), config_error_text(cfg));
+		                 config_error_line(cfg), parse_error_text(cfg));
 	}
 	return 0;
 }
@@ -179,12 +197,12 @@ static int list_dropins(const char *path, char ***out, size_t *count, muster_err
 	return rc;
 }
 
-static void warn_unknown(const struct logger *lg, const config_setting_t *node, const char *what)
+static void unknown_key(struct settings *s, const config_setting_t *node,
+                        const char *const *known, size_t nknown)
 {
-	char where[512];
-	settings_where(node, where, sizeof(where));
-	log_msg(lg, MUSTER_LOG_WARNING, "%sunknown %s '%s' (ignored)", where, what,
-	        config_setting_name(node));
+	const char *name = config_setting_name(node);
+	unknown_name(&s->unknown, "option", name, config_setting_source_file(node),
+	             (int)config_setting_source_line(node), suggest_nearest(name, known, nknown));
 }
 
 static int string_setting(const config_setting_t *node, const char *key, const char **out,
@@ -215,7 +233,7 @@ static int parse_action(const config_setting_t *node, int *action, muster_error 
 }
 
 static int parse_entry(struct settings *s, config_setting_t *node, struct entry_settings *e,
-                       const struct logger *lg, muster_error *err)
+                       muster_error *err)
 {
 	int rc;
 	memset(e, 0, sizeof(*e));
@@ -267,7 +285,7 @@ static int parse_entry(struct settings *s, config_setting_t *node, struct entry_
 				known = 1;
 			}
 		if (!known)
-			warn_unknown(lg, m, "chain entry setting");
+			unknown_key(s, m, entry_keys, COUNT(entry_keys));
 	}
 	if (!e->plugin)
 		return fail_at(err, node, "chain entry has no 'plugin'");
@@ -300,8 +318,7 @@ static int unique_names(const struct settings *s, const config_setting_t *chain,
 	return rc;
 }
 
-static int parse_chain(struct settings *s, config_setting_t *chain, const struct logger *lg,
-                       muster_error *err)
+static int parse_chain(struct settings *s, config_setting_t *chain, muster_error *err)
 {
 	int rc;
 	if (config_setting_type(chain) != CONFIG_TYPE_LIST)
@@ -316,7 +333,7 @@ static int parse_chain(struct settings *s, config_setting_t *chain, const struct
 	if (!s->entries)
 		return error_set(err, MUSTER_ENOMEM, "out of memory");
 	for (int i = 0; i < n; i++) {
-		if ((rc = parse_entry(s, config_setting_get_elem(chain, (unsigned)i), &s->entries[i], lg, err)) < 0)
+		if ((rc = parse_entry(s, config_setting_get_elem(chain, (unsigned)i), &s->entries[i], err)) < 0)
 			return rc;
 		s->nentries++;
 	}
@@ -349,7 +366,7 @@ static int parse_plugin_path(struct settings *s, const config_setting_t *node, m
 /* Top-level settings of one file; a later file's settings replace an
  * earlier file's (the chain as a whole). */
 static int parse_top(struct settings *s, config_t *cfg, config_setting_t **chain,
-                     const struct logger *lg, muster_error *err)
+                     muster_error *err)
 {
 	int rc;
 	config_setting_t *root = config_root_setting(cfg);
@@ -361,18 +378,29 @@ static int parse_top(struct settings *s, config_t *cfg, config_setting_t **chain
 		} else if (strcmp(key, "strict") == 0) {
 			if (config_setting_type(m) != CONFIG_TYPE_BOOL)
 				return fail_at(err, m, "'strict' must be true or false");
-			s->strict = config_setting_get_bool(m);
 		} else if (strcmp(key, "plugin_path") == 0) {
 			if ((rc = parse_plugin_path(s, m, err)) < 0)
 				return rc;
 		} else {
-			warn_unknown(lg, m, "setting");
+			unknown_key(s, m, top_keys, COUNT(top_keys));
 		}
 	}
 	return 0;
 }
 
-int settings_load(struct settings *s, const char *path, const struct logger *lg,
+/* strict decides how unknown keys are reported, so it is known before any
+ * key is looked at: the last file that sets it wins. */
+static void find_strict(struct settings *s)
+{
+	for (size_t i = 0; i < s->nfiles; i++) {
+		const config_setting_t *m =
+			config_setting_get_member(config_root_setting(&s->files[i]), "strict");
+		if (m && config_setting_type(m) == CONFIG_TYPE_BOOL)
+			s->strict = config_setting_get_bool(m);
+	}
+}
+
+int settings_load(struct settings *s, const char *path, int strict, const struct logger *lg,
                   muster_error *err)
 {
 	char **dropins = NULL;
@@ -388,20 +416,23 @@ int settings_load(struct settings *s, const char *path, const struct logger *lg,
 		rc = error_set(err, MUSTER_ENOMEM, "out of memory");
 		goto out;
 	}
-	config_setting_t *chain = NULL;
 	for (size_t i = 0; i <= ndropins; i++) {
-		const char *file = i == 0 ? path : dropins[i - 1];
 		s->nfiles++;
-		if ((rc = read_file(&s->files[i], file, err)) < 0)
-			goto out;
-		if ((rc = parse_top(s, &s->files[i], &chain, lg, err)) < 0)
+		if ((rc = read_file(&s->files[i], i == 0 ? path : dropins[i - 1], err)) < 0)
 			goto out;
 	}
+	find_strict(s);
+	s->strict |= strict;
+	unknowns_init(&s->unknown, lg, s->strict);
+	config_setting_t *chain = NULL;
+	for (size_t i = 0; i < s->nfiles; i++)
+		if ((rc = parse_top(s, &s->files[i], &chain, err)) < 0)
+			goto out;
 	if (!chain) {
 		rc = error_set(err, MUSTER_ECONFIG, "%s: no 'chain' setting", path);
 		goto out;
 	}
-	rc = parse_chain(s, chain, lg, err);
+	rc = parse_chain(s, chain, err);
 out:
 	for (size_t i = 0; i < ndropins; i++)
 		free(dropins[i]);

@@ -1,5 +1,6 @@
 /* Reading muster.conf (and its drop-ins) into the chain's settings.  Every
- * error names file:line; unknown keys are warned about, not fatal. */
+ * error names file:line; unknown keys are warned about, fatal only under
+ * strict. */
 #ifndef MUSTER_SETTINGS_H
 #define MUSTER_SETTINGS_H
 
@@ -10,6 +11,7 @@
 
 #include "log.h"
 #include "pathlist.h"
+#include "unknown.h"
 
 enum action { ACTION_RETURN, ACTION_CONTINUE, ACTION_MERGE };
 
@@ -30,7 +32,8 @@ struct settings {
 	config_t *files;            /* the main file, then each drop-in */
 	size_t nfiles;
 	char *path;
-	int strict;
+	int strict;                 /* the file's, or the caller's MUSTER_CTX_STRICT */
+	struct unknowns unknown;    /* names nobody knows, in all the files */
 	struct pathlist plugin_path; /* directories from the config, in order */
 	struct entry_settings *entries;
 	size_t nentries;
@@ -43,7 +46,9 @@ const char *settings_default_path(const char *explicit_path);
 /* An environment variable, ignored in setuid/setgid programs. */
 const char *settings_getenv(const char *name);
 
-int settings_load(struct settings *s, const char *path, const struct logger *lg,
+/* `strict`: as if the file said strict = true.  Unknown keys are left in
+ * s->unknown for the caller's unknowns_finish(). */
+int settings_load(struct settings *s, const char *path, int strict, const struct logger *lg,
                   muster_error *err);
 void settings_release(struct settings *s);
 

@@ -86,7 +86,9 @@ typedef struct muster_options {
 	void *log_data;
 } muster_options;
 
-/* Fail to open when any plugin cannot be loaded (as `strict = true`). */
+/* As `strict = true`: an unknown key or plugin, or a plugin that cannot be
+ * loaded, fails the open; a backend answering unavail or tryagain fails
+ * the resolve even when a later entry would answer. */
 #define MUSTER_CTX_STRICT 0x1u
 
 #define MUSTER_OPTIONS_INIT { sizeof(muster_options), 0, MUSTER_LOG_WARNING, NULL, NULL }

@@ -36,19 +36,20 @@ expect_err_match "^muster: .*bad-type\.conf:6: .*timeout_ms" "wrong type: file:l
 # An unknown plugin with strict = true: 4, naming the plugin and its line.
 run -c "$fixtures/strict-unknown-plugin.conf" check
 expect_status 4 "unknown plugin, strict (check)"
-expect_err_match "^muster: .*strict-unknown-plugin\.conf:4: .*no_such_plugin" \
+expect_err_match "^muster: unknown plugin 'no_such_plugin' \(.*strict-unknown-plugin\.conf:4\)" \
 	"unknown plugin, strict: file:line and the plugin's name"
 run -c "$fixtures/strict-unknown-plugin.conf" resolve
 expect_status 4 "unknown plugin, strict (resolve)"
 
-# Not strict: a warning, the entry answers unavail and the chain goes on.
+# Not strict: a warning, the entry answers unavail and the chain goes on;
+# check rejects it all the same.
 run -c "$fixtures/unknown-plugin.conf" resolve
 expect_status 0 "unknown plugin, not strict: the chain falls back"
 expect_json '{"cluster":{"worker":["h1:2222"]}}' "... to static"
-expect_err_match "^muster: warning: .*unknown-plugin\.conf:4: .*no_such_plugin" \
+expect_err_match "^muster: warning: unknown plugin 'no_such_plugin' \(.*unknown-plugin\.conf:4\)$" \
 	"... after a warning with file:line"
 run -c "$fixtures/unknown-plugin.conf" check
-expect_status 0 "unknown plugin, not strict: check passes"
+expect_status 4 "unknown plugin, not strict: check rejects it"
 run -c "$fixtures/unknown-plugin.conf" plugins
 expect_status 0 "unknown plugin, not strict: plugins"
 expect_out_match '^no_such_plugin +no_such_plugin +- +- +- +.*unknown-plugin\.conf:4 +failed: .*no_such_plugin' \

@@ -29,16 +29,19 @@ else
 	pass "every log line is 'muster: LEVEL: message'"
 fi
 
-# Unknown keys: warned about with file:line by default, and not fatal.
-for cmd in check resolve; do
-	run -c "$unknown" "$cmd"
-	expect_status 0 "unknown keys are not fatal ($cmd)"
-	expect_err_match "^muster: warning: .*unknown-key\.conf:2: .*'colour'" \
-		"$cmd: unknown top-level key, with file:line"
-	expect_err_match "^muster: warning: .*unknown-key\.conf:6: .*'on_sucess'" \
-		"$cmd: unknown chain entry key, with file:line"
-	expect_err_match "^muster: warning: .*unknown-key\.conf:9: .*'rpc_layr'" \
-		"$cmd: unknown key in a plugin's config, with file:line"
+# Unknown keys: warned about with file:line by resolve, rejected by check.
+run -c "$unknown" resolve
+expect_status 0 "unknown keys are not fatal (resolve)"
+expect_err_match "^muster: warning: unknown option 'colour' \(.*unknown-key\.conf:2\)$" \
+	"resolve: unknown top-level key, with file:line"
+expect_err_match "^muster: warning: unknown option 'on_sucess' \(.*unknown-key\.conf:6\)$" \
+	"resolve: unknown chain entry key, with file:line"
+expect_err_match "^muster: warning: unknown option 'rpc_layr' \(.*unknown-key\.conf:9\)$" \
+	"resolve: unknown key in a plugin's config, with file:line"
+run -c "$unknown" check
+expect_status 4 "unknown keys are rejected by check"
+for key in colour on_sucess rpc_layr; do
+	expect_err_match "unknown option '$key' \(.*unknown-key\.conf:[0-9]+\)" "check: names '$key'"
 done
 
 finish

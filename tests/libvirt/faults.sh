@@ -87,6 +87,7 @@ opt inactive 'inactive = "wait";' "inactive must be one of tryagain, skip, not \
 opt order 'order = "random";' "order must be one of natural, name, not \"random\""
 opt port 'port = 0;' "port must be between 1 and 65535, not 0"
 opt vendor 'accelerators = { GPU = [ "nvidia" ]; };' "accelerators.GPU: \"nvidia\" is not a PCI vendor ID such as \"0x10de\""
-opt unknown 'uri = "test:///x"; colour = "blue";' "o-unknown.conf:2: libvirt(vm): unknown key 'colour' (ignored)" $EX_OK
+opt unknown 'uri = "test:///x"; colour = "blue";' "unknown option 'colour' ("
+opt typo 'uri = "test:///x"; familly = "ipv4";' "o-typo.conf:2); did you mean 'family'?"
 
 finish

@@ -163,19 +163,52 @@ static int count_level(const char *text, int level)
 	return n;
 }
 
+/* A backend that failed before another answered is one warning each, with
+ * the entry, the reason and file:line, logged only once the chain has
+ * succeeded; notfound is not a failure.  Under strict it fails the chain. */
+#define FALLBACK_CHAIN \
+	"chain = (\n" \
+	" { plugin = \"stub\"; name = \"gone\"; config = { status = \"notfound\"; }; },\n" \
+	" { plugin = \"stub\"; name = \"broken\"; config = { status = \"unavail\"; reason = \"bad\"; }; },\n" \
+	" { plugin = \"stub_b\"; name = \"late\"; config = { status = \"tryagain\"; reason = \"soon\"; }; },\n" \
+	" { plugin = \"stub\"; name = \"answers\"; config = { jobs = { a = [\"a0:1\"]; }; }; }\n" \
+	");"
+
+static void failures_before_an_answer_are_warned(void **state)
+{
+	struct captured_log log;
+	muster_ctx *ctx = open_text(FALLBACK_CHAIN, &log);
+	muster_result *r = resolve_ok(ctx);
+	assert_string_equal(muster_result_source(r), "answers");
+	muster_result_free(r);
+	assert_int_equal(count_level(log.text, MUSTER_LOG_WARNING), 2);
+	assert_non_null(strstr(log.text, "4 stub(broken): unavail: bad ("));
+	assert_non_null(strstr(log.text, "muster.conf:3)\n4 stub_b(late): tryagain: soon ("));
+	assert_non_null(strstr(log.text, "muster.conf:4)\n"));
+	assert_null(strstr(log.text, "4 stub(gone)"));
+	muster_ctx_free(ctx);
+
+	char *json;
+	muster_error err;
+	assert_int_equal(resolve_text("strict = true;\n" FALLBACK_CHAIN, &json, &err), MUSTER_EUNAVAIL);
+	assert_non_null(strstr(err.message, "stub(broken): unavail: bad ("));
+	assert_non_null(strstr(err.message, "muster.conf:4); with strict = true"));
+}
+
 static void missing_plugin_answers_unavail_and_is_logged_once(void **state)
 {
 	struct captured_log log;
 	muster_ctx *ctx = open_text(
 		"chain = ( { plugin = \"no_such_backend\"; }, { plugin = \"static\"; config = { jobs = { w = [\"w:1\"]; }; }; } );",
 		&log);
-	assert_non_null(strstr(log.text, "muster.conf:1: no_such_backend(no_such_backend): plugin 'no_such_backend' not found in "));
+	assert_non_null(strstr(log.text, "4 unknown plugin 'no_such_backend' ("));
+	assert_non_null(strstr(log.text, "muster.conf:1)"));
 	for (int i = 0; i < 3; i++) {
 		muster_result *r = resolve_ok(ctx);
 		assert_string_equal(muster_result_source(r), "static");
 		muster_result_free(r);
 	}
-	/* Logged once, at open; the resolves log only at INFO. */
+	/* Logged once, at open; the resolves log it only at INFO. */
 	assert_int_equal(count_level(log.text, MUSTER_LOG_WARNING), 1);
 	assert_non_null(strstr(log.text, "6 no_such_backend(no_such_backend): unavail: plugin 'no_such_backend' not found"));
 
@@ -196,15 +229,16 @@ static void strict_makes_a_missing_plugin_fatal(void **state)
 {
 	muster_error err;
 	assert_int_equal(open_text_fails("strict = true;\nchain = ( { plugin = \"no_such_backend\"; } );", &err),
-	                 MUSTER_EPLUGIN);
-	assert_non_null(strstr(err.message, "muster.conf:2: no_such_backend(no_such_backend): plugin 'no_such_backend' not found in "));
+	                 MUSTER_ECONFIG);
+	assert_non_null(strstr(err.message, "unknown plugin 'no_such_backend' ("));
+	assert_non_null(strstr(err.message, "muster.conf:2)"));
 
 	/* The same through the context flag. */
 	muster_options o = MUSTER_OPTIONS_INIT;
 	o.flags = MUSTER_CTX_STRICT;
 	muster_ctx *ctx = NULL;
 	assert_int_equal(muster_ctx_open(&ctx, write_config("chain = ( { plugin = \"nope\"; } );"), &o, &err),
-	                 MUSTER_EPLUGIN);
+	                 MUSTER_ECONFIG);
 	assert_null(ctx);
 }
 
@@ -280,6 +314,7 @@ int main(void)
 		cmocka_unit_test_teardown(last_entry_is_final, teardown),
 		cmocka_unit_test_teardown(merged_data_survives_later_failures, teardown),
 		cmocka_unit_test_teardown(failure_lists_every_entry, teardown),
+		cmocka_unit_test_teardown(failures_before_an_answer_are_warned, teardown),
 		cmocka_unit_test_teardown(overrunning_the_budget_is_unavail, teardown),
 		cmocka_unit_test_teardown(missing_plugin_answers_unavail_and_is_logged_once, teardown),
 		cmocka_unit_test_teardown(strict_makes_a_missing_plugin_fatal, teardown),

@@ -10,6 +10,7 @@
 #include "../../core/arena.h"
 #include "../../core/builder.h"
 #include "../../core/jsonw.h"
+#include "../../core/suggest.h"
 
 static void expect_escaped(const char *in, const char *want)
 {
@@ -99,6 +100,25 @@ static void arena_aligns_and_grows(void **state)
 	arena_release(&a);
 }
 
+/* "Did you mean": one edit in a short word, two in a longer one, a swap
+ * counting one; nothing when no candidate is that near. */
+static void suggestions_are_near_typos_only(void **state)
+{
+	static const char *const keys[] = {"plugin", "name", "config", "on_success", "on_unavail"};
+	assert_string_equal(suggest_nearest("on_sucess", keys, 5), "on_success");
+	assert_string_equal(suggest_nearest("on_unavial", keys, 5), "on_unavail");
+	assert_string_equal(suggest_nearest("nme", keys, 5), "name");
+	assert_string_equal(suggest_nearest("cnofgi", keys, 5), "config");
+	assert_null(suggest_nearest("colour", keys, 5));
+	assert_null(suggest_nearest("nm", keys, 5)); /* two edits in a short word */
+	assert_null(suggest_nearest("name", keys, 5)); /* itself is no suggestion */
+	char longword[200];
+	memset(longword, 'a', sizeof(longword) - 1);
+	longword[sizeof(longword) - 1] = '\0';
+	assert_null(suggest_nearest(longword, keys, 5));
+	assert_null(suggest_nearest("x", keys, 0));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -106,6 +126,7 @@ int main(void)
 		cmocka_unit_test(builder_rejects_duplicates_and_orphan_accelerators),
 		cmocka_unit_test(builder_appends_and_sums_accelerators),
 		cmocka_unit_test(arena_aligns_and_grows),
+		cmocka_unit_test(suggestions_are_near_typos_only),
 	};
 	return cmocka_run_group_tests_name("internals", tests, NULL, NULL);
 }
