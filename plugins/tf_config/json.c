@@ -9,7 +9,8 @@
  *  - integer strings follow int(): surrounding whitespace, a sign, digits
  *    with single underscores between them (tfc_parse_int).
  * Still different: NaN and Infinity, which Python accepts, are refused (a
- * TF_CONFIG has no use for them), and so is a lone UTF-16 surrogate escape.
+ * TF_CONFIG has no use for them), and so are a lone UTF-16 surrogate
+ * escape and \u0000 (syntax.c).
  */
 #include "config.h"
 
@@ -136,9 +137,8 @@ muster_status tfc_parse(const struct tfc_run *run, const char *text, size_t len,
 	}
 	/*
 	 * The terminating NUL is passed as part of the buffer, so cJSON stops
-	 * on it as on any byte.  cJSON may still refuse what the scan let
-	 * through (a lone UTF-16 surrogate, which Python keeps): its offset
-	 * is approximate.
+	 * on it as on any byte.  Should cJSON still refuse what the scan let
+	 * through, its offset is approximate.
 	 */
 	pthread_mutex_lock(&parse_lock);
 	doc = cJSON_ParseWithLengthOpts(text, len + 1, &end, 0);
