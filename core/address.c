@@ -183,6 +183,8 @@ int address_check(const char *address, char *why, size_t size)
 	if (address[0] == '[') {
 		const char *close = strchr(address, ']');
 
+		if (strchr(address + 1, '[') != NULL)
+			return bad(why, size, address, "a second '[' (an IPv6 address is bracketed once)");
 		if (close == NULL)
 			return bad(why, size, address, "'[' without ']'");
 		if (close[1] != ':')

@@ -10,8 +10,9 @@
 
 #include <stddef.h>
 
-/* 0 when `address` is valid; else -1 and, in `why`, a sentence naming the
- * address (quoted, control bytes escaped) and what is wrong with it. */
+/* 0 when `address` is valid; else -1 and, in `why` (unless `size` is 0),
+ * a sentence naming the address (quoted, control bytes escaped) and what
+ * is wrong with it. */
 int address_check(const char *address, char *why, size_t size);
 
 #endif
