@@ -25,13 +25,15 @@ TESTS += \
 	tests/cli/static.sh \
 	tests/cli/errors.sh \
 	tests/cli/logging.sh \
-	tests/cli/default-conf.sh
+	tests/cli/default-conf.sh \
+	tests/cli/addresses.sh
 EXTRA_DIST += \
 	tests/cli/usage.sh \
 	tests/cli/static.sh \
 	tests/cli/errors.sh \
 	tests/cli/logging.sh \
 	tests/cli/default-conf.sh \
+	tests/cli/addresses.sh \
 	tests/cli/lib.sh \
 	tests/cli/static.conf \
 	tests/cli/sparse.conf \
