@@ -26,7 +26,8 @@ TESTS += \
 	tests/cli/errors.sh \
 	tests/cli/logging.sh \
 	tests/cli/silent.sh \
-	tests/cli/default-conf.sh
+	tests/cli/default-conf.sh \
+	tests/cli/addresses.sh
 EXTRA_DIST += \
 	tests/cli/usage.sh \
 	tests/cli/static.sh \
@@ -34,6 +35,7 @@ EXTRA_DIST += \
 	tests/cli/logging.sh \
 	tests/cli/silent.sh \
 	tests/cli/default-conf.sh \
+	tests/cli/addresses.sh \
 	tests/cli/lib.sh \
 	tests/cli/static.conf \
 	tests/cli/sparse.conf \

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "address.h"
 #include "cfgview.h"
 #include "settings.h"
 
@@ -132,10 +133,18 @@ static int host_add_job(muster_call *call, const char *job)
 	return built(call, builder_job(&call->builder, job) ? 0 : -1);
 }
 
+/* Every task address enters the result here, and is checked first. */
 static int host_add_task(muster_call *call, const char *job, long index, const char *address)
 {
+	char why[400];
+
 	if (!call || !job)
 		return refuse(call, "add_task: NULL job name");
+	if (address && address_check(address, why, sizeof(why)) < 0) {
+		snprintf(call->builder.reason, sizeof(call->builder.reason), "task %s:%ld: %s", job,
+		         index, why);
+		return built(call, -1);
+	}
 	return built(call, builder_task(&call->builder, job, index, address));
 }
 

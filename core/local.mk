@@ -3,6 +3,7 @@
 # script) and the unit tests link directly.
 noinst_LTLIBRARIES += core/libmuster-internal.la
 core_libmuster_internal_la_SOURCES = \
+	core/address.c core/address.h \
 	core/arena.c core/arena.h \
 	core/error.c core/error.h \
 	core/log.c core/log.h \

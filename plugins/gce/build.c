@@ -9,7 +9,9 @@
  *   ip       the "ip:port" strings as plain strings — TF's order (its
  *            UnionClusterResolver then concatenates groups the same way).
  * A member missing from instances.list stopped between the two calls: it
- * is left out (logged).  A job left with no instance: tryagain.
+ * is left out (logged).  So is an instance whose address is not HOST:PORT
+ * (core/address.h), with the reason at info level.  A job left with no
+ * instance: tryagain.
  */
 #include "config.h"
 #ifndef _GNU_SOURCE
@@ -22,6 +24,7 @@
 
 #include "gce.h"
 #include "../common/natural.h"
+#include "../../core/address.h"
 
 struct task {
 	const struct gce_member *m;
@@ -102,6 +105,7 @@ static muster_status job_tasks(struct gce_run *run, size_t j, const struct gce_m
 	const struct gce_conf *conf = run->conf;
 	struct task *t = calloc(mv->n ? mv->n : 1, sizeof(*t));
 	size_t i, k = 0;
+	char why[400];
 
 	*out = NULL;
 	*n = 0;
@@ -130,10 +134,17 @@ static muster_status job_tasks(struct gce_run *run, size_t j, const struct gce_m
 		t[k].in = in;
 		t[k].addr = strchr(in->ip, ':') != NULL ? plugin_asprintf("[%s]:%ld", in->ip, conf->port)
 		                                        : plugin_asprintf("%s:%ld", in->ip, conf->port);
-		if (t[k++].addr == NULL) {
+		if (t[k].addr == NULL) {
 			free_tasks(t, k);
 			return gce_nomem(run);
 		}
+		if (address_check(t[k].addr, why, sizeof(why)) < 0) {
+			run->host->log(conf->pc, GCE_LOG_INFO, "job %s: instance %s (zone %s) is left out: %s",
+			               conf->jobs[j].name, m->name, m->zone, why);
+			free(t[k].addr);
+			continue;
+		}
+		k++;
 	}
 	if (k > 1)
 		qsort(t, k, sizeof(*t),

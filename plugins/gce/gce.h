@@ -120,6 +120,8 @@ struct gce_membervec {
 };
 
 /* One resolve(). */
+#define GCE_TYPE_SIZE 48
+
 struct gce_run {
 	const muster_host *host;
 	muster_call *call;
@@ -135,6 +137,7 @@ struct gce_run {
 	int token_cached;      /* run->token came from the cache */
 	int reauthed;          /* a 401 already dropped the cached token */
 	long requests;         /* HTTP requests made, for logs */
+	char answer_type[GCE_TYPE_SIZE]; /* the last answer's media type, "" if none */
 };
 
 /* options.c */

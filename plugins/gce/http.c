@@ -24,6 +24,7 @@
 #include <strings.h>
 
 #include "gce.h"
+#include "../common/media.h"
 
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
 static CURLcode global_rc = CURLE_FAILED_INIT;
@@ -37,6 +38,7 @@ static void global_init(void)
 
 struct answer {
 	struct pbuf *body;
+	char *type;           /* the run's answer_type */
 	long retry_after;     /* seconds, -1: none */
 	int metadata_flavor;  /* "Metadata-Flavor: Google" seen */
 };
@@ -68,6 +70,8 @@ static size_t on_header(char *p, size_t size, size_t n, void *data)
 		}
 		/* An HTTP date is not worth parsing: treated as "soon". */
 		a->retry_after = digits ? s : 1;
+	} else if (len > 13 && strncasecmp(p, "Content-Type:", 13) == 0) {
+		media_type(p + 13, len - 13, a->type, GCE_TYPE_SIZE);
 	} else if (len > 16 && strncasecmp(p, "Metadata-Flavor:", 16) == 0) {
 		const char *v = p + 16;
 
@@ -120,6 +124,7 @@ void gce_http_cleanup(struct gce_run *run)
 static const char *reason_phrase(long code)
 {
 	switch (code) {
+	case 200: return " OK";
 	case 400: return " Bad Request";
 	case 401: return " Unauthorized";
 	case 403: return " Forbidden";
@@ -134,8 +139,9 @@ static const char *reason_phrase(long code)
 }
 
 /* The API's own words: Compute's {"error":{"message"}}, OAuth's
- * {"error":"x","error_description":"y"}, else a printable excerpt. */
-static void error_message(const struct pbuf *body, char *out, size_t size)
+ * {"error":"x","error_description":"y"}; a proxy's error page by its type;
+ * else a printable excerpt. */
+static void error_message(const struct pbuf *body, const char *type, char *out, size_t size)
 {
 	cJSON *root = NULL, *e;
 	const char *m = NULL, *d = NULL;
@@ -158,6 +164,10 @@ static void error_message(const struct pbuf *body, char *out, size_t size)
 		return;
 	}
 	cJSON_Delete(root);
+	if (media_not_json(type)) {
+		snprintf(out, size, ": the server answered %s, not JSON", type);
+		return;
+	}
 	out[o++] = ':';
 	out[o++] = ' ';
 	for (i = 0; i < body->len && o + 1 < size && o < 120; i++) {
@@ -173,7 +183,7 @@ void gce_http_fail(struct gce_run *run, const char *what, const char *method, co
 {
 	char msg[400];
 
-	error_message(body, msg, sizeof(msg));
+	error_message(body, run->answer_type, msg, sizeof(msg));
 	if ((code == 401 || code == 403) && run->token_source[0] != '\0')
 		run->host->fail(run->call, "%s: %s %s: HTTP %ld%s%s (credentials from %s)", what,
 		                method, url, code, reason_phrase(code), msg, run->token_source);
@@ -259,6 +269,8 @@ muster_status gce_http(struct gce_run *run, const char *what, const char *method
 			return gce_nomem(run);
 		pbuf_reset(out);
 		a.body = out;
+		a.type = run->answer_type;
+		a.type[0] = '\0';
 		a.retry_after = -1;
 		a.metadata_flavor = 0;
 		run->errbuf[0] = '\0';
@@ -309,7 +321,7 @@ muster_status gce_http(struct gce_run *run, const char *what, const char *method
 			return MUSTER_STATUS_UNAVAIL;
 		}
 		/* 429 or 5xx: again, if the wait and one more try still fit. */
-		error_message(out, msg, sizeof(msg));
+		error_message(out, run->answer_type, msg, sizeof(msg));
 		wait = a.retry_after >= 0 ? a.retry_after * 1000 : backoff;
 		left = h->remaining_ms(run->call);
 		if (attempt >= run->conf->retries || wait + 50 > left) {

@@ -32,13 +32,15 @@ EXTRA_tests_gce_gce_helper_DEPENDENCIES = plugins/gce/gce.la cli/muster
 gce_tests = \
 	tests/gce/resolve.sh \
 	tests/gce/auth.sh \
-	tests/gce/faults.sh
+	tests/gce/faults.sh \
+	tests/gce/addresses.sh
 TESTS += $(gce_tests)
 endif
 dist_check_SCRIPTS += \
 	tests/gce/resolve.sh \
 	tests/gce/auth.sh \
-	tests/gce/faults.sh
+	tests/gce/faults.sh \
+	tests/gce/addresses.sh
 EXTRA_DIST += \
 	tests/gce/lib.sh \
 	tests/gce/fake_gce.py

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "gce.h"
+#include "../common/media.h"
 
 const char *gce_basename(const char *url)
 {
@@ -79,6 +80,11 @@ cJSON *gce_json_parse(struct gce_run *run, const char *what, const struct pbuf *
 	const char *end = NULL;
 	cJSON *root;
 
+	if (media_not_json(run->answer_type)) {
+		run->host->fail(run->call, "%s: HTTP 200 OK: the server answered %s, not JSON", what,
+		                run->answer_type);
+		return NULL;
+	}
 	if (b->data == NULL || b->len == 0) {
 		run->host->fail(run->call, "%s: the answer is empty", what);
 		return NULL;

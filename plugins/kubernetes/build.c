@@ -8,6 +8,12 @@
  *   port: the container port named `port_name` when a pod has one, else
  *   `port` (8470, TF's; 2222 and tfjob-port with kubeflow addresses).
  *
+ * A pod whose address is not HOST:PORT (core/address.h: a pod IP with a
+ * port or brackets of its own, a label no DNS name has) is left out, with
+ * the reason at info level; the pods after it in the job move up one
+ * index, as if it were not listed (with order = "label", its index stays
+ * empty).
+ *
  * Self identity: the pod named by `self_pod`, else $POD_NAME, else
  * $HOSTNAME, else the host name (a pod's host name is its name).  With
  * all_namespaces, $POD_NAMESPACE (when set) must match too.
@@ -24,6 +30,7 @@
 #include <unistd.h>
 
 #include "k8s.h"
+#include "../../core/address.h"
 
 static char *kubeflow_address(const struct k8s_run *run, const struct k8s_podvec *v,
                               const struct k8s_pod *p, long port)
@@ -110,6 +117,7 @@ muster_status k8s_build(struct k8s_run *run, struct k8s_podvec *jobs)
 
 	for (j = 0; j < conf->njobs; j++) {
 		const char *job = conf->jobs[j].name;
+		long left_out = 0;
 
 		if (h->add_job(run->call, job) < 0)
 			return MUSTER_STATUS_UNAVAIL;
@@ -119,7 +127,8 @@ muster_status k8s_build(struct k8s_run *run, struct k8s_podvec *jobs)
 			const char *name = k8s_str(v, p->name), *ip = k8s_str(v, p->ip), *ns;
 			const int32_t *counts = k8s_counts(v, p);
 			long port = p->port >= 0 ? p->port : conf->port;
-			char buf[128], *addr;
+			long index = conf->order == K8S_ORDER_LABEL ? p->index : p->index - left_out;
+			char buf[128], why[400], *addr;
 			int rc;
 
 			if (conf->address == K8S_ADDR_KUBEFLOW)
@@ -128,13 +137,21 @@ muster_status k8s_build(struct k8s_run *run, struct k8s_podvec *jobs)
 				addr = ip_address(buf, sizeof(buf), ip, port);
 			if (addr == NULL)
 				return k8s_nomem(run);
-			rc = h->add_task(run->call, job, p->index, addr);
+			if (address_check(addr, why, sizeof(why)) < 0) {
+				h->log(conf->pc, K8S_LOG_INFO, "job %s: pod %s is left out: %s", job, name,
+				       why);
+				left_out++;
+				rc = 1;
+			} else
+				rc = h->add_task(run->call, job, index, addr);
 			if (addr != buf)
 				free(addr);
 			if (rc < 0)
 				return MUSTER_STATUS_UNAVAIL;
+			if (rc > 0)
+				continue;
 			for (k = 0; counts != NULL && k < conf->nkinds; k++)
-				if (counts[k] > 0 && h->add_accelerator(run->call, job, p->index,
+				if (counts[k] > 0 && h->add_accelerator(run->call, job, index,
 				                                        conf->kinds[k].kind, counts[k]) < 0)
 					return MUSTER_STATUS_UNAVAIL;
 			ns = k8s_str(v, p->ns);
@@ -142,10 +159,10 @@ muster_status k8s_build(struct k8s_run *run, struct k8s_podvec *jobs)
 			    (self_ns == NULL || self_ns[0] == '\0' ||
 			     (ns != NULL && strcmp(ns, self_ns) == 0))) {
 				self_found = 1;
-				if (h->set_task(run->call, job, p->index) < 0)
+				if (h->set_task(run->call, job, index) < 0)
 					return MUSTER_STATUS_UNAVAIL;
 				h->log(conf->pc, K8S_LOG_DEBUG, "this process is pod %s: task %s:%ld",
-				       name, job, (long)p->index);
+				       name, job, index);
 			}
 		}
 	}

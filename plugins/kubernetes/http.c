@@ -27,6 +27,7 @@
 #include <libdeflate.h>
 
 #include "k8s.h"
+#include "../common/media.h"
 
 #define HAVE_CURL_BLOBS (LIBCURL_VERSION_NUM >= 0x074d00) /* CAINFO_BLOB: 7.77 */
 
@@ -50,6 +51,7 @@ struct answer {
 	struct pbuf *gzipped;  /* the run's, when Content-Encoding is gzip */
 	int gzip;
 	char encoding[48];     /* a Content-Encoding other than gzip: refused */
+	char type[48];         /* the Content-Type's media type, lower case */
 	size_t bytes;
 	int overflow, stopped;
 	struct pbuf body;
@@ -60,11 +62,15 @@ static size_t on_header(char *p, size_t size, size_t n, void *data)
 {
 	struct answer *a = data;
 	size_t len = size * n, i;
-	static const char name[] = "content-encoding:";
+	static const char name[] = "content-encoding:", ctype[] = "content-type:";
 
 	if (len >= 5 && memcmp(p, "HTTP/", 5) == 0) {
 		a->gzip = 0; /* a new response */
 		a->encoding[0] = '\0';
+		a->type[0] = '\0';
+	} else if (len > sizeof(ctype) - 1 && strncasecmp(p, ctype, sizeof(ctype) - 1) == 0) {
+		media_type(p + sizeof(ctype) - 1, len - (sizeof(ctype) - 1), a->type,
+		               sizeof(a->type));
 	} else if (len > sizeof(name) - 1 && strncasecmp(p, name, sizeof(name) - 1) == 0) {
 		p += sizeof(name) - 1;
 		len -= sizeof(name) - 1;
@@ -97,6 +103,8 @@ static size_t on_write(char *p, size_t size, size_t n, void *data)
 		a->overflow = 1;
 		return 0;
 	}
+	if (a->code == 200 && media_not_json(a->type))
+		return 0; /* CURLE_WRITE_ERROR, reported as the type */
 	if (a->gzip)
 		return pbuf_append(a->gzipped, p, size * n) < 0 ? 0 : size * n;
 	if (a->code != 200)
@@ -260,6 +268,7 @@ void k8s_http_cleanup(struct k8s_run *run)
 static const char *reason_phrase(long code)
 {
 	switch (code) {
+	case 200: return " OK";
 	case 400: return " Bad Request";
 	case 401: return " Unauthorized";
 	case 403: return " Forbidden";
@@ -299,7 +308,8 @@ static int tls_error(CURLcode rc)
 }
 
 /* An error answer: the API's Status `message` when the body is one. */
-static void fail_status(struct k8s_run *run, const char *url, long code, struct pbuf *body)
+static void fail_status(struct k8s_run *run, const char *url, long code, const char *type,
+                        struct pbuf *body)
 {
 	const char *msg = NULL;
 	cJSON *root = NULL, *m;
@@ -311,7 +321,11 @@ static void fail_status(struct k8s_run *run, const char *url, long code, struct 
 		if (cJSON_IsString(m) && m->valuestring[0] != '\0')
 			msg = m->valuestring;
 	}
-	if (msg == NULL && body->data != NULL && body->len > 0) {
+	if (msg == NULL && media_not_json(type)) {
+		/* A proxy's error page: its markup would tell nothing more. */
+		snprintf(excerpt, sizeof(excerpt), "the server answered %s, not JSON", type);
+		msg = excerpt;
+	} else if (msg == NULL && body->data != NULL && body->len > 0) {
 		/* Not a Status (a proxy's page): a printable excerpt. */
 		size_t i, o = 0;
 
@@ -409,6 +423,9 @@ muster_status k8s_http_get(struct k8s_run *run, const char *path, const struct k
 			run->host->fail(run->call, "GET %s: the answer's Content-Encoding is \"%s\"; "
 			                           "only gzip was asked for",
 			                url, a.encoding);
+		else if (rc == CURLE_WRITE_ERROR && media_not_json(a.type))
+			run->host->fail(run->call, "GET %s: HTTP %ld%s: the server answered %s, not JSON",
+			                url, a.code, reason_phrase(a.code), a.type);
 		else if (rc == CURLE_WRITE_ERROR && a.overflow)
 			run->host->fail(run->call, "GET %s: the answer is larger than %zu MiB", url,
 			                K8S_MAX_PAGE >> 20);
@@ -427,7 +444,7 @@ muster_status k8s_http_get(struct k8s_run *run, const char *path, const struct k
 	if (a.gzip && decode(run, &a, url, *code) != MUSTER_STATUS_SUCCESS)
 		goto out;
 	if (*code != 200 && *code != 410) {
-		fail_status(run, url, *code, &a.body);
+		fail_status(run, url, *code, a.type, &a.body);
 		goto out;
 	}
 	st = MUSTER_STATUS_SUCCESS;

@@ -62,14 +62,16 @@ kubernetes_tests = \
 	tests/kubernetes/query.sh \
 	tests/kubernetes/faults.sh \
 	tests/kubernetes/pods.sh \
-	tests/kubernetes/kubeconfig.sh
+	tests/kubernetes/kubeconfig.sh \
+	tests/kubernetes/addresses.sh
 TESTS += $(kubernetes_tests)
 endif
 dist_check_SCRIPTS += \
 	tests/kubernetes/query.sh \
 	tests/kubernetes/faults.sh \
 	tests/kubernetes/pods.sh \
-	tests/kubernetes/kubeconfig.sh
+	tests/kubernetes/kubeconfig.sh \
+	tests/kubernetes/addresses.sh
 EXTRA_DIST += \
 	tests/kubernetes/lib.sh \
 	tests/kubernetes/fake_apiserver.py \

@@ -7,6 +7,10 @@
  * order (tf-worker-10 after tf-worker-9; order = "name" compares plain
  * strings).
  *
+ * A domain whose address is not HOST:PORT (core/address.h; the guest agent
+ * reports what the guest says) is left out, with the reason at info level;
+ * its index stays empty, as indices are given before addresses are asked.
+ *
  * Self identity: the domain named by self_domain (name or UUID), else the
  * domain whose UUID is this machine's DMI product UUID (dmi_uuid_path; a
  * guest's SMBIOS system UUID is its domain UUID), else the domain named as
@@ -27,6 +31,7 @@
 #include <unistd.h>
 
 #include "../common/natural.h"
+#include "../../core/address.h"
 #include "virt.h"
 
 /* Sort key: job, then explicit index, then name. */
@@ -185,7 +190,13 @@ muster_status virt_build(struct virt_run *run)
 	for (i = 0; i < run->ndoms; i++) {
 		const struct virt_domain *d = &run->doms[i];
 		const char *job = run->jobs[d->job].name;
+		char why[400];
 
+		if (address_check(d->address, why, sizeof(why)) < 0) {
+			h->log(run->conf->pc, VIRT_LOG_INFO, "job %s: domain %s is left out: %s", job,
+			       d->name, why);
+			continue;
+		}
 		if (h->add_task(run->call, job, d->index, d->address) < 0)
 			return MUSTER_STATUS_UNAVAIL;
 		for (k = 0; k < d->naccel; k++)
@@ -193,7 +204,8 @@ muster_status virt_build(struct virt_run *run)
 			                       d->accel[k].count) < 0)
 				return MUSTER_STATUS_UNAVAIL;
 	}
-	if ((self = find_self(run, &how)) != NULL) {
+	/* A domain left out is no task, not even this machine's. */
+	if ((self = find_self(run, &how)) != NULL && address_check(self->address, NULL, 0) == 0) {
 		if (h->set_task(run->call, run->jobs[self->job].name, self->index) < 0)
 			return MUSTER_STATUS_UNAVAIL;
 		h->log(run->conf->pc, VIRT_LOG_DEBUG, "this machine is domain %s (by %s): task %s:%ld",

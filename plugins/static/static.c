@@ -20,6 +20,8 @@
 
 #include "static.h"
 
+#include "../../core/address.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,14 +92,24 @@ static int check_accelerators(const muster_host *h, muster_plugin_ctx *pc, const
 	return 0;
 }
 
-static int add_task(struct static_state *st, const char *job, long index, const char *address,
+/* `at`: where the address is written, for the error. */
+static int add_task(struct static_state *st, muster_plugin_ctx *pc, const muster_cfg *at,
+                    const char *job, long index, const char *address,
                     const muster_cfg *accelerators)
 {
+	char why[400];
+
+	if (address_check(address, why, sizeof(why)) < 0) {
+		st->host->open_error(pc, at, "job '%s': %s", job, why);
+		return -1;
+	}
 	if (st->ntasks == st->cap) {
 		size_t cap = st->cap ? st->cap * 2 : 16;
 		struct static_task *p = realloc(st->tasks, cap * sizeof(*p));
-		if (!p)
+		if (!p) {
+			st->host->open_error(pc, NULL, "out of memory");
 			return -1;
+		}
 		st->tasks = p;
 		st->cap = cap;
 	}
@@ -112,7 +124,7 @@ static int read_task(struct static_state *st, muster_plugin_ctx *pc, const char 
 	const muster_host *h = st->host;
 	const char *address;
 	if (h->cfg_string(el, &address) == 0)
-		return add_task(st, job, (long)pos, address, NULL) < 0 ? -1 : 0;
+		return add_task(st, pc, el, job, (long)pos, address, NULL);
 	if (h->cfg_type(el) != MUSTER_CFG_GROUP) {
 		h->open_error(pc, el, "job '%s': each task must be \"host:port\" or { index = N; address = \"host:port\"; }", job);
 		return -1;
@@ -133,7 +145,7 @@ static int read_task(struct static_state *st, muster_plugin_ctx *pc, const char 
 			h->open_error(pc, el, "job '%s': task %ld is given twice", job, index);
 			return -1;
 		}
-	return add_task(st, job, index, address, acc);
+	return add_task(st, pc, h->cfg_get(el, "address"), job, index, address, acc);
 }
 
 static int read_jobs(struct static_state *st, muster_plugin_ctx *pc, const muster_cfg *root)

@@ -392,6 +392,8 @@ static muster_status task_type(const struct tfc_run *run, const cJSON *root, cha
 	if (type == NULL)
 		return MUSTER_STATUS_SUCCESS;
 	if (cJSON_IsString(type) && type->valuestring != NULL) {
+		if (type->valuestring[0] == '\0')
+			return fail(run, "task.type is empty; it names a job of the cluster");
 		*out = type->valuestring;
 		return MUSTER_STATUS_SUCCESS;
 	}
@@ -473,6 +475,45 @@ static const char *environment(const struct tfc_run *run, const cJSON *root)
 	return NULL;
 }
 
+/* Whether the job's tasks (a list, an object of indices or null) have
+ * task `index`. */
+static int job_has(const cJSON *tasks, long index)
+{
+	const cJSON *c;
+	long i = 0;
+
+	if (cJSON_IsArray(tasks)) {
+		for (c = tasks->child; c != NULL && i < index; c = c->next)
+			i++;
+		return c != NULL;
+	}
+	for (c = cJSON_IsObject(tasks) ? tasks->child : NULL; c != NULL; c = c->next)
+		if (c->string != NULL && tfc_parse_int(c->string, &i) == TFC_INT_OK && i == index)
+			return 1;
+	return 0;
+}
+
+/* The own task, when its type is a job of the cluster, must be one of its
+ * tasks: TF raises "No task with index N in job" (an evaluator outside the
+ * cluster is fine). */
+static muster_status own_task_listed(const struct tfc_run *run, const cJSON *root,
+                                     const char *type, long index)
+{
+	const char *key = "cluster";
+	const cJSON *cluster = tfc_member(root, key), *tasks;
+	char path[200];
+
+	if (cluster == NULL)
+		cluster = tfc_member(root, key = "sparseCluster");
+	if (type == NULL || index < 0 || cluster == NULL ||
+	    (tasks = tfc_member(cluster, type)) == NULL || job_has(tasks, index))
+		return MUSTER_STATUS_SUCCESS;
+	job_path(path, sizeof(path), key, type);
+	return fail(run, "%s %ld is not a task of job '%s' (%s has %d task%s)",
+	            run->conf->task_id >= 0 ? "the entry's task_id" : "task.index", index, type,
+	            path, cJSON_GetArraySize(tasks), cJSON_GetArraySize(tasks) == 1 ? "" : "s");
+}
+
 muster_status tfc_build(const struct tfc_run *run, const cJSON *root)
 {
 	const muster_host *host = run->host;
@@ -488,6 +529,8 @@ muster_status tfc_build(const struct tfc_run *run, const cJSON *root)
 	st = task_type(run, root, type_buf, sizeof(type_buf), &type);
 	if (st == MUSTER_STATUS_SUCCESS)
 		st = task_index(run, root, &index);
+	if (st == MUSTER_STATUS_SUCCESS)
+		st = own_task_listed(run, root, type, index);
 	if (st != MUSTER_STATUS_SUCCESS)
 		return st;
 	if ((type != NULL || index >= 0) && host->set_task(run->call, type, index) != 0)

@@ -9,7 +9,8 @@
  *  - integer strings follow int(): surrounding whitespace, a sign, digits
  *    with single underscores between them (tfc_parse_int).
  * Still different: NaN and Infinity, which Python accepts, are refused (a
- * TF_CONFIG has no use for them), and so is a lone UTF-16 surrogate escape.
+ * TF_CONFIG has no use for them), and so are a lone UTF-16 surrogate
+ * escape and \u0000 (syntax.c).
  */
 #include "config.h"
 
@@ -123,8 +124,7 @@ muster_status tfc_parse(const struct tfc_run *run, const char *text, size_t len,
 	default:
 		return syntax_error(run, text, len, pos, what);
 	}
-	/* Then the tree, which still refuses what cJSON refuses and Python
-	 * keeps: a lone UTF-16 surrogate. */
+	/* Then the tree; the scan has already refused what it cannot hold. */
 	switch (tfc_tree(text, len, doc, &pos)) {
 	case 0:
 		break;

@@ -5,8 +5,11 @@
  * zeros) and only says that parsing failed, at an approximate offset (one
  * byte past a bad string's opening quote, for instance).  This scan runs
  * first, to refuse what Python refuses and name the exact byte and what
- * was expected there.  It keeps its container stack in a fixed array as
- * deep as cJSON's limit, never recursing.
+ * was expected there.  Beyond Python, it refuses invalid UTF-8 (which
+ * Python's decoding of a file, or TF's encoding of a name, would raise on),
+ * a \u0000 escape and a lone UTF-16 surrogate escape, at their byte: none
+ * can be part of a name or an address.  It keeps its container stack in a
+ * fixed array as deep as cJSON's limit, never recursing.
  */
 #include "config.h"
 
@@ -40,10 +43,87 @@ static void skip_space(struct scan *sc)
 		sc->pos++;
 }
 
+static unsigned hex4(const char *p)
+{
+	unsigned v = 0;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		v = v * 16 + (unsigned)(is_digit(p[i]) ? p[i] - '0' : (p[i] | 0x20) - 'a' + 10);
+	return v;
+}
+
+/* The length of the UTF-8 sequence at s[0] (a byte >= 0x80), or 0 when it
+ * is not one: no overlong form, no surrogate, nothing above U+10FFFF. */
+static size_t utf8_length(const unsigned char *s, size_t avail)
+{
+	size_t n, i;
+	unsigned lo = 0x80, hi = 0xbf;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (n > avail)
+		return 0;
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+/* At a "\\u" escape whose four hex digits are checked: past it (and its
+ * low surrogate), or the error.  Python would keep U+0000 and a lone
+ * surrogate; neither can be part of a name or an address. */
+static const char *unicode_escape(struct scan *sc, size_t *at)
+{
+	static const char lone_high[] =
+		"a lone UTF-16 surrogate escape (a high half with no low half after it)";
+	unsigned u = hex4(sc->s + sc->pos + 2);
+
+	*at = sc->pos;
+	if (u == 0)
+		return "a \\u0000 (NUL) escape in a string";
+	if (u >= 0xdc00 && u <= 0xdfff)
+		return "a lone UTF-16 surrogate escape (a low half with no high half before it)";
+	if (u >= 0xd800 && u <= 0xdbff) {
+		const char *n = sc->s + sc->pos + 6;
+		size_t left = sc->len - sc->pos - 6;
+		int i;
+
+		if (left < 6 || n[0] != '\\' || n[1] != 'u')
+			return lone_high;
+		for (i = 2; i < 6; i++)
+			if (!is_hex(n[i]))
+				return lone_high;
+		u = hex4(n + 2);
+		if (u < 0xdc00 || u > 0xdfff)
+			return lone_high;
+		sc->pos += 6;
+	}
+	sc->pos += 6;
+	return NULL;
+}
+
 /* At a '"': past the closing quote, or the error. */
 static const char *string(struct scan *sc, size_t *at)
 {
 	size_t start = sc->pos++;
+	const char *err;
 
 	for (;;) {
 		unsigned char c;
@@ -60,6 +140,16 @@ static const char *string(struct scan *sc, size_t *at)
 		if (c < 0x20) {
 			*at = sc->pos;
 			return "invalid control character in a string";
+		}
+		if (c >= 0x80) {
+			size_t n = utf8_length((const unsigned char *)sc->s + sc->pos, sc->len - sc->pos);
+
+			if (n == 0) {
+				*at = sc->pos;
+				return "invalid UTF-8";
+			}
+			sc->pos += n;
+			continue;
 		}
 		if (c != '\\') {
 			sc->pos++;
@@ -79,7 +169,8 @@ static const char *string(struct scan *sc, size_t *at)
 					return "invalid \\uXXXX escape";
 				}
 			}
-			sc->pos += 6;
+			if ((err = unicode_escape(sc, at)) != NULL)
+				return err;
 		} else if (c == '"' || c == '\\' || c == '/' || c == 'b' || c == 'f' || c == 'n' ||
 		           c == 'r' || c == 't') {
 			sc->pos += 2;

@@ -28,6 +28,8 @@ garbage (200 with HTML), truncated, stuck-token (a page's nextPageToken
 repeats the token it was asked with), no-flavor (metadata answers lack the
 header), revoke (a token is
 revoked after --revoke-after Compute requests: 401).
+badgateway: Compute answers 502 with a proxy's HTML page; badip: tf-worker-1
+and tf-worker-3 have a networkIP no address can hold.
 quota/unavailable hit the first --fail-count Compute requests (default: all).
 --cache renders each successful Compute answer once and replays it (the
 benchmark: the fixture's own JSON encoding then costs neither side).
@@ -245,6 +247,9 @@ class State:
         self.modes = set(filter(None, args.mode.split(",")))
         self.zones, self.groups = scenario(args.scenario)
         self.by_name = {(z, i["name"]): i for z, l in self.zones.items() for i in l}
+        if "badip" in self.modes:
+            for iname, ip in (("tf-worker-1", "10.128.1.2:99"), ("tf-worker-3", "10.128.3.2 x")):
+                self.by_name[("us-central1-a", iname)]["networkInterfaces"][0]["networkIP"] = ip
         self.lock = threading.Lock()
         self.tokens = set()
         self.issued = 0
@@ -447,6 +452,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send(503, gerror(503, "The service is currently unavailable.", "backendError",
                                   "UNAVAILABLE"))
             return 503
+        if "badgateway" in st.modes:
+            self.send(502, raw=b"<html><head><title>502 Bad Gateway</title></head><body>"
+                      b"<center><h1>502 Bad Gateway</h1></center></body></html>\n",
+                      ctype="text/html")
+            return 502
         if "garbage" in st.modes:
             self.send(200, raw=b"<html><body>Sign in - Google Accounts</body></html>",
                       ctype="text/html")

@@ -136,7 +136,7 @@ start_server --mode garbage
 c=$(conf garbage "$JOBS")
 run_muster "$c" resolve
 expect_err "garbage" $EX_UNAVAIL \
-	"gce(g): unavail: instance group tf-workers (zone us-central1-a, project muster-test): the answer is not valid JSON (error at byte 0 of 51)"
+	"gce(g): unavail: instance group tf-workers (zone us-central1-a, project muster-test): HTTP 200 OK: the server answered text/html, not JSON"
 start_server --mode truncated
 c=$(conf truncated "$JOBS")
 run_muster "$c" resolve

@@ -27,6 +27,9 @@ certificate) or plain http, as `kubectl proxy` serves.
   brotli      Content-Encoding: br (not asked for)
   bomb        200 with 65 MiB of spaces, gzipped (65 KB on the wire)
   longip      every pod IP is 155 bytes long (no address is; a server may say so)
+  badip       pods tensorflow-worker-1..3 have pod IPs no address can hold
+              (with a port, in brackets, with an escape sequence)
+  badgateway  502 with a proxy's HTML error page
 A mode written MODE@N applies to page N alone (pages count from 1 within
 a listing: `continue` offset / `limit` + 1), so that a fault can strike a
 listing midway, while the page before is still being read.
@@ -431,6 +434,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if st.fault("bomb", page_no):
                 st.log(entry)
                 return self.send_json(200, None, raw=b" " * (65 << 20))
+            if st.fault("badgateway", page_no):
+                st.log(entry)
+                return self.send_json(502, None, raw=b"<html><head><title>502 Bad Gateway"
+                                      b"</title></head><body><center><h1>502 Bad Gateway</h1>"
+                                      b"</center><hr><center>nginx</center></body></html>\n",
+                                      ctype="text/html")
             if st.fault("garbage", page_no):
                 st.log(entry)
                 return self.send_json(200, None, raw=b"<html><body><h1>Welcome to nginx!</h1>"
@@ -468,6 +477,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if st.fault("longip", page_no):
                 for p in page:
                     p["status"]["podIP"] = "fd00:" + "a" * 150
+            if st.fault("badip", page_no):
+                bad = {"tensorflow-worker-1": "10.244.1.11:99", "tensorflow-worker-2": "[fd00::12]",
+                       "tensorflow-worker-3": "10.244.1.13\x1b[2J"}
+                for p in page:
+                    if p["metadata"]["name"] in bad and p["metadata"]["namespace"] == "default":
+                        p["status"]["podIP"] = bad[p["metadata"]["name"]]
             if st.fault("wrongtypes", page_no) and len(page) > 2:
                 page[2]["status"]["podIP"] = 42
             body = {"kind": "PodList", "apiVersion": "v1", "metadata": meta, "items": page}

@@ -59,7 +59,7 @@ expect_err "400 for a selector the API cannot parse" $EX_UNAVAIL \
 serve --mode garbage
 run_muster "$c" resolve
 expect_err "garbage" $EX_UNAVAIL \
-	"unavail: job worker: pods matching \"job-name=tensorflow\" in namespace default (page 1): the answer is not valid JSON at byte 0 of 53: "
+	"unavail: $P: HTTP 200 OK: the server answered text/html, not JSON"
 serve --mode truncated
 run_muster "$c" resolve
 expect_err "truncated JSON" $EX_UNAVAIL \
@@ -97,15 +97,16 @@ run_muster "$c" resolve
 expect_err "403 whose gzip body is broken: the status alone" $EX_UNAVAIL \
 	"$P: HTTP 403 Forbidden (credentials from the entry's server setting)"
 
-# An address longer than any real one is carried whole, not cut.
+# An address longer than any real one is formatted whole, not cut, and
+# then left out: it is no IPv6 address.
 serve --mode longip
 c=$(conf longip "$(explicit) jobs = { ps = \"job-name=ps\"; };")
-run_muster "$c" resolve --format text
-long=fd00:$(printf 'a%.0s' $(seq 150))
-expect "a 155-byte pod IP" 0 "ps 0 [$long]:8470
-ps 1 [$long]:8470
-rpc_layer: grpc
+run_muster "$c" -v resolve --format text
+expect "a 155-byte pod IP" 0 "rpc_layer: grpc
 source: k8s"
+expect_err "... left out, with why" 0 \
+	"job ps: pod tensorflow-ps-0 is left out: address \"[fd00:aaaaaaaa" \
+	"...\" is not HOST:PORT: what is in brackets is not an IPv6 address"
 
 # Faults midway through a paged listing (12 pods, 3 a page), where each
 # page is read while the next one is fetched: the first bad page is the
@@ -138,7 +139,7 @@ expect_err "page 3 truncated" $EX_UNAVAIL \
 	"(page 3): the answer is not valid JSON at byte " "A string is opened, but never closed."
 midway garbage@4
 expect_err "page 4 not JSON" $EX_UNAVAIL \
-	"(page 4): the answer is not valid JSON at byte 0 of 53: "
+	"&continue=eyJzdGFydCI6IDksICJydiI6IDIwMDAwfQ%3D%3D: HTTP 200 OK: the server answered text/html, not JSON"
 midway itemsobject@4
 expect_err "page 4 not a list" $EX_UNAVAIL "(page 4): items is an object; expected an array"
 midway forbidden@3

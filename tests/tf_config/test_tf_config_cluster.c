@@ -487,17 +487,18 @@ static void duplicate_keys_last_wins(void **state)
 	muster_result_free(res);
 }
 
-/* No validation of names or addresses, as in TF; escapes are decoded. */
+/* No validation of job names, as in TF; addresses only as HOST:PORT (any
+ * DNS name or IP literal; a duplicate is kept); escapes are decoded. */
 static void names_and_addresses_pass_through(void **state)
 {
 	muster_result *res = tfc_resolve(
-		NULL, "{\"cluster\":{\"my job\":[\"[fd00::1]:2222\",\"[fd00::1]:2222\",\"\"],"
+		NULL, "{\"cluster\":{\"my job\":[\"[fd00::1]:2222\",\"[fd00::1]:2222\",\"h_3.\\u0041:3\"],"
 		      "\"w\\u00f6rker\":[\"h\\u0041:1\"]},\"task\":{\"type\":\"my job\",\"index\":2}}");
 
 	(void)state;
-	TFC_TASKS(res, "my job", { 0, "[fd00::1]:2222" }, { 1, "[fd00::1]:2222" }, { 2, "" });
+	TFC_TASKS(res, "my job", { 0, "[fd00::1]:2222" }, { 1, "[fd00::1]:2222" }, { 2, "h_3.A:3" });
 	TFC_TASKS(res, "w\xc3\xb6rker", { 0, "hA:1" });
-	tfc_assert_master(res, NULL, -1, "grpc", "grpc://");
+	tfc_assert_master(res, NULL, -1, "grpc", "grpc://h_3.A:3");
 	muster_result_free(res);
 }
 

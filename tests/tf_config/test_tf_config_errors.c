@@ -83,9 +83,6 @@ static void not_json(void **state)
 	unavail("{\"a\": 1.}", "expecting ',' or '}' at byte 7", NULL);
 	unavail("{\"a\": -}", "expecting a value at byte 6", NULL);
 	unavail("{\"a\":\x01 1}", "expecting a value at byte 5", NULL);
-	/* Valid JSON text cJSON still refuses (a lone UTF-16 surrogate): its
-	 * own position. */
-	unavail("{\"a\": \"\\ud800\"}", "is not valid JSON: syntax error at byte", NULL);
 	/* Python's "Extra data". */
 	unavail("{} {}", "extra data after the value at byte 3", NULL);
 	unavail("{\"cluster\": {}}x", "extra data after the value at byte 15", NULL);
@@ -232,6 +229,110 @@ static void task_index_errors(void **state)
 	unavail("{\"task\": {\"index\": [0]}}", "task.index must be an integer, not an array", NULL);
 }
 
+/* Text that cannot be a name or an address, refused at its byte: Python
+ * keeps a lone surrogate and U+0000, and TF later fails on them or passes
+ * them to gRPC cut short. */
+static void text_that_names_nothing(void **state)
+{
+	muster_result *res;
+
+	(void)state;
+	unavail("{\"a\": \"\\ud800\"}",
+	        "a lone UTF-16 surrogate escape (a high half with no low half after it) at byte 7 "
+	        "(line 1, column 8)", NULL);
+	unavail("{\"a\": \"x\\ud800\\u0041\"}", "a high half with no low half after it) at byte 8",
+	        NULL);
+	unavail("{\"a\": \"\\ud800\\u\"}", "a high half with no low half after it) at byte 7", NULL);
+	unavail("{\"a\": \"\\uDC00\"}", "(a low half with no high half before it) at byte 7", NULL);
+	unavail("{\"cluster\": {\"w\": [\"a\\u0000b:1\"]}}",
+	        "a \\u0000 (NUL) escape in a string at byte 21", NULL);
+	unavail("{\"w\\u0000\": 1}", "a \\u0000 (NUL) escape in a string at byte 3", NULL);
+	/* Invalid UTF-8: a stray byte, an overlong form, a cut sequence, an
+	 * encoded surrogate, beyond U+10FFFF. */
+	unavail("{\"a\": \"x\xff\"}", "invalid UTF-8 at byte 8 (line 1, column 9)", NULL);
+	unavail("{\"a\": \"\xc0\x80\"}", "invalid UTF-8 at byte 7", NULL);
+	unavail("{\"a\": \"\xe2\x82\"}", "invalid UTF-8 at byte 7", NULL);
+	unavail("{\"a\": \"\xed\xa0\x80\"}", "invalid UTF-8 at byte 7", NULL);
+	unavail("{\"a\": \"\xf4\x90\x80\x80\"}", "invalid UTF-8 at byte 7", NULL);
+	/* A pair, and UTF-8 up to four bytes, are names like any other. */
+	res = tfc_resolve(NULL, "{\"cluster\": {\"w\\ud83d\\ude00\": [\"a:1\"], "
+	                        "\"\xc3\xb6\xe2\x82\xac\xf0\x9f\x98\x80\": [\"b:1\"]}}");
+	assert_int_equal(muster_result_task_count(res, "w\xf0\x9f\x98\x80"), 1);
+	assert_int_equal(muster_result_task_count(res, "\xc3\xb6\xe2\x82\xac\xf0\x9f\x98\x80"), 1);
+	muster_result_free(res);
+}
+
+/* The own task must be one TF can find: an empty type names no job, and
+ * an index outside its job raises "No task with index" in TF. */
+static void own_task_in_its_job(void **state)
+{
+	muster_ctx *ctx;
+	muster_result *res;
+	muster_error err;
+
+	(void)state;
+	unavail("{\"cluster\": {\"worker\": [\"a:1\"]}, \"task\": {\"type\": \"\", \"index\": 0}}",
+	        TFC_VAR ": task.type is empty", NULL);
+	unavail("{\"cluster\": {\"worker\": [\"a:1\", \"b:1\"]}, "
+	        "\"task\": {\"type\": \"worker\", \"index\": 2}}",
+	        TFC_VAR ": task.index 2 is not a task of job 'worker' (cluster.worker has 2 tasks)",
+	        NULL);
+	unavail("{\"cluster\": {\"worker\": {\"1\": \"a:1\", \"3\": \"b:1\"}}, "
+	        "\"task\": {\"type\": \"worker\", \"index\": 2}}",
+	        "task.index 2 is not a task of job 'worker'", NULL);
+	unavail("{\"cluster\": {\"ps\": null}, \"task\": {\"type\": \"ps\", \"index\": 0}}",
+	        "task.index 0 is not a task of job 'ps' (cluster.ps has 0 tasks)", NULL);
+	unavail("{\"sparseCluster\": {\"worker\": {\"1\": \"a:1\"}}, "
+	        "\"task\": {\"type\": \"worker\", \"index\": 0}}",
+	        "(sparseCluster.worker has 1 task)", NULL);
+	/* Listed (a sparse key in Python's int() form too), or outside the
+	 * cluster (an evaluator), or no index at all: fine. */
+	res = tfc_resolve(NULL, "{\"cluster\": {\"worker\": {\" 3\": \"a:1\"}}, "
+	                        "\"task\": {\"type\": \"worker\", \"index\": 3}}");
+	assert_int_equal(muster_result_task_index(res), 3);
+	muster_result_free(res);
+	res = tfc_resolve(NULL, "{\"cluster\": {\"worker\": [\"a:1\"]}, "
+	                        "\"task\": {\"type\": \"evaluator\", \"index\": 0}}");
+	assert_string_equal(muster_result_task_type(res), "evaluator");
+	muster_result_free(res);
+	res = tfc_resolve(NULL, "{\"cluster\": {\"worker\": [\"a:1\"]}, \"task\": {\"type\": \"worker\"}}");
+	assert_int_equal(muster_result_task_index(res), -1);
+	muster_result_free(res);
+	/* The entry's task_id is checked the same way, and named. */
+	ctx = tfc_ctx("variable = \"" TFC_VAR "\"; task_id = 4;");
+	assert_int_equal(tfc_resolve_fails(ctx, "{\"cluster\": {\"worker\": [\"a:1\"]}, "
+	                                        "\"task\": {\"type\": \"worker\", \"index\": 0}}",
+	                                   &err),
+	                 MUSTER_EUNAVAIL);
+	tfc_assert_contains(err.message, "the entry's task_id 4 is not a task of job 'worker'");
+	muster_ctx_free(ctx);
+}
+
+/* Addresses leave muster only as HOST:PORT; a bad one is named. */
+static void bad_addresses(void **state)
+{
+	muster_result *res;
+
+	(void)state;
+	unavail("{\"cluster\": {\"worker\": [\"a:1\", \"[1.2.3.4:99]:8470\"]}}",
+	        "task worker:1: address \"[1.2.3.4:99]:8470\" is not HOST:PORT: what is in brackets "
+	        "is not an IPv6 address", NULL);
+	unavail("{\"cluster\": {\"ps\": {\"7\": \"h:0\"}}}",
+	        "task ps:7: address \"h:0\" is not HOST:PORT: the port is not a number from 1 to 65535",
+	        NULL);
+	unavail("{\"cluster\": {\"w\": [\"\\u001b[2Jh:1\"]}}",
+	        "address \"\\x1b[2Jh:1\" is not HOST:PORT: byte 0x1b cannot be in a host name", NULL);
+	unavail("{\"cluster\": {\"w\": [\"fd00::1:8470\"]}}", "a ':' in the host", NULL);
+	unavail("{\"cluster\": {\"w\": [\"[fe80::1]:8470\"]}}",
+	        "a link-local IPv6 address needs its zone", NULL);
+	/* Names without a DNS lookup, IP literals, a zone where it belongs. */
+	res = tfc_resolve(NULL, "{\"cluster\": {\"w\": [\"n1:1\", \"algo-1:2222\", "
+	                        "\"worker-0.train.svc:2222\", \"10.0.0.1:65535\", \"[fd00::1]:1\", "
+	                        "\"[fe80::1%eth0]:8470\", \"[::ffff:10.0.0.1]:2\"]}}");
+	assert_int_equal(muster_result_task_count(res, "w"), 7);
+	muster_result_free(res);
+}
+
 /* Overrides replace what they override: TF never reads it (it is lazy). */
 static void overrides_skip_bad_fields(void **state)
 {
@@ -336,10 +437,10 @@ static void deep_nesting(void **state)
 	unavail(deep, "nested deeper than 1000 levels", NULL);
 
 	/* Brackets inside strings do not count. */
-	p = deep + sprintf(deep, "{\"cluster\":{\"w\":[\"");
+	p = deep + sprintf(deep, "{\"cluster\":{\"w\":[\"h:1\"]},\"x\":\"");
 	for (i = 0; i < 5000; i++)
 		*p++ = '[';
-	strcpy(p, "\"]}}");
+	strcpy(p, "\"}");
 	res = tfc_resolve(NULL, deep);
 	assert_int_equal(muster_result_task_count(res, "w"), 1);
 	muster_result_free(res);
@@ -453,6 +554,9 @@ int main(void)
 		cmocka_unit_test(sparse_duplicate_index),
 		cmocka_unit_test(task_wrong_types),
 		cmocka_unit_test(task_index_errors),
+		cmocka_unit_test(text_that_names_nothing),
+		cmocka_unit_test(own_task_in_its_job),
+		cmocka_unit_test(bad_addresses),
 		cmocka_unit_test(overrides_skip_bad_fields),
 		cmocka_unit_test(top_level_strings_wrong_types),
 		cmocka_unit_test(huge_input),

@@ -43,15 +43,16 @@ static void sparse_and_empty_jobs_are_objects(void **state)
 
 static void out_of_order_groups_sort_and_can_be_dense(void **state)
 {
-	expect_json(CHAIN("jobs = { worker = ( { index = 1; address = \"b\"; }, { index = 0; address = \"a\"; } ); };"),
-	            "{\"cluster\":{\"worker\":[\"a\",\"b\"]}}");
+	expect_json(CHAIN("jobs = { worker = ( { index = 1; address = \"b:1\"; }, { index = 0; address = \"a:1\"; } ); };"),
+	            "{\"cluster\":{\"worker\":[\"a:1\",\"b:1\"]}}");
 }
 
 static void strings_escape_as_go_does(void **state)
 {
-	/* ", \, <, >, &, a control character, U+2028, and invalid UTF-8. */
-	expect_json(CHAIN("jobs = { worker = [\"q\\\"b\\\\<>&\\x01\xe2\x80\xa8\xff\"]; };"),
-	            "{\"cluster\":{\"worker\":[\"q\\\"b\\\\\\u003c\\u003e\\u0026\\u0001\\u2028\\ufffd\"]}}");
+	/* ", \, <, >, &, a control character, U+2028, and invalid UTF-8 (in
+	 * the environment: an address cannot hold them). */
+	expect_json(CHAIN("jobs = { worker = [\"w:1\"]; }; environment = \"q\\\"b\\\\<>&\\x01\xe2\x80\xa8\xff\";"),
+	            "{\"cluster\":{\"worker\":[\"w:1\"]},\"environment\":\"q\\\"b\\\\\\u003c\\u003e\\u0026\\u0001\\u2028\\ufffd\"}");
 }
 
 static void accelerators_per_job_and_per_task(void **state)
@@ -90,7 +91,7 @@ static void accessors_walk_jobs_and_tasks(void **state)
 {
 	muster_ctx *ctx;
 	muster_result *r = resolve_text(
-		CHAIN("jobs = { worker = ( { index = 2; address = \"w2\"; } ); ps = [\"p0\", \"p1\"]; };"
+		CHAIN("jobs = { worker = ( { index = 2; address = \"w2:1\"; } ); ps = [\"p0:1\", \"p1:1\"]; };"
 		      "environment = \"cloud\";"),
 		&ctx);
 	assert_int_equal(muster_result_job_count(r), 2);
@@ -103,9 +104,9 @@ static void accessors_walk_jobs_and_tasks(void **state)
 	const char *addr;
 	assert_int_equal(muster_result_task_at(r, "worker", 0, &index, &addr), 0);
 	assert_int_equal(index, 2);
-	assert_string_equal(addr, "w2");
+	assert_string_equal(addr, "w2:1");
 	assert_int_equal(muster_result_task_at(r, "worker", 1, &index, &addr), MUSTER_ENOENT);
-	assert_string_equal(muster_result_address(r, "ps", 1), "p1");
+	assert_string_equal(muster_result_address(r, "ps", 1), "p1:1");
 	assert_null(muster_result_address(r, "ps", 2));
 	assert_null(muster_result_address(r, "nope", 0));
 	assert_null(muster_result_task_type(r));
@@ -242,10 +243,17 @@ static void bad_static_config_names_line_and_reason(void **state)
 	expect_open_error("chain = ( { plugin = \"static\"; config = {\n jobs = 3; }; } );", "muster.conf:2: static(static): 'jobs' must be a group");
 	expect_open_error("chain = ( { plugin = \"static\"; config = {\n jobs = { w = [1, 2]; }; }; } );", ":2: static(static): job 'w': each task must be");
 	expect_open_error("chain = ( { plugin = \"static\"; config = { jobs = { w = ( {\n index = -1; address = \"a\"; } ); }; }; } );", ":2: static(static): 'index' must be an integer from 0");
-	expect_open_error("chain = ( { plugin = \"static\"; config = { jobs = { w = ( { index = 1; address = \"a\"; },\n { index = 1; address = \"b\"; } ); }; }; } );", ":2: static(static): job 'w': task 1 is given twice");
-	expect_open_error("chain = ( { plugin = \"static\"; config = { jobs = { w = [\"a\"]; };\n accelerators = { ps = { GPU = 1; }; }; }; } );", ":2: static(static): accelerators for job 'ps'");
-	expect_open_error("chain = ( { plugin = \"static\"; config = { jobs = { w = [\"a\"]; };\n task = { type = 1; }; }; } );", ":2: static(static): 'type' must be a string");
-	expect_open_error("chain = ( { plugin = \"static\"; config = { jobs = { w = [\"a\"]; };\n accelerators = { w = { GPU = \"8\"; }; }; }; } );", ":2: static(static): accelerator count 'GPU'");
+	expect_open_error("chain = ( { plugin = \"static\"; config = { jobs = { w = ( { index = 1; address = \"a:1\"; },\n { index = 1; address = \"b:1\"; } ); }; }; } );", ":2: static(static): job 'w': task 1 is given twice");
+	expect_open_error("chain = ( { plugin = \"static\"; config = { jobs = { w = [\"a:1\"]; };\n accelerators = { ps = { GPU = 1; }; }; }; } );", ":2: static(static): accelerators for job 'ps'");
+	expect_open_error("chain = ( { plugin = \"static\"; config = { jobs = { w = [\"a:1\"]; };\n task = { type = 1; }; }; } );", ":2: static(static): 'type' must be a string");
+	expect_open_error("chain = ( { plugin = \"static\"; config = { jobs = { w = [\"a:1\"]; };\n accelerators = { w = { GPU = \"8\"; }; }; }; } );", ":2: static(static): accelerator count 'GPU'");
+	/* Addresses: HOST:PORT with a valid host and a port in 1-65535, at their line. */
+	expect_open_error("chain = ( { plugin = \"static\"; config = { jobs = { w = [\"h:1\",\n \"[1.2.3.4:99]:8470\"]; }; }; } );",
+	                  ":2: static(static): job 'w': address \"[1.2.3.4:99]:8470\" is not HOST:PORT: what is in brackets is not an IPv6 address");
+	expect_open_error("chain = ( { plugin = \"static\"; config = { jobs = { w = ( { index = 0;\n address = \"h:70000\"; } ); }; }; } );",
+	                  ":2: static(static): job 'w': address \"h:70000\" is not HOST:PORT: the port is not a number from 1 to 65535");
+	expect_open_error("chain = ( { plugin = \"static\"; config = { jobs = { w = [\"h\"]; }; }; } );",
+	                  ":1: static(static): job 'w': address \"h\" is not HOST:PORT: no ':PORT'");
 }
 
 static int teardown(void **state)

@@ -1,0 +1,18 @@
+/* The one check of a task address, "HOST:PORT", before it leaves muster.
+ * Syntactic only (no DNS lookup): HOST is a DNS name (labels of letters,
+ * digits, '-' and '_', no label starting or ending with '-'), an IPv4
+ * dotted quad, or an IPv6 address in brackets (a link-local one with its
+ * zone, "[fe80::1%eth0]"); PORT is 1 to 65535.  Built into libmuster and,
+ * through plugins/common, into the bundled plugins, which leave out a pod
+ * or instance whose address fails. */
+#ifndef MUSTER_CORE_ADDRESS_H
+#define MUSTER_CORE_ADDRESS_H
+
+#include <stddef.h>
+
+/* 0 when `address` is valid; else -1 and, in `why` (unless `size` is 0),
+ * a sentence naming the address (quoted, control bytes escaped) and what
+ * is wrong with it. */
+int address_check(const char *address, char *why, size_t size);
+
+#endif
