@@ -46,10 +46,12 @@ show_make_errors() {
 	fi
 }
 
-# show_configure_failure DIR: what configure printed and why config.log says it stopped.
+# show_configure_failure DIR: what configure printed, and the checks that
+# config.log records last (before its dump of variables).
 show_configure_failure() {
 	show "$1/configure.out" 20
-	show "$1/config.log" 40
+	echo "--- $1/config.log (the last checks)"
+	sed '/^## Cache variables\. ##$/,$d' "$1/config.log" 2>/dev/null | tail -n 40
 }
 
 # show_failed_tests DIR: the log of each test that failed under DIR.
