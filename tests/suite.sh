@@ -38,9 +38,9 @@ show() {
 
 # show_make_errors FILE: a failed make's errors with some context, else its end.
 show_make_errors() {
-	if grep -qE 'error:|Error [0-9]+|\*\*\*' "$1" 2>/dev/null; then
+	if grep -qE 'error:|Error [0-9]+|\*\*\*|^(FAIL|ERROR):' "$1" 2>/dev/null; then
 		echo "--- $1 (errors)"
-		grep -nE -B3 -A3 'error:|Error [0-9]+|\*\*\*' "$1" | head -n 80
+		grep -nE -B3 -A3 'error:|Error [0-9]+|\*\*\*|^(FAIL|ERROR):' "$1" | head -n 80
 	else
 		show "$1"
 	fi
