@@ -4,7 +4,7 @@
 # exactly when the spark backend is.
 EXTRA_DIST += include/muster/reserve.h
 if BUILD_SPARK
-nobase_include_HEADERS += include/muster/reserve.h
+muster_include_HEADERS += include/muster/reserve.h
 noinst_LTLIBRARIES += reserve/libreserve.la
 reserve_libreserve_la_SOURCES = \
 	reserve/server.h \

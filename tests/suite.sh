@@ -7,36 +7,114 @@
 #     absent, about 10 minutes), through the sanitizer build;
 #  3. `make distcheck` on a plain build (tarball, VPATH, read-only srcdir,
 #     install/uninstall), which runs the suite once more.
-# Ends with "N passed, N failed".
+# Both builds are out of tree, in build-sanitize/ and build-distcheck/.
+# After an in-tree `./configure && make` (the README's quick start) the
+# source tree cannot host them ("source directory already configured"), so
+# they build from a clean copy instead: `make distdir` of the in-tree build
+# into build-sources/, the files a `make distclean`-ed tree has; the in-tree
+# build is left as it is.
+# Every failure prints the log that explains it.  Ends with
+# "N passed, N failed, N skipped".
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc 2>/dev/null || echo 2)
 san="$top/build-sanitize"
 plain="$top/build-distcheck"
-build_ok=1
+copy="$top/build-sources"
+build_ok=0
+check_failed=0
 distcheck_ok=0
 kint=skip
 
-[ -x "$top/configure" ] || (cd "$top" && ./autogen.sh) || exit 1
+# show FILE [LINES]: the end of a log, under its name.
+show() {
+	if [ -s "$1" ]; then
+		echo "--- $1 (last ${2:-40} lines)"
+		tail -n "${2:-40}" "$1"
+	else
+		echo "--- $1: missing or empty"
+	fi
+}
+
+# show_make_errors FILE: a failed make's errors with some context, else its end.
+show_make_errors() {
+	if grep -qE 'error:|Error [0-9]+|\*\*\*|^(FAIL|ERROR):' "$1" 2>/dev/null; then
+		echo "--- $1 (errors)"
+		grep -nE -B3 -A3 'error:|Error [0-9]+|\*\*\*|^(FAIL|ERROR):' "$1" | head -n 80
+	else
+		show "$1"
+	fi
+}
+
+# show_configure_failure DIR: what configure printed, and the checks that
+# config.log records last (before its dump of variables).
+show_configure_failure() {
+	show "$1/configure.out" 20
+	echo "--- $1/config.log (the last checks)"
+	sed '/^## Cache variables\. ##$/,$d' "$1/config.log" 2>/dev/null | tail -n 40
+}
+
+# show_failed_tests DIR: the log of each test that failed under DIR.
+show_failed_tests() {
+	find "$1" -name '*.trs' -exec grep -lE '^:test-result: (FAIL|ERROR|XPASS)' {} + 2>/dev/null |
+	while read -r trs; do
+		show "${trs%.trs}.log" 60
+	done
+}
+
+# configure_in DIR [ARGS...]: configure DIR from $src, afresh if it was
+# configured from another source tree.
+configure_in() {
+	dir=$1; shift
+	if [ -f "$dir/Makefile" ] && ! grep -qxF "abs_top_srcdir = $src" "$dir/Makefile"; then
+		rm -rf "$dir"
+	fi
+	mkdir -p "$dir" && (cd "$dir" && "$src/configure" "$@" >configure.out 2>&1)
+}
+
+src=$top
+if [ -f "$top/config.status" ]; then
+	echo "== the source tree is configured in place: building from a clean copy ($copy)"
+	rm -rf "$copy"
+	if ! make -C "$top" distdir distdir="$copy" >"$top/build-sources.out" 2>&1; then
+		echo "FAIL: make distdir of the in-tree build"
+		show_make_errors "$top/build-sources.out"
+		echo "0 passed, 1 failed, 0 skipped"
+		exit 1
+	fi
+	src=$copy
+elif [ ! -x "$top/configure" ]; then
+	if ! (cd "$top" && ./autogen.sh) >"$top/autogen.out" 2>&1; then
+		echo "FAIL: ./autogen.sh"
+		show "$top/autogen.out"
+		echo "0 passed, 1 failed, 0 skipped"
+		exit 1
+	fi
+fi
 
 echo "== ASan + UBSan build and make check ($san)"
-mkdir -p "$san"
-(
-  cd "$san" &&
-  sanitize="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
-  "$top/configure" --enable-werror CFLAGS="$sanitize" CXXFLAGS="$sanitize" \
-    LDFLAGS="-fsanitize=address,undefined" >configure.out 2>&1 &&
-  make -j"$jobs" >make.out 2>&1
-) || { echo "sanitizer build failed:"; tail -40 "$san/make.out" "$san/configure.out" 2>/dev/null; build_ok=0; }
-if [ "$build_ok" -eq 1 ]; then
-  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    make -C "$san" -j"$jobs" check >"$san/check.out" 2>&1
-  grep -E '^(PASS|FAIL|SKIP|XFAIL|XPASS|ERROR):' "$san/check.out"
-  if grep -qE '^(FAIL|ERROR|XPASS):' "$san/check.out"; then
-    for log in $(grep -lE '^:test-result: (FAIL|ERROR)' $(find "$san" -name '*.trs') 2>/dev/null); do
-      echo "--- ${log%.trs}.log"; tail -30 "${log%.trs}.log"
-    done
-  fi
+# No count may come from an earlier run's output.
+rm -f "$san/make.out" "$san/check.out"
+sanitize="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
+if ! configure_in "$san" --enable-werror CFLAGS="$sanitize" CXXFLAGS="$sanitize" \
+	LDFLAGS="-fsanitize=address,undefined"; then
+	echo "FAIL: configure of the sanitizer build"
+	show_configure_failure "$san"
+elif ! make -C "$san" -j"$jobs" >"$san/make.out" 2>&1; then
+	echo "FAIL: the sanitizer build"
+	show_make_errors "$san/make.out"
+else
+	build_ok=1
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		make -C "$san" -j"$jobs" check >"$san/check.out" 2>&1 || check_failed=1
+	grep -E '^(PASS|FAIL|SKIP|XFAIL|XPASS|ERROR):' "$san/check.out"
+	if grep -qE '^(FAIL|ERROR|XPASS):' "$san/check.out"; then
+		show_failed_tests "$san"
+	elif [ "$check_failed" -eq 1 ]; then
+		# make check failed before or beside the tests (a test program that does not build).
+		echo "FAIL: make check"
+		show_make_errors "$san/check.out"
+	fi
 fi
 
 echo "== kubernetes integration against a real kube-apiserver"
@@ -46,7 +124,7 @@ if [ "$build_ok" -eq 1 ] && { [ -d "$top/../shared/tools/kube-apiserver" ] || [ 
     echo "PASS: kubernetes integration ($(grep -c '^ok ' "$san/kint.out") cases)"
     kint=pass
   else
-    echo "FAIL: kubernetes integration"; grep -E '^(not ok|Bail out)' "$san/kint.out"; tail -20 "$san/kint.out"
+    echo "FAIL: kubernetes integration"; grep -E '^(not ok|Bail out)' "$san/kint.out"; show "$san/kint.out"
     kint=fail
   fi
 else
@@ -54,12 +132,20 @@ else
 fi
 
 echo "== make distcheck ($plain)"
-mkdir -p "$plain"
-if (cd "$plain" && "$top/configure" >configure.out 2>&1 && make -j"$jobs" distcheck >distcheck.out 2>&1); then
-  echo "PASS: make distcheck"
-  distcheck_ok=1
+if ! configure_in "$plain"; then
+	echo "FAIL: make distcheck: configure"
+	show_configure_failure "$plain"
+elif make -C "$plain" -j"$jobs" distcheck >"$plain/distcheck.out" 2>&1; then
+	echo "PASS: make distcheck"
+	distcheck_ok=1
 else
-  echo "FAIL: make distcheck"; tail -40 "$plain/distcheck.out"
+	echo "FAIL: make distcheck"
+	show_make_errors "$plain/distcheck.out"
+	# A failed distcheck leaves its tree behind: the tests that failed in it.
+	show_failed_tests "$plain"
+	for log in "$plain"/muster-*/_build/sub/config.log; do
+		if [ -f "$log" ] && ! grep -q '^configure: exit 0' "$log"; then show "$log"; fi
+	done
 fi
 
 # Totals: every test of the sanitizer run, plus distcheck as one.
@@ -67,6 +153,7 @@ pass=$(grep -cE '^(PASS|XFAIL):' "$san/check.out" 2>/dev/null); pass=${pass:-0}
 fail=$(grep -cE '^(FAIL|ERROR|XPASS):' "$san/check.out" 2>/dev/null); fail=${fail:-0}
 skip=$(grep -cE '^SKIP:' "$san/check.out" 2>/dev/null); skip=${skip:-0}
 [ "$build_ok" -eq 1 ] || fail=$((fail + 1))
+[ "$check_failed" -eq 1 ] && [ "$fail" -eq 0 ] && fail=1
 if [ "$distcheck_ok" -eq 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 case $kint in pass) pass=$((pass + 1)) ;; fail) fail=$((fail + 1)) ;; *) skip=$((skip + 1)) ;; esac
 echo "$pass passed, $fail failed, $skip skipped"

@@ -1,0 +1,186 @@
+#!/bin/sh
+# The installed muster, used the way its users use it: `make install
+# DESTDIR=` of this very build into a temporary root, the layout checked
+# (<muster/*.h>, plugins, man pages, the default config, .pc files), then,
+# with nothing but that tree and pkg-config on it, the README's first C
+# example compiled and run against the installed default config, and
+# examples/plugin built by its own Makefile from a copy elsewhere, installed
+# into the tree and loaded by the installed `muster`.
+set -u
+: "${MUSTER_TEST_SRCDIR:?run me from make check}" "${MUSTER_TEST_BUILDDIR:?}"
+: "${MUSTER_INST_BINDIR:?}" "${MUSTER_INST_LIBDIR:?}" "${MUSTER_INST_INCLUDEDIR:?}"
+: "${MUSTER_INST_SYSCONFDIR:?}" "${MUSTER_INST_MANDIR:?}" "${MUSTER_INST_PKGCONFIGDIR:?}"
+. "$MUSTER_TEST_SRCDIR/tests/lib/checks.sh"
+src=$MUSTER_TEST_SRCDIR
+build=$MUSTER_TEST_BUILDDIR
+cc=${MUSTER_TEST_CC:-cc}
+cflags=${MUSTER_TEST_CFLAGS:-}
+ldflags=${MUSTER_TEST_LDFLAGS:-}
+make=${MUSTER_TEST_MAKE:-make}
+# Installed directories must not be group-writable: muster refuses plugins there.
+umask 022
+
+for tool in pkg-config "$make"; do
+	if ! command -v "$tool" >/dev/null 2>&1; then
+		echo "SKIP: no $tool"
+		exit 77
+	fi
+done
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/muster-installed.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+chmod 0755 "$tmp"
+root=$tmp/root
+# The make running us passes its jobserver and flags down; these makes are the user's own.
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKEFILES
+
+# show FILE: a failed step's log, indented.
+show() { sed 's/^/  /' "$1"; }
+
+# 1. make install DESTDIR= of this build.
+if ! "$make" -C "$build" install DESTDIR="$root" >"$tmp/install.out" 2>&1; then
+	fail "make install DESTDIR=$root:"; tail -40 "$tmp/install.out" | sed 's/^/  /'
+	finish
+fi
+bindir=$root$MUSTER_INST_BINDIR
+libdir=$root$MUSTER_INST_LIBDIR
+pluginsdir=$libdir/muster/plugins
+conf=$root$MUSTER_INST_SYSCONFDIR/muster/muster.conf
+pcdir=$root$MUSTER_INST_PKGCONFIGDIR
+
+# 2. The layout packagers and users rely on.
+# installed PATH...: each file exists in the installed tree.
+installed() {
+	for f in "$@"; do
+		checks=$((checks + 1))
+		if [ ! -f "$f" ]; then
+			fail "not installed: ${f#"$root"}"
+		fi
+	done
+}
+headers="muster.h plugin.h version.h"
+# <muster/reserve.h> goes with `muster reserve`, built with the spark backend.
+[ -f "$build/reserve/libreserve.la" ] && headers="$headers reserve.h"
+for h in $headers; do installed "$root$MUSTER_INST_INCLUDEDIR/muster/$h"; done
+for la in "$build"/plugins/*/*.la; do
+	name=$(basename "$la" .la)
+	[ "$name" = "$(basename "$(dirname "$la")")" ] && installed "$pluginsdir/$name.so"
+done
+installed "$bindir/muster" "$conf" "$pcdir/muster.pc" "$pcdir/muster-plugin.pc" \
+	"$root$MUSTER_INST_MANDIR/man1/muster.1" "$root$MUSTER_INST_MANDIR/man5/muster.conf.5"
+checks=$((checks + 1))
+cmp -s "$src/conf/muster.conf" "$conf" || fail "${conf#"$root"} is not conf/muster.conf"
+if [ -d "$root$MUSTER_INST_INCLUDEDIR/include" ]; then
+	fail "headers installed under ${MUSTER_INST_INCLUDEDIR}/include/"
+fi
+
+# From here on only the installed tree: its .pc files, its library, its
+# plugins, its default config.
+PKG_CONFIG_LIBDIR=$pcdir PKG_CONFIG_PATH=$pcdir PKG_CONFIG_SYSROOT_DIR=$root
+LD_LIBRARY_PATH=$libdir MUSTER_PLUGIN_PATH=$pluginsdir MUSTER_CONF=$conf
+export PKG_CONFIG_LIBDIR PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
+export LD_LIBRARY_PATH MUSTER_PLUGIN_PATH MUSTER_CONF
+unset TF_CONFIG
+muster=$bindir/muster
+
+# uses_installed_lib PROGRAM: its libmuster is the installed one.
+uses_installed_lib() {
+	checks=$((checks + 1))
+	lib=$(ldd "$1" 2>/dev/null | sed -n 's/^[[:space:]]*libmuster\.so[^ ]* => \([^ ]*\).*/\1/p')
+	case $lib in
+	"$libdir"/*) ;;
+	*) fail "$1 loads libmuster from '$lib', not from $libdir" ;;
+	esac
+}
+command -v ldd >/dev/null 2>&1 && uses_installed_lib "$muster"
+
+if ! "$muster" resolve >"$tmp/muster.json" 2>"$tmp/muster.err"; then
+	fail "the installed muster resolve with the installed default config:"; show "$tmp/muster.err"
+fi
+
+# 3. The README's first C block, as the body of main(), with
+#    `pkg-config --cflags --libs muster` and the build's own flags (its
+#    sanitizers, which the installed library was built with).
+awk '/^```c[[:space:]]*$/ { inside = 1; next } inside && /^```/ { exit } inside' \
+	"$src/README.md" >"$tmp/block.c"
+checks=$((checks + 1))
+if [ ! -s "$tmp/block.c" ]; then
+	fail "README.md has no \`\`\`c block"
+	finish
+fi
+{
+	printf '#include <muster/muster.h>\n#include <err.h>\n#include <stdio.h>\n\nint main(void)\n{\n'
+	cat "$tmp/block.c"
+	printf '}\n'
+} >"$tmp/readme.c"
+checks=$((checks + 1))
+if ! pcflags=$(pkg-config --cflags --libs muster 2>"$tmp/pc.err"); then
+	fail "pkg-config --cflags --libs muster:"; show "$tmp/pc.err"
+	finish
+fi
+echo "pkg-config --cflags --libs muster: $pcflags"
+checks=$((checks + 1))
+# shellcheck disable=SC2086  # word lists
+if ! $cc $cflags -Wall -Wextra -Werror -o "$tmp/readme" "$tmp/readme.c" $ldflags $pcflags \
+	>"$tmp/cc.out" 2>&1; then
+	fail "the README's C example does not compile against the installed tree:"
+	show "$tmp/cc.out"; echo "  the program:"; show "$tmp/readme.c"
+else
+	command -v ldd >/dev/null 2>&1 && uses_installed_lib "$tmp/readme"
+	checks=$((checks + 1))
+	if ! "$tmp/readme" >"$tmp/readme.json" 2>"$tmp/readme.err"; then
+		fail "the README's C example failed:"; show "$tmp/readme.err"
+	elif ! tr -d ' \t\n' <"$tmp/readme.json" | grep -qF '"cluster":{"worker":["localhost:2222"]}'; then
+		fail "the README's C example did not print the default config's cluster:"; show "$tmp/readme.json"
+	elif command -v python3 >/dev/null 2>&1 &&
+	     ! python3 -c 'import json, sys; a, b = (json.load(open(f)) for f in sys.argv[1:]); sys.exit(a != b)' \
+		"$tmp/readme.json" "$tmp/muster.json" 2>"$tmp/py.err"; then
+		fail "the README's C example does not print muster resolve's JSON:"
+		show "$tmp/readme.json"; echo "  muster resolve:"; show "$tmp/muster.json"; show "$tmp/py.err"
+	else
+		echo "ok: the README's C example prints $(cat "$tmp/readme.json")"
+	fi
+fi
+
+# 4. examples/plugin, copied elsewhere, built by its own Makefile with
+#    PKG_CONFIG_PATH on the installed tree, installed into it by its own
+#    `make install`.
+mkdir "$tmp/hostfile"
+for f in Makefile hostfile.c hosts.example; do
+	cp "$src/examples/plugin/$f" "$tmp/hostfile/$f"
+done
+checks=$((checks + 1))
+if ! (cd "$tmp/hostfile" && "$make" CC="$cc") >"$tmp/plugin.out" 2>&1; then
+	fail "examples/plugin's Makefile against the installed tree:"; show "$tmp/plugin.out"
+	finish
+fi
+# pkgconf puts the sysroot before pluginsdir itself; pkg-config does not.
+case $(pkg-config --variable=pluginsdir muster-plugin) in
+"$root"/*) destdir= ;;
+*) destdir=$root ;;
+esac
+checks=$((checks + 1))
+if ! (cd "$tmp/hostfile" && "$make" install DESTDIR="$destdir") >"$tmp/plugin.out" 2>&1; then
+	fail "examples/plugin's make install into the installed tree:"; show "$tmp/plugin.out"
+	finish
+fi
+installed "$pluginsdir/hostfile.so"
+
+printf 'worker w0.example:2222 GPU=8\nps p0.example:2222\n' >"$tmp/hosts"
+cat >"$tmp/hostfile.conf" <<CONF
+chain = ( { plugin = "hostfile"; config = { file = "$tmp/hosts"; rpc_layer = "grpc"; }; } );
+CONF
+checks=$((checks + 1))
+if ! "$muster" -c "$tmp/hostfile.conf" plugins >"$tmp/plugins.out" 2>&1 ||
+   ! grep -E "^hostfile .*$pluginsdir/hostfile\.so.* loaded\$" "$tmp/plugins.out" >/dev/null; then
+	fail "the installed muster does not show $pluginsdir/hostfile.so loaded:"; show "$tmp/plugins.out"
+fi
+checks=$((checks + 1))
+if ! "$muster" -c "$tmp/hostfile.conf" resolve >"$tmp/resolve.out" 2>&1 ||
+   ! tr -d ' \t\n' <"$tmp/resolve.out" | grep -qF '"cluster":{"worker":["w0.example:2222"],"ps":["p0.example:2222"]}'; then
+	fail "the installed muster does not resolve through hostfile.so:"; show "$tmp/resolve.out"
+else
+	echo "ok: the installed muster resolves through $pluginsdir/hostfile.so"
+fi
+
+finish

@@ -1,0 +1,15 @@
+# tests/install: `make install DESTDIR=` of the build under test, then the
+# README's C example and examples/plugin built and run against that tree
+# only.  The test needs the configured directories, and the compiler and
+# flags the library was built with (under the sanitizers, their runtime).
+TESTS += tests/install/installed.sh
+EXTRA_DIST += tests/install/installed.sh
+AM_TESTS_ENVIRONMENT += \
+	MUSTER_TEST_CFLAGS='$(CFLAGS)'; MUSTER_TEST_LDFLAGS='$(LDFLAGS)'; \
+	MUSTER_TEST_MAKE='$(MAKE)'; \
+	MUSTER_INST_BINDIR='$(bindir)'; MUSTER_INST_LIBDIR='$(libdir)'; \
+	MUSTER_INST_INCLUDEDIR='$(includedir)'; MUSTER_INST_SYSCONFDIR='$(sysconfdir)'; \
+	MUSTER_INST_MANDIR='$(mandir)'; MUSTER_INST_PKGCONFIGDIR='$(pkgconfigdir)'; \
+	export MUSTER_TEST_CFLAGS MUSTER_TEST_LDFLAGS MUSTER_TEST_MAKE MUSTER_INST_BINDIR \
+	MUSTER_INST_LIBDIR MUSTER_INST_INCLUDEDIR MUSTER_INST_SYSCONFDIR \
+	MUSTER_INST_MANDIR MUSTER_INST_PKGCONFIGDIR;
