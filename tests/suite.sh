@@ -6,7 +6,9 @@
 #     loopback (../shared/tools/kube-apiserver; built once per machine when
 #     absent, about 10 minutes), through the sanitizer build;
 #  3. `make distcheck` on a plain build (tarball, VPATH, read-only srcdir,
-#     install/uninstall), which runs the suite once more.
+#     install/uninstall), which runs the suite once more;
+#  4. every libFuzzer target of tests/fuzz fuzzed for MUSTER_FUZZ_SECONDS
+#     (default 30) each under ASan+UBSan, built with clang (tests/fuzz/run.sh).
 # Both builds are out of tree, in build-sanitize/ and build-distcheck/.
 # After an in-tree `./configure && make` (the README's quick start) the
 # source tree cannot host them ("source directory already configured"), so
@@ -25,6 +27,7 @@ build_ok=0
 check_failed=0
 distcheck_ok=0
 kint=skip
+fuzz=skip
 
 # show FILE [LINES]: the end of a log, under its name.
 show() {
@@ -148,13 +151,25 @@ else
 	done
 fi
 
-# Totals: every test of the sanitizer run, plus distcheck as one.
+echo "== fuzzing every untrusted parser (tests/fuzz/run.sh)"
+"$top/tests/fuzz/run.sh" "$src" >"$top/fuzz.out" 2>&1
+case $? in
+0) echo "PASS: fuzzing"; fuzz=pass ;;
+77) echo "SKIP: fuzzing: no libFuzzer-capable clang"; fuzz=skip ;;
+*) echo "FAIL: fuzzing"; show "$top/fuzz.out" 60; fuzz=fail ;;
+esac
+grep -E '^fuzz:' "$top/fuzz.out"
+
+# Totals: every test of the sanitizer run, plus distcheck, the kubernetes
+# integration and fuzzing as one each.
 pass=$(grep -cE '^(PASS|XFAIL):' "$san/check.out" 2>/dev/null); pass=${pass:-0}
 fail=$(grep -cE '^(FAIL|ERROR|XPASS):' "$san/check.out" 2>/dev/null); fail=${fail:-0}
 skip=$(grep -cE '^SKIP:' "$san/check.out" 2>/dev/null); skip=${skip:-0}
 [ "$build_ok" -eq 1 ] || fail=$((fail + 1))
 [ "$check_failed" -eq 1 ] && [ "$fail" -eq 0 ] && fail=1
 if [ "$distcheck_ok" -eq 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
-case $kint in pass) pass=$((pass + 1)) ;; fail) fail=$((fail + 1)) ;; *) skip=$((skip + 1)) ;; esac
+for step in $kint $fuzz; do
+	case $step in pass) pass=$((pass + 1)) ;; fail) fail=$((fail + 1)) ;; *) skip=$((skip + 1)) ;; esac
+done
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
