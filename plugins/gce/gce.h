@@ -224,6 +224,10 @@ muster_status gce_nomem(struct gce_run *run);
 const char *gce_json_str(const cJSON *obj, const char *key);
 /* The answer as JSON; NULL after fail() naming `what`. */
 cJSON *gce_json_parse(struct gce_run *run, const char *what, const struct pbuf *b);
+/* A listing page as JSON and its `items` array (*items NULL when absent);
+ * NULL after fail() naming `what` and `page`. */
+cJSON *gce_page_items(struct gce_run *run, const char *what, size_t page, const struct pbuf *b,
+                      const cJSON **items);
 /* The body zeroed and freed (it held a token). */
 
 #endif /* MUSTER_PLUGINS_GCE_H */

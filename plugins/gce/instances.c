@@ -125,19 +125,13 @@ static muster_status parse_item(struct gce_run *run, const char *what, size_t pa
 muster_status gce_instances_page(struct gce_run *run, const char *what, size_t page,
                                  const struct pbuf *b, struct gce_instvec *out, char **token)
 {
-	cJSON *root = gce_json_parse(run, what, b);
-	const cJSON *items, *it;
+	const cJSON *items = NULL, *it;
+	cJSON *root = gce_page_items(run, what, page, b, &items);
 	muster_status st = MUSTER_STATUS_SUCCESS;
 	size_t i = 0;
 
 	if (root == NULL)
 		return MUSTER_STATUS_UNAVAIL;
-	items = cJSON_GetObjectItemCaseSensitive(root, "items");
-	if (items != NULL && !cJSON_IsArray(items)) {
-		run->host->fail(run->call, "%s (page %zu): items is not an array", what, page);
-		cJSON_Delete(root);
-		return MUSTER_STATUS_UNAVAIL;
-	}
 	cJSON_ArrayForEach(it, items)
 	{
 		if ((st = parse_item(run, what, page, i++, it, out)) != MUSTER_STATUS_SUCCESS)

@@ -82,19 +82,13 @@ muster_status gce_members_page(struct gce_run *run, const char *what, size_t pag
                                const struct pbuf *b, const char *zone, size_t group,
                                struct gce_membervec *out, char **token)
 {
-	cJSON *root = gce_json_parse(run, what, b);
-	const cJSON *items, *it;
+	const cJSON *items = NULL, *it;
+	cJSON *root = gce_page_items(run, what, page, b, &items);
 	muster_status st = MUSTER_STATUS_SUCCESS;
 	size_t i = 0;
 
 	if (root == NULL)
 		return MUSTER_STATUS_UNAVAIL;
-	items = cJSON_GetObjectItemCaseSensitive(root, "items");
-	if (items != NULL && !cJSON_IsArray(items)) {
-		run->host->fail(run->call, "%s (page %zu): items is not an array", what, page);
-		cJSON_Delete(root);
-		return MUSTER_STATUS_UNAVAIL;
-	}
 	cJSON_ArrayForEach(it, items)
 	{
 		if ((st = add_member(run, what, page, i++, it, zone, group, out)) !=

@@ -122,3 +122,19 @@ muster_status gce_next_page(struct gce_run *run, const char *what, size_t page,
 		return gce_nomem(run);
 	return MUSTER_STATUS_SUCCESS;
 }
+
+cJSON *gce_page_items(struct gce_run *run, const char *what, size_t page, const struct pbuf *b,
+                      const cJSON **items)
+{
+	cJSON *root = gce_json_parse(run, what, b);
+
+	if (root == NULL)
+		return NULL;
+	*items = cJSON_GetObjectItemCaseSensitive(root, "items");
+	if (*items != NULL && !cJSON_IsArray(*items)) {
+		run->host->fail(run->call, "%s (page %zu): items is not an array", what, page);
+		cJSON_Delete(root);
+		return NULL;
+	}
+	return root;
+}

@@ -1,7 +1,8 @@
 /*
  * Fuzz target: muster.conf — libconfig, the drop-ins and every check of
- * settings_load; then each `static` entry opened (its options checked
- * through the core's config view, unread keys warned about) and resolved,
+ * settings_load (strict, as `muster check` loads); then each `static`
+ * entry opened (its options checked through the core's config view,
+ * unread keys listed as unknown) and resolved,
  * as muster_ctx_open and a resolve do.  The input is cut at FUZZ_SEP into
  * the main file and up to two drop-ins, written to a private directory.
  */
@@ -18,19 +19,22 @@
 #include "settings.h"
 #include "static.h"
 
-static void run_static(const struct entry_settings *e)
+static void run_static(const struct entry_settings *e, struct unknowns *unknown)
 {
 	struct fuzz_call fc;
+	struct cfg_reads reads;
 	void *state = NULL;
 	int rc;
 
 	if (fuzz_call_begin(&fc, e->config) != 0)
 		return;
-	cfgview_begin_open(e->config);
+	cfgview_begin_open(e->config, &reads);
 	rc = static_plugin.open(&host_services, &fc.pc, &state);
 	cfgview_end_open(e->config);
+	if (rc == 0)
+		cfgview_check_unread(e->config, &reads, unknown);
+	cfgview_reads_free(&reads);
 	if (rc == 0) {
-		cfgview_warn_unread(e->config, &fc.logger, fc.pc.prefix);
 		fuzz_call_end(&fc, static_plugin.resolve(state, &host_services, &fc.call));
 		static_plugin.close(state);
 	} else {
@@ -64,10 +68,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		else if (fuzz_write_file(dpath, part, len) != 0)
 			return 0;
 	}
-	if (settings_load(&s, path, &lg, &err) == 0) {
+	/* Strict, as `muster check` loads: every unknown name is listed too. */
+	if (settings_load(&s, path, 1, &lg, &err) == 0) {
 		for (i = 0; i < s.nentries; i++)
 			if (strcmp(s.entries[i].plugin, "static") == 0)
-				run_static(&s.entries[i]);
+				run_static(&s.entries[i], &s.unknown);
+		unknowns_finish(&s.unknown, &err);
 	}
 	settings_release(&s);
 	return 0;

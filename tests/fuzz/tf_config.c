@@ -1,6 +1,6 @@
 /*
  * Fuzz target: TF_CONFIG, as the tf_config backend reads it — the strict
- * syntax check, cJSON, and every check of tfc_build through the core's
+ * syntax check, the tree (tree.c), and every check of tfc_build through the core's
  * builder (what a resolve() does after reading the variable).  The first
  * byte picks the entry's overrides (task_type, task_id, rpc_layer), as
  * muster.conf may give them.
@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct tfc_conf conf = { .task_id = -1 };
 	struct fuzz_call fc;
 	struct tfc_run run;
-	cJSON *root = NULL;
+	struct tfc_doc doc = {0};
 	muster_status st;
 	char *text;
 
@@ -45,11 +45,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	run.call = &fc.call;
 	run.conf = &conf;
 	run.src = "TF_CONFIG";
-	st = tfc_parse(&run, text, size, &root);
+	st = tfc_parse(&run, text, size, &doc);
 	free(text);
 	if (st == MUSTER_STATUS_SUCCESS)
-		st = tfc_build(&run, root);
-	cJSON_Delete(root);
+		st = tfc_build(&run, doc.root);
+	tfc_doc_free(&doc);
 	fuzz_call_end(&fc, st);
 	return 0;
 }
