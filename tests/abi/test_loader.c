@@ -472,8 +472,9 @@ static void test_not_found(void **state)
 	          "strict = true;\nplugin_path = \"%s\";\n"
 	          "chain = ( { plugin = \"no_such_plugin\"; }, " FALLBACK " );\n",
 	          abi_libs);
-	open_fails(conf, NULL, MUSTER_EPLUGIN, &err);
-	assert_contains(err.message, "plugin 'no_such_plugin' not found in ");
+	/* Under strict an unknown plugin is a configuration error. */
+	open_fails(conf, NULL, MUSTER_ECONFIG, &err);
+	assert_contains(err.message, "unknown plugin 'no_such_plugin'");
 }
 
 /* The config's plugin_path first, then $MUSTER_PLUGIN_PATH. */
