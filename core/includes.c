@@ -10,8 +10,11 @@
 
 #include "error.h"
 
-/* libconfig's own nesting limit: deeper includes fail there, cleanly. */
+/* libconfig's own nesting limit: deeper includes fail there too. */
 #define MAX_DEPTH 10
+/* Files that include others several times would otherwise cost
+ * (includes per file)^depth stats here, and as much parsing in libconfig. */
+#define MAX_INCLUDES 1000
 
 /* The quoted path of an "@include" line (libconfig accepts the directive
  * only at a line's start), NUL-terminated in place; NULL for other lines.
@@ -29,7 +32,8 @@ static char *include_path(char *line)
 	return line;
 }
 
-static int check_file(const char *path, const char *dir, int depth, muster_error *err)
+static int check_file(const char *path, const char *dir, int depth, int *seen,
+                      muster_error *err)
 {
 	FILE *f = fopen(path, "r");
 	char *line = NULL;
@@ -43,6 +47,18 @@ static int check_file(const char *path, const char *dir, int depth, muster_error
 		struct stat st;
 		if (!inc)
 			continue;
+		if (depth >= MAX_DEPTH) {
+			rc = error_set(err, MUSTER_ECONFIG,
+			               "%s:%d: @include \"%s\": includes nested deeper than %d", path,
+			               lineno, inc, MAX_DEPTH);
+			break;
+		}
+		if (++*seen > MAX_INCLUDES) {
+			rc = error_set(err, MUSTER_ECONFIG,
+			               "%s:%d: @include \"%s\": more than %d @include directives in all",
+			               path, lineno, inc, MAX_INCLUDES);
+			break;
+		}
 		if (inc[0] == '/' || !dir)
 			full = strdup(inc);
 		else if ((full = malloc(strlen(dir) + strlen(inc) + 2)) != NULL)
@@ -56,8 +72,8 @@ static int check_file(const char *path, const char *dir, int depth, muster_error
 		else if (!S_ISREG(st.st_mode))
 			rc = error_set(err, MUSTER_ECONFIG, "%s:%d: @include \"%s\": not a regular file",
 			               path, lineno, inc);
-		else if (depth < MAX_DEPTH)
-			rc = check_file(full, dir, depth + 1, err);
+		else
+			rc = check_file(full, dir, depth + 1, seen, err);
 		free(full);
 	}
 	free(line);
@@ -67,5 +83,6 @@ static int check_file(const char *path, const char *dir, int depth, muster_error
 
 int includes_check(const char *path, const char *dir, muster_error *err)
 {
-	return check_file(path, dir, 0, err);
+	int seen = 0;
+	return check_file(path, dir, 0, &seen, err);
 }
