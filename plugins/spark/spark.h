@@ -29,7 +29,7 @@
 #include "tfos/wire/pickle.h"
 #include "tfos/wire/protocol.h"
 
-/* TensorFlowOnSpark's driver waits 600 s for reservations (A.10). */
+/* TensorFlowOnSpark's driver waits 600 s for reservations. */
 #define SPARK_DEFAULT_RESERVATION_TIMEOUT_MS 600000L
 /* One request unanswered this long means the server is stuck. */
 #define SPARK_DEFAULT_IO_TIMEOUT_MS 10000L
