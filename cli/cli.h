@@ -115,12 +115,11 @@ typedef int (*cli_print_fn)(char **out, const muster_result *res, const struct c
                             muster_error *err);
 
 /* task.c: a command that resolves and prints one line about a task; it
- * takes --task TYPE:ID, --help and its own `options`, each handed to
- * `option` (getopt's value and argument; returns 0 or the exit status). */
+ * takes --task TYPE:ID, --help and the `options` it names. */
+enum { CLI_TASK_RPC_LAYER = 1, CLI_TASK_SPARSE = 2 };
 struct cli_task_command {
 	const char *name;
-	const struct option *options; /* NULL-terminated; NULL: none */
-	int (*option)(struct cli_request *req, int c, const char *arg);
+	unsigned options; /* CLI_TASK_* */
 	int task_required;
 	cli_print_fn print;
 };

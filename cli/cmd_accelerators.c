@@ -12,7 +12,6 @@ static int print_accelerators(char **out, const muster_result *res, const struct
 
 int cmd_accelerators(const struct cli_global *g, int argc, char **argv)
 {
-	static const struct cli_task_command cmd = { "accelerators", NULL, NULL, 0,
-		                                     print_accelerators };
+	static const struct cli_task_command cmd = { "accelerators", 0, 0, print_accelerators };
 	return cli_task_command(&cmd, g, argc, argv);
 }

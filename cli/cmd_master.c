@@ -1,7 +1,6 @@
 /* muster master [--task TYPE:ID] [--rpc-layer LAYER] */
 #include <config.h>
 
-#include <getopt.h>
 #include <string.h>
 
 #include "cli.h"
@@ -31,13 +30,6 @@ static void warn_no_master(const struct cli_global *g, const muster_result *res)
 	         "TensorFlow's master() returns", source != NULL ? source : "?", why);
 }
 
-static int master_option(struct cli_request *req, int c, const char *arg)
-{
-	(void)c; /* --rpc-layer is its only option */
-	req->rpc_layer = arg; /* "" is meaningful: no prefix */
-	return 0;
-}
-
 static int print_master(char **out, const muster_result *res, const struct cli_request *req,
                         muster_error *err)
 {
@@ -49,9 +41,6 @@ static int print_master(char **out, const muster_result *res, const struct cli_r
 
 int cmd_master(const struct cli_global *g, int argc, char **argv)
 {
-	static const struct option options[] = { { "rpc-layer", required_argument, NULL, 'r' },
-		                                 { NULL, 0, NULL, 0 } };
-	static const struct cli_task_command cmd = { "master", options, master_option, 0,
-		                                     print_master };
+	static const struct cli_task_command cmd = { "master", CLI_TASK_RPC_LAYER, 0, print_master };
 	return cli_task_command(&cmd, g, argc, argv);
 }

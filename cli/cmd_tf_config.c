@@ -1,17 +1,7 @@
 /* muster tf-config --task TYPE:ID [--sparse] */
 #include <config.h>
 
-#include <getopt.h>
-
 #include "cli.h"
-
-static int tf_config_option(struct cli_request *req, int c, const char *arg)
-{
-	(void)c; /* --sparse is its only option */
-	(void)arg;
-	req->flags |= MUSTER_TF_CONFIG_SPARSE;
-	return 0;
-}
 
 static int print_tf_config(char **out, const muster_result *res, const struct cli_request *req,
                            muster_error *err)
@@ -21,9 +11,7 @@ static int print_tf_config(char **out, const muster_result *res, const struct cl
 
 int cmd_tf_config(const struct cli_global *g, int argc, char **argv)
 {
-	static const struct option options[] = { { "sparse", no_argument, NULL, 's' },
-		                                 { NULL, 0, NULL, 0 } };
-	static const struct cli_task_command cmd = { "tf-config", options, tf_config_option, 1,
+	static const struct cli_task_command cmd = { "tf-config", CLI_TASK_SPARSE, 1,
 		                                     print_tf_config };
 	return cli_task_command(&cmd, g, argc, argv);
 }

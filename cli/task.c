@@ -7,14 +7,18 @@
 
 #include "cli.h"
 
-/* --task, --help and room for a command's own options. */
-#define TASK_OPTIONS_MAX 16
-
 /* -1 to go on and resolve, else the exit status (--help, a usage error). */
 static int parse(const struct cli_task_command *cmd, struct cli_request *req, int argc,
                  char **argv)
 {
-	struct option longopts[TASK_OPTIONS_MAX] = {
+	static const struct {
+		struct option opt;
+		unsigned bit;
+	} extra[] = {
+		{ { "rpc-layer", required_argument, NULL, 'r' }, CLI_TASK_RPC_LAYER },
+		{ { "sparse", no_argument, NULL, 's' }, CLI_TASK_SPARSE },
+	};
+	struct option longopts[2 + sizeof extra / sizeof extra[0] + 1] = {
 		{ "task", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 	};
@@ -22,19 +26,26 @@ static int parse(const struct cli_task_command *cmd, struct cli_request *req, in
 	size_t n = 2;
 	int c, rc;
 
-	for (const struct option *o = cmd->options; o != NULL && o->name != NULL; o++)
-		if (n < TASK_OPTIONS_MAX - 1)
-			longopts[n++] = *o;
+	for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++)
+		if (cmd->options & extra[i].bit)
+			longopts[n++] = extra[i].opt;
 	cli_getopt_reset();
 	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
-		if (c == 't')
+		switch (c) {
+		case 't':
 			task = optarg;
-		else if (c == 'h')
+			break;
+		case 'r':
+			req->rpc_layer = optarg; /* "" is meaningful: no prefix */
+			break;
+		case 's':
+			req->flags |= MUSTER_TF_CONFIG_SPARSE;
+			break;
+		case 'h':
 			return cli_command_usage(cli_find_command(cmd->name), 0);
-		else if (c == '?' || c == ':')
+		default:
 			return cli_getopt_error(c, argv, cmd->name);
-		else if ((rc = cmd->option(req, c, optarg)) != 0)
-			return rc;
+		}
 	}
 	if (optind < argc)
 		return cli_usage_error("%s: unexpected argument '%s'", cmd->name, argv[optind]);
