@@ -21,13 +21,14 @@ core_libmuster_internal_la_SOURCES = \
 	core/unknown.c core/unknown.h \
 	core/suggest.c core/suggest.h \
 	core/loader.c core/loader.h \
+	core/builtin.c core/builtin.h \
 	core/trust.c core/trust.h \
 	core/host.c core/host.h \
 	core/chain.c core/chain.h \
 	core/ctx.c core/ctx.h \
 	core/pathlist.c core/pathlist.h \
 	core/result.c \
-	plugins/static/static.c plugins/static/static.h
+	plugins/static/static.c
 core_libmuster_internal_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
 core_libmuster_internal_la_LIBADD = $(LIBCONFIG_LIBS)
 

@@ -17,7 +17,7 @@ plugins_gce_gce_la_SOURCES = \
 plugins_gce_gce_la_CPPFLAGS = $(AM_CPPFLAGS) $(LIBCURL_CFLAGS) $(CJSON_CFLAGS) \
 	$(LIBCRYPTO_CFLAGS)
 plugins_gce_gce_la_LDFLAGS = $(muster_plugin_ldflags)
-plugins_gce_gce_la_LIBADD = plugins/common/libplugin_common.la $(LIBCURL_LIBS) $(CJSON_LIBS) $(LIBCRYPTO_LIBS)
+plugins_gce_gce_la_LIBADD = plugins/common/libplugin_http.la $(LIBCURL_LIBS) $(CJSON_LIBS) $(LIBCRYPTO_LIBS)
 endif
 
 # Its tests: shell scripts driving `muster` (and a helper over the public

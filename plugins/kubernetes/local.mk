@@ -25,7 +25,7 @@ plugins_kubernetes_kubernetes_la_SOURCES = \
 plugins_kubernetes_kubernetes_la_CPPFLAGS = $(AM_CPPFLAGS) $(LIBCURL_CFLAGS) $(YAML_CFLAGS) \
 	$(SIMDJSON_CFLAGS) $(CJSON_CFLAGS) $(LIBDEFLATE_CFLAGS)
 plugins_kubernetes_kubernetes_la_LDFLAGS = $(muster_plugin_ldflags)
-plugins_kubernetes_kubernetes_la_LIBADD = plugins/common/libplugin_common.la $(LIBCURL_LIBS) $(YAML_LIBS) $(SIMDJSON_LIBS) \
+plugins_kubernetes_kubernetes_la_LIBADD = plugins/common/libplugin_http.la $(LIBCURL_LIBS) $(YAML_LIBS) $(SIMDJSON_LIBS) \
 	$(CJSON_LIBS) $(LIBDEFLATE_LIBS)
 endif
 

@@ -17,7 +17,7 @@ fuzz_call_ldadd = core/libmuster-internal.la $(LIBCONFIG_LIBS)
 fuzz_programs = tests/fuzz/fuzz_config
 
 tests_fuzz_fuzz_config_SOURCES = tests/fuzz/config.c tests/fuzz/files.c $(fuzz_call)
-tests_fuzz_fuzz_config_CPPFLAGS = $(fuzz_cppflags) -I$(top_srcdir)/plugins/static
+tests_fuzz_fuzz_config_CPPFLAGS = $(fuzz_cppflags)
 tests_fuzz_fuzz_config_LDADD = $(FUZZ_DRIVER) $(fuzz_call_ldadd)
 
 if BUILD_TF_CONFIG
