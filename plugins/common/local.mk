@@ -10,3 +10,11 @@ plugins_common_libplugin_common_la_SOURCES = \
 	plugins/common/buf.c plugins/common/buf.h \
 	plugins/common/media.c plugins/common/media.h \
 	core/address.c core/address.h
+
+# Its tests: the shared name order (cmocka).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_natural
+TESTS += tests/unit/test_natural
+tests_unit_test_natural_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_natural_LDADD = plugins/common/libplugin_common.la $(CMOCKA_LIBS)
+endif
