@@ -28,4 +28,11 @@ plugins_common_test_net_CPPFLAGS = $(AM_CPPFLAGS) $(LIBCURL_CFLAGS)
 plugins_common_test_net_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 plugins_common_test_net_LDADD = plugins/common/libplugin_http.la $(CMOCKA_LIBS)
 endif
+
+# Its tests: the shared name order (cmocka).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_natural
+TESTS += tests/unit/test_natural
+tests_unit_test_natural_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_natural_LDADD = plugins/common/libplugin_common.la $(CMOCKA_LIBS)
 endif

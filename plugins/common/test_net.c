@@ -2,13 +2,9 @@
  * (plugins/common/clock.c, http.c). */
 #include "config.h"
 
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <string.h>
 
-#include <cmocka.h>
+#include "../../tests/lib/test.h"
 
 #include "clock.h"
 #include "http.h"
@@ -115,5 +111,5 @@ int main(void)
 		cmocka_unit_test(handles_are_made),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return run_tap_tests(tests, NULL, NULL);
 }

@@ -18,8 +18,10 @@ endif
 # Its tests: our client against a Python reservation server written from
 # the protocol description (tests/spark/server.py, real pickle), and
 # sixteen `muster resolve` processes against `muster reserve`.
+shell_tests += tests/spark/client.sh
+shell_tests += tests/spark/auth.sh
+shell_tests += tests/spark/sixteen.sh
 if BUILD_SPARK
-TESTS += tests/spark/client.sh tests/spark/auth.sh tests/spark/sixteen.sh
 if HAVE_CMOCKA
 check_PROGRAMS += tests/spark/test_spark_port
 TESTS += tests/spark/test_spark_port
@@ -31,7 +33,4 @@ endif
 endif
 EXTRA_DIST += \
 	tests/spark/lib.sh \
-	tests/spark/server.py \
-	tests/spark/client.sh \
-	tests/spark/auth.sh \
-	tests/spark/sixteen.sh
+	tests/spark/server.py

@@ -5,7 +5,7 @@
 # is a config error.  The server is tests/spark/server.py speaking the
 # format from its description.
 set -eu
-. "${MUSTER_TEST_SRCDIR:?}/tests/cli/lib.sh"
+. "${MUSTER_TEST_SRCDIR:?}/tests/lib/tap.sh"
 . "$MUSTER_TEST_SRCDIR/tests/spark/lib.sh"
 unset TFOS_SERVER_HOST TFOS_SERVER_PORT TENSORFLOW_PORT
 

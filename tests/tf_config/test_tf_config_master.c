@@ -221,5 +221,5 @@ int main(void)
 		cmocka_unit_test(number_type_and_string_index),
 	};
 
-	return cmocka_run_group_tests(tests, tfc_group_setup, tfc_group_teardown);
+	return run_tap_tests(tests, tfc_group_setup, tfc_group_teardown);
 }

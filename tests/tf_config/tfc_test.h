@@ -6,12 +6,7 @@
 #ifndef MUSTER_TESTS_TFC_TEST_H
 #define MUSTER_TESTS_TFC_TEST_H
 
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-
-#include <cmocka.h>
+#include "../lib/test.h"
 
 #include <muster/muster.h>
 

@@ -3,10 +3,7 @@
 #ifndef MUSTER_TESTUTIL_H
 #define MUSTER_TESTUTIL_H
 
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "../lib/test.h"
 
 #include <muster/muster.h>
 

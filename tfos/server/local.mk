@@ -27,25 +27,21 @@ endif
 # Its tests: Python clients written from the protocol description against
 # `muster reserve` (tests/reserve/reserve_test.py, one scenario per script),
 # and `muster resolve --exec` handing over a reserved port.
-reserve_tests = \
-	tests/reserve/basic.sh \
-	tests/reserve/stall.sh \
-	tests/reserve/garbage.sh \
-	tests/reserve/duplicates.sh \
-	tests/reserve/stop.sh \
-	tests/reserve/timeout.sh \
-	tests/reserve/retry.sh \
-	tests/reserve/auth.sh \
-	tests/reserve/usage.sh \
-	tests/reserve/idle.sh \
-	tests/reserve/caps.sh \
-	tests/reserve/flood.sh \
-	tests/reserve/loris.sh
-if BUILD_SPARK
-TESTS += $(reserve_tests)
-endif
-TESTS += tests/reserve/exec.sh
-EXTRA_DIST += $(reserve_tests) tests/reserve/exec.sh tests/reserve/run.sh \
+shell_tests += tests/reserve/basic.sh
+shell_tests += tests/reserve/stall.sh
+shell_tests += tests/reserve/garbage.sh
+shell_tests += tests/reserve/duplicates.sh
+shell_tests += tests/reserve/stop.sh
+shell_tests += tests/reserve/timeout.sh
+shell_tests += tests/reserve/retry.sh
+shell_tests += tests/reserve/auth.sh
+shell_tests += tests/reserve/usage.sh
+shell_tests += tests/reserve/idle.sh
+shell_tests += tests/reserve/caps.sh
+shell_tests += tests/reserve/flood.sh
+shell_tests += tests/reserve/loris.sh
+shell_tests += tests/reserve/exec.sh
+EXTRA_DIST += tests/reserve/run.sh \
 	tests/reserve/reserve_test.py tests/reserve/flood_test.py tests/reserve/flood.py
 
 # The benchmark (`make bench-reserve`, never run by make check): 256 and
