@@ -7,21 +7,18 @@
 #  - srun -N4 -n8 --gres=gpu:2: Slurm's CUDA_VISIBLE_DEVICES split by
 #    local rank, one GPU a task;
 #  - sbatch: the batch script (no step, job-level variables) and its step.
-# Skipped (77) without Slurm and munge, or when not root.
-. "$MUSTER_TEST_SRCDIR/tests/slurm/lib.sh"
+# Skipped, with the reason, without Slurm and munge or when not root.
+. "${MUSTER_TEST_SRCDIR:?run me with make check}/tests/slurm/lib.sh"
 
-skip() {
-	echo "SKIP: $*"
-	exit 77
-}
 for tool in slurmctld slurmd munged srun sbatch sinfo; do
 	command -v "$tool" >/dev/null 2>&1 || PATH="$PATH:/usr/sbin:/sbin"
-	command -v "$tool" >/dev/null 2>&1 || skip "$tool is not installed (Debian: slurmctld slurmd slurm-client munge)"
+	command -v "$tool" >/dev/null 2>&1 ||
+		skip_all "$tool is not installed (Debian: slurmctld slurmd slurm-client munge)"
 done
-[ "$(id -u)" = 0 ] || skip "slurmd must run as root to start tasks"
+[ "$(id -u)" = 0 ] || skip_all "slurmd must run as root to start tasks"
 
 pids=""
-stop() {
+cleanup() {
 	for pid in $pids; do
 		kill "$pid" 2>/dev/null
 	done
@@ -34,9 +31,7 @@ stop() {
 		done
 		kill -9 "$pid" 2>/dev/null
 	done
-	rm -rf "$tmp"
 }
-trap stop EXIT
 
 # munged wants its socket's directories searchable by all, its key private.
 chmod 755 "$tmp"
@@ -51,7 +46,7 @@ munged -F --socket="$tmp/sock/munge" --key-file="$tmp/key/munge.key" \
 pids="$!"
 
 mknod "$tmp/dev/nvidia0" c 1 3 && mknod "$tmp/dev/nvidia1" c 1 3 ||
-	skip "cannot make character devices under $tmp (mounted nodev?)"
+	skip_all "cannot make character devices under $tmp (mounted nodev?)"
 
 # Ports from the pid, so that concurrent runs rarely meet.
 base=$((21000 + $$ % 4000 * 5))
@@ -96,7 +91,7 @@ export SLURM_CONF
 
 n=0
 until [ -S "$tmp/sock/munge" ] || [ $n -ge 100 ]; do sleep 0.1; n=$((n + 1)); done
-[ -S "$tmp/sock/munge" ] || { cat "$tmp/log/munged.out"; fail "munged did not start"; finish; }
+[ -S "$tmp/sock/munge" ] || { sed 's/^/# /' "$tmp/log/munged.out"; bail_out "munged did not start"; }
 
 slurmctld -D -c -f "$SLURM_CONF" >"$tmp/log/slurmctld.out" 2>&1 &
 pids="$! $pids"
@@ -113,18 +108,16 @@ until [ "$(sinfo -h -o '%T %D' 2>/dev/null)" = "idle 4" ] || [ $n -ge 120 ]; do
 	n=$((n + 1))
 done
 if [ "$(sinfo -h -o '%T %D' 2>/dev/null)" != "idle 4" ]; then
-	sinfo 2>&1
-	tail -n 20 "$tmp"/log/*.log
-	fail "the four slurmd did not come up"
-	finish
+	sinfo 2>&1 | sed 's/^/# /'
+	tail -n 20 "$tmp"/log/*.log | sed 's/^/# /'
+	bail_out "the four slurmd did not come up"
 fi
 
 cfg=$(conf real '')
 # agree NAME TASKS WANT_CLUSTER: each task's output (task.N) has the same
 # cluster, WANT_CLUSTER, and its own task at its rank.
 agree() {
-	checks=$((checks + 1))
-	if ! python3 - "$tmp" "$2" "$3" <<'EOF'; then
+	cat >"$tmp/agree.py" <<'EOF'
 import json, sys
 tmp, tasks, want = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3])
 ok = True
@@ -133,14 +126,16 @@ for rank in range(tasks):
     try:
         got = json.loads(text)
     except ValueError:
-        print("  task %d printed: %r" % (rank, text)); ok = False; continue
+        print("task %d printed: %r" % (rank, text)); ok = False; continue
     own = got.get("task")
     if {k: v for k, v in got.items() if k != "task"} != want or own != {"type": "worker", "index": rank}:
-        print("  task %d: %s" % (rank, text.strip())); ok = False
+        print("task %d: %s" % (rank, text.strip())); ok = False
 sys.exit(0 if ok else 1)
 EOF
-		fail "$1"
-		for f in "$tmp"/err.*; do sed "s|^|  ${f##*/}: |" "$f"; done
+	if python3 "$tmp/agree.py" "$tmp" "$2" "$3" >"$tmp/agree" 2>&1; then
+		pass "$1"
+	else
+		fail "$1" "$(cat "$tmp/agree")" "$(for f in "$tmp"/err.*; do sed "s|^|${f##*/}: |" "$f"; done)"
 	fi
 }
 
@@ -170,9 +165,9 @@ rm -f "$tmp"/task.* "$tmp"/err.*
 rc=0
 timeout 120 sbatch --wait -N2 -n2 -o "$tmp/sbatch.out" "$tmp/job.sh" >/dev/null 2>&1 || rc=$?
 check_eq "sbatch --wait exits 0" "$rc" 0
-out=$(cat "$tmp/batch.json" 2>/dev/null)
-err=$(cat "$tmp/batch.err" 2>/dev/null)
-expect_json "the batch script: job-level variables, task 0" 0 \
+cp "$tmp/batch.json" "$tmp/out" 2>/dev/null
+cp "$tmp/batch.err" "$tmp/err" 2>/dev/null
+expect_result "the batch script: job-level variables, task 0" 0 \
 	'{"cluster":{"worker":["n1:8888","n2:8888"]},"task":{"type":"worker","index":0},"rpc_layer":"grpc"}'
 agree "the batch script's step" 2 '{"cluster":{"worker":["n1:8888","n2:8888"]},"rpc_layer":"grpc"}'
 finish

@@ -2,14 +2,14 @@
 # The slurm backend under the variables Slurm gives a task: TensorFlow's
 # own SlurmClusterResolver cases, the step/batch difference, GPUs, and bad
 # input answered unavail (exit 2) naming the variable at fault.
-. "$MUSTER_TEST_SRCDIR/tests/slurm/lib.sh"
+. "${MUSTER_TEST_SRCDIR:?run me with make check}/tests/slurm/lib.sh"
 
 T3='SLURM_STEP_NODELIST=t02n13,t02n41,t02n43'
 
 # --- TensorFlow's test cases ---------------------------------------------
 slurm "$plain" SLURM_PROCID=0 SLURM_STEP_NUM_TASKS=3 SLURM_STEP_TASKS_PER_NODE='1(x3)' "$T3" \
 	CUDA_VISIBLE_DEVICES=0
-expect_json "retrieval from the environment" 0 \
+expect_result "retrieval from the environment" 0 \
 	'{"cluster":{"worker":["t02n13:8888","t02n41:8888","t02n43:8888"]},"task":{"type":"worker","index":0},"rpc_layer":"grpc","accelerators":{"worker":{"0":{"GPU":1},"1":{"GPU":1},"2":{"GPU":1}}},"accelerator_ids":{"worker":{"0":[0],"1":[0],"2":[0]}}}'
 slurm "$plain" SLURM_PROCID=0 SLURM_STEP_NUM_TASKS=3 SLURM_STEP_TASKS_PER_NODE='1(x3)' "$T3" \
 	-- master --task worker:0 --rpc-layer grpc
@@ -18,7 +18,7 @@ expect "master of worker 0" "$EX_OK" "grpc://t02n13:8888"
 fixed=$(conf fixed 'jobs = { ps = 1; worker = 2; }; port_base = 8888; tasks_per_node = 1;
 	gpus_per_node = 1; gpus_per_task = 1; auto_set_gpu = false;')
 slurm "$fixed" SLURM_PROCID=0 "$T3"
-expect_json "jobs, tasks_per_node and GPUs as options" 0 \
+expect_result "jobs, tasks_per_node and GPUs as options" 0 \
 	'{"cluster":{"ps":["t02n13:8888"],"worker":["t02n41:8888","t02n43:8888"]},"task":{"type":"ps","index":0},"rpc_layer":"grpc","accelerators":{"ps":{"0":{"GPU":1}},"worker":{"0":{"GPU":1},"1":{"GPU":1}}}}'
 slurm "$fixed" SLURM_PROCID=0 "$T3" -- master --task worker:0
 expect "master of worker 0 with grpc" "$EX_OK" "grpc://t02n41:8888"
@@ -27,14 +27,14 @@ expect "own master" "$EX_OK" "grpc://t02n43:8888"
 
 mtpn=$(conf mtpn 'jobs = { ps = 1; worker = 4; }; gpus_per_node = 2; gpus_per_task = 1;')
 slurm "$mtpn" SLURM_PROCID=1 "$T3" SLURM_STEP_TASKS_PER_NODE='2(x2),1'
-expect_json "tasks per node from the environment" 0 \
+expect_result "tasks per node from the environment" 0 \
 	'{"cluster":{"ps":["t02n13:8888"],"worker":["t02n13:8889","t02n41:8888","t02n41:8889","t02n43:8888"]},"task":{"type":"worker","index":0},"rpc_layer":"grpc","accelerators":{"ps":{"0":{"GPU":1}},"worker":{"0":{"GPU":1},"1":{"GPU":1},"2":{"GPU":1},"3":{"GPU":1}}},"accelerator_ids":{"ps":{"0":[0]},"worker":{"0":[1],"1":[0],"2":[1],"3":[0]}}}'
 
 mgpu=$(conf mgpu 'jobs = { ps = 1; worker = 4; }; gpus_per_node = 4; gpus_per_task = 2;')
 slurm "$mgpu" SLURM_PROCID=1 "$T3" SLURM_STEP_TASKS_PER_NODE='2(x2),1' -- accelerators
 expect "several GPUs per task: the own task's count" "$EX_OK" '{"GPU":2}'
 slurm "$mgpu" SLURM_PROCID=1 "$T3" SLURM_STEP_TASKS_PER_NODE='2(x2),1'
-case "$out" in *'"worker":{"0":[2,3],'*) ;; *) fail "rank 1 gets GPUs 2,3: $out" ;; esac
+expect_out_has "rank 1 gets GPUs 2,3" '"worker":{"0":[2,3],'
 
 # --- Slurm's own forms ---------------------------------------------------
 slurm "$plain" SLURM_PROCID=3 SLURM_STEP_NUM_TASKS=4 SLURM_STEP_NODELIST='n[8-10],gpu[01-02]x[1]' \
@@ -75,19 +75,19 @@ source: slurm'
 step2='SLURM_STEP_NUM_TASKS=4 SLURM_STEP_NODELIST=g[1-2] SLURM_STEP_TASKS_PER_NODE=2(x2)'
 # shellcheck disable=SC2086
 slurm "$plain" SLURM_PROCID=1 $step2 SLURM_GPUS_ON_NODE=4 CUDA_VISIBLE_DEVICES=4,5,6,7
-expect_json "Slurm's GPU ids, split by local rank" 0 \
+expect_result "Slurm's GPU ids, split by local rank" 0 \
 	'{"cluster":{"worker":["g1:8888","g1:8889","g2:8888","g2:8889"]},"task":{"type":"worker","index":1},"rpc_layer":"grpc","accelerators":{"worker":{"0":{"GPU":2},"1":{"GPU":2},"2":{"GPU":2},"3":{"GPU":2}}},"accelerator_ids":{"worker":{"0":[4,5],"1":[6,7],"2":[4,5],"3":[6,7]}}}'
 # shellcheck disable=SC2086
 slurm "$plain" SLURM_PROCID=1 $step2 SLURM_STEP_GPUS=2,3 -- resolve --format json
-case "$out" in *'"accelerator_ids":{"worker":{"0":[0],"1":[1],"2":[0],"3":[1]}}'*) ;;
-*) fail "SLURM_STEP_GPUS counts, ids are ordinals without CUDA_VISIBLE_DEVICES: $out" ;; esac
+expect_out_has "SLURM_STEP_GPUS counts, ids are ordinals without CUDA_VISIBLE_DEVICES" \
+	'"accelerator_ids":{"worker":{"0":[0],"1":[1],"2":[0],"3":[1]}}'
 # shellcheck disable=SC2086
 slurm "$plain" SLURM_PROCID=1 $step2 SLURM_GPUS_ON_NODE=1
-expect_json "fewer GPUs than tasks: a CPU-only layout" 0 \
+expect_result "fewer GPUs than tasks: a CPU-only layout" 0 \
 	'{"cluster":{"worker":["g1:8888","g1:8889","g2:8888","g2:8889"]},"task":{"type":"worker","index":1},"rpc_layer":"grpc"}'
 # shellcheck disable=SC2086
 slurm "$plain" SLURM_PROCID=1 $step2
-expect_json "no GPUs: a CPU-only layout" 0 \
+expect_result "no GPUs: a CPU-only layout" 0 \
 	'{"cluster":{"worker":["g1:8888","g1:8889","g2:8888","g2:8889"]},"task":{"type":"worker","index":1},"rpc_layer":"grpc"}'
 
 # --- Bad input: unavail, naming the variable -----------------------------

@@ -1,18 +1,9 @@
-# Shared by the slurm backend's tests: a scratch directory, configs whose
-# only entry is the slurm plugin, and `muster` runs under exactly the
-# Slurm variables a case names.  Sourced by tests/slurm/*.sh.
+# Shared by the slurm backend's tests: configs whose only entry is the
+# slurm plugin, and `muster` runs under exactly the Slurm variables a case
+# names.  Sourced by tests/slurm/*.sh after tests/lib/tap.sh's setup.
 set -u
-
-here="$MUSTER_TEST_SRCDIR/tests/slurm"
-. "$MUSTER_TEST_SRCDIR/tests/lib/checks.sh"
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/muster-slurm-XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' INT TERM
-
-# A sanitizer's report must not pass for one of our exit statuses.
-ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=99
-export ASAN_OPTIONS
+. "${MUSTER_TEST_SRCDIR:?run me with make check}/tests/lib/tap.sh"
+require_plugin slurm
 
 # conf NAME BODY: a muster.conf whose only entry is slurm with BODY.
 conf() {
@@ -22,7 +13,8 @@ conf() {
 plain=$(conf plain '')
 
 # slurm CONF [VAR=VALUE...] [-- MUSTER_ARGS...]: `muster -c CONF resolve`
-# (or MUSTER_ARGS) in an environment holding only the given variables.
+# (or MUSTER_ARGS) in an environment holding only the given variables;
+# sets rc, out and err as run_muster does.
 slurm() {
 	c=$1
 	shift
@@ -35,21 +27,30 @@ slurm() {
 	shift
 	[ $# -gt 0 ] || set -- resolve
 	rc=0
-	out=$(eval "env -i PATH=\"\$PATH\" ASAN_OPTIONS=\"\$ASAN_OPTIONS\" \
+	eval "env -i PATH=\"\$PATH\" ASAN_OPTIONS=\"\$ASAN_OPTIONS\" \
 		LSAN_OPTIONS=\"\${LSAN_OPTIONS:-}\" UBSAN_OPTIONS=\"\${UBSAN_OPTIONS:-}\" \
 		MUSTER_PLUGIN_PATH=\"\$MUSTER_PLUGIN_PATH\" $vars \"\$MUSTER_BIN\" -c \"\$c\" \"\$@\"" \
-		2>"$tmp/err") || rc=$?
+		>"$tmp/out" 2>"$tmp/err" || rc=$?
+	status=$rc
+	out=$(cat "$tmp/out")
 	err=$(cat "$tmp/err")
-	case "$err" in
-	*AddressSanitizer* | *LeakSanitizer* | *"runtime error:"*) fail "sanitizer report: $err" ;;
-	esac
+	no_sanitizer_report "muster -c $c $*"
 }
 
-# expect_json NAME WANT_RC WANT_JSON: the status and stdout equal as JSON.
-expect_json() {
-	checks=$((checks + 1))
-	if [ "$rc" != "$2" ] || ! python3 -c 'import json,sys; sys.exit(json.loads(sys.argv[1]) != json.loads(sys.argv[2]))' "$out" "$3" 2>/dev/null; then
+# expect_result WHAT WANT_RC WANT_JSON: the status, and stdout equal to
+# WANT_JSON (key order included).
+expect_result() {
+	if [ "$rc" != "$2" ]; then
 		fail "$1: exit $rc (want $2)"
-		printf '  stdout: %s\n  want:   %s\n  stderr: %s\n' "$out" "$3" "$err"
+	else
+		expect_json "$3" "$1"
 	fi
+}
+
+# expect_out_has WHAT FRAGMENT: the status is 0 and stdout holds FRAGMENT.
+expect_out_has() {
+	case "$rc:$out" in
+	"0:"*"$2"*) pass "$1" ;;
+	*) fail "$1: exit $rc" "want in stdout: $2" ;;
+	esac
 }
