@@ -179,6 +179,16 @@ MUSTER_API int muster_result_accelerator_at(const muster_result *result, const c
                                             long *count);
 
 /*
+ * The device ids one task should use (`job` NULL: this process's own
+ * task), e.g. for its CUDA_VISIBLE_DEVICES: *kind names their kind and
+ * *ids points at *n ids inside the result.  MUSTER_ENOENT when the task
+ * does not exist or its backend gave no ids.
+ */
+MUSTER_API int muster_result_accelerator_ids(const muster_result *result, const char *job,
+                                             long index, const char **kind, const int **ids,
+                                             size_t *n);
+
+/*
  * The master URL of a task (TensorFlow's master()), by the rules of the
  * backend that answered:
  * `task_type` NULL and `task_id` < 0 mean "not given" (Python's None);
@@ -190,7 +200,8 @@ MUSTER_API int muster_result_master_url(char **out, const muster_result *result,
                                         const char *rpc_layer, muster_error *err);
 
 /* {"cluster": ..., "task": ..., "rpc_layer": ..., "environment": ...,
- *  "accelerators": ...}: dense jobs as arrays, sparse as objects. */
+ *  "accelerators": ..., "accelerator_ids": {"JOB": {"INDEX": [id, ...]}}}:
+ *  dense jobs as arrays, sparse as objects. */
 MUSTER_API int muster_result_to_json(char **out, const muster_result *result, muster_error *err);
 
 /* The TF_CONFIG a task should get, byte-identical to what the Kubeflow

@@ -80,7 +80,7 @@ enum muster_master_rule {
 #define MUSTER_PLUGIN_THREADSAFE 0x1u /* resolve() may run concurrently on one state */
 
 #define MUSTER_PLUGIN_ABI_MAJOR 1
-#define MUSTER_PLUGIN_ABI_MINOR 1
+#define MUSTER_PLUGIN_ABI_MINOR 2
 
 /* Opaque handles owned by the core. */
 typedef struct muster_plugin_ctx muster_plugin_ctx; /* one chain entry */
@@ -146,6 +146,13 @@ typedef struct muster_host {
 	 * result owns `fd` from here on, even on failure; the host releases it
 	 * with muster_result_release_port() right before binding the port. */
 	int (*hold_port)(muster_call *call, int fd, int port);
+
+	/* ABI 1.2: `n` accelerators of `kind` for one task with their device
+	 * ids (the ordinals the task should see, e.g. its CUDA_VISIBLE_DEVICES),
+	 * counted as add_accelerator() counts them: call one or the other.  A
+	 * task's ids come from one kind. */
+	int (*add_accelerator_ids)(muster_call *call, const char *job, long index, const char *kind,
+	                           const int *ids, size_t n);
 } muster_host;
 
 /* The descriptor a plugin returns.  Read-only to the core. */

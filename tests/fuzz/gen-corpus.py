@@ -315,6 +315,16 @@ def pickles():
     put("pickle", "query", b"\x80\x03}X\x04\x00\x00\x00typeX\x05\x00\x00\x00QUERYs.")
 
 
+# ------------------------------------------------------------ slurm_lists
+def slurm_lists():
+    pairs = [("t02n13,t02n41,t02n43", "2(x2),1"), ("node[001-003,7],gpu[1-2]", "1(x6)"),
+             ("n[1-2]x[3-4]y[5-6]", "8"), ("n[0001-4096]", "8(x4096)"), ("a,,b c\tb", "1,1,1"),
+             ("n[1-", "2x3"), ("n[3-1]", "(x3)"), ("n[1-99999999]", "2(x)"),
+             ("x[0-65535],y", "1(x70000)"), ("n[1-2]a", "2(x3"), ("r[0-9][0-9][0-9][0-9][0-9]", "")]
+    for i, (hosts, tpn) in enumerate(pairs):
+        put("slurm_lists", "seed%02d" % i, hosts.encode() + SEP + tpn.encode())
+
+
 def main():
     if os.path.isdir(OUT):
         shutil.rmtree(OUT)
@@ -328,6 +338,7 @@ def main():
     libvirt()
     reservation()
     pickles()
+    slurm_lists()
 
 
 if __name__ == "__main__":

@@ -93,6 +93,11 @@ tests_fuzz_fuzz_reservation_CPPFLAGS = $(fuzz_res_cppflags) $(LIBCRYPTO_CFLAGS)
 tests_fuzz_fuzz_reservation_LDADD = $(fuzz_res_ldadd)
 endif
 
+fuzz_programs += tests/fuzz/fuzz_slurm_lists
+tests_fuzz_fuzz_slurm_lists_SOURCES = tests/fuzz/slurm_lists.c
+tests_fuzz_fuzz_slurm_lists_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/fuzz -I$(top_srcdir)/plugins/slurm
+tests_fuzz_fuzz_slurm_lists_LDADD = $(FUZZ_DRIVER) plugins/slurm/libslurm_lists.la
+
 check_PROGRAMS += $(fuzz_programs)
 TESTS += $(fuzz_programs)
 
