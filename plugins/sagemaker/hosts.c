@@ -49,7 +49,13 @@ static cJSON *parse(const char *text, size_t len, char *why, size_t whylen)
 		snprintf(why, whylen, "not JSON: a NUL byte");
 		return NULL;
 	}
-	doc = cJSON_ParseWithLengthOpts(text, len, &end, 1);
+	doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	if (doc != NULL && end != NULL)
+		end += strspn(end, " \t\r\n");
+	if (doc != NULL && end != text + len) {
+		cJSON_Delete(doc);
+		doc = NULL;
+	}
 	if (doc == NULL)
 		snprintf(why, whylen, "not JSON (at byte %zu)",
 		         end != NULL && end >= text ? (size_t)(end - text) : (size_t)0);
