@@ -5,7 +5,7 @@
 # the static single-task cluster, without a word on stderr.
 . "${MUSTER_TEST_SRCDIR:?}/tests/hpc/lib.sh"
 for p in tf_config mpi pbs lsf sagemaker; do
-	need_plugin "$p"
+	require_plugin "$p"
 done
 
 c=$MUSTER_TEST_SRCDIR/conf/muster.conf

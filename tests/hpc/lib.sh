@@ -1,20 +1,14 @@
 # Shared by the scheduler backends' tests (mpi, pbs, lsf, sagemaker): a
 # scratch directory, a config per backend, runs of `muster` under a given
-# environment, and the checks of tests/lib/checks.sh.
+# environment, and the checks of tests/lib/tap.sh.
 # Sourced by tests/hpc/*.sh; needs MUSTER_BIN, MUSTER_TEST_SRCDIR.
 set -u
 
-here="$MUSTER_TEST_SRCDIR/tests/hpc"
-. "$MUSTER_TEST_SRCDIR/tests/lib/checks.sh"
+. "$MUSTER_TEST_SRCDIR/tests/lib/tap.sh"
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/muster-hpc-XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' INT TERM
-
-# A sanitizer's report must not pass for one of our exit statuses.
-ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=99
+# libpmix's own allocations outlive PMIx_Finalize (see lsan.supp).
 LSAN_OPTIONS="suppressions=$here/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-export ASAN_OPTIONS LSAN_OPTIONS
+export LSAN_OPTIONS
 
 # Every test starts outside any scheduler, whatever ran it.
 unset TF_CONFIG MUSTER_CONF LSB_JOBID LSB_DJOB_RANKFILE LSB_MCPU_HOSTS \
@@ -47,33 +41,5 @@ got() {
 	out=$(cat "$tmp/out")
 	err=$(cat "$tmp/err")
 	rc=$(cat "$tmp/rc")
-	if grep -E -q 'runtime error:|AddressSanitizer|LeakSanitizer' "$tmp/err"; then
-		fail "a sanitizer report"
-		sed 's/^/  stderr: /' "$tmp/err"
-	fi
-}
-
-# skip_all REASON: the whole script is skipped (automake's 77).
-skip_all() {
-	echo "SKIP: $1"
-	exit 77
-}
-
-# have_plugin NAME: the plugin's shared object is in the plugin path.
-have_plugin() {
-	old_ifs=$IFS
-	IFS=:
-	for dir in ${MUSTER_PLUGIN_PATH:-}; do
-		if [ -f "$dir/$1.so" ]; then
-			IFS=$old_ifs
-			return 0
-		fi
-	done
-	IFS=$old_ifs
-	return 1
-}
-
-# need_plugin NAME: skip the script when the plugin was not built.
-need_plugin() {
-	have_plugin "$1" || skip_all "the $1 plugin was not built"
+	no_sanitizer_report "muster under the case's environment"
 }

@@ -3,7 +3,7 @@
 # LSFEnvironment reads them (its test's rank file), LSB_MCPU_HOSTS, and bad
 # input, each a clear unavail naming the culprit.
 . "${MUSTER_TEST_SRCDIR:?}/tests/hpc/lib.sh"
-need_plugin lsf
+require_plugin lsf
 
 # Lightning's rank file: the launch host "batch", then four compute slots.
 printf 'batch\n10.10.10.0\n10.10.10.1\n10.10.10.2\n10.10.10.3' >"$tmp/lightning"

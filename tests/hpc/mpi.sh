@@ -3,7 +3,7 @@
 # Hydra, a bare PMIx launch) and bad input.  tests/hpc/openmpi.sh runs it
 # under a real mpirun.
 . "${MUSTER_TEST_SRCDIR:?}/tests/hpc/lib.sh"
-need_plugin mpi
+require_plugin mpi
 
 host=$(hostname)
 c=$(conf mpi "")

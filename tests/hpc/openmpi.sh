@@ -3,7 +3,7 @@
 # four `muster resolve`; all print the same cluster, each its own task,
 # from the hosts mpirun's PMIx server gives.  Skipped without mpirun.
 . "${MUSTER_TEST_SRCDIR:?}/tests/hpc/lib.sh"
-need_plugin mpi
+require_plugin mpi
 
 mpirun=$(command -v mpirun) || skip_all "mpirun not found (install openmpi-bin)"
 "$mpirun" --version 2>/dev/null | grep -q 'Open MPI' || skip_all "$mpirun is not Open MPI's"
@@ -26,7 +26,7 @@ timeout 120 "$mpirun" -np 4 --oversubscribe --allow-run-as-root "$tmp/rank.sh" \
 	>"$tmp/mpirun.out" 2>&1
 rc=$?
 check_eq "mpirun -np 4 exits 0" "$rc" 0
-[ "$rc" = 0 ] || sed 's/^/  mpirun: /' "$tmp/mpirun.out"
+[ "$rc" = 0 ] || sed 's/^/# mpirun: /' "$tmp/mpirun.out"
 
 first=
 for r in 0 1 2 3; do
@@ -36,7 +36,7 @@ for r in 0 1 2 3; do
 	expect_err "rank $r resolves" 0
 	if grep -E -q 'runtime error:|AddressSanitizer|LeakSanitizer' "$tmp/err.$r" 2>/dev/null; then
 		fail "rank $r: a sanitizer report"
-		sed 's/^/  stderr: /' "$tmp/err.$r"
+		sed 's/^/# stderr: /' "$tmp/err.$r"
 	fi
 	cluster=$(printf '%s' "$out" | sed 's/,"task":.*//')
 	task=$(printf '%s' "$out" | sed -n 's/.*"task":\({[^}]*}\).*/\1/p')

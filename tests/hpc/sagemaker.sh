@@ -3,7 +3,7 @@
 # (SM_HOSTS and SM_CURRENT_HOST), SageMaker's resourceconfig.json when the
 # variables are absent, and bad input.
 . "${MUSTER_TEST_SRCDIR:?}/tests/hpc/lib.sh"
-need_plugin sagemaker
+require_plugin sagemaker
 
 c=$(conf sagemaker "resource_config = \"$tmp/resourceconfig.json\";")
 mu "$c" resolve; got
