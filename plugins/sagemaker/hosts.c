@@ -50,8 +50,9 @@ static cJSON *parse(const char *text, size_t len, char *why, size_t whylen)
 		return NULL;
 	}
 	doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-	if (doc != NULL && end != NULL)
-		end += strspn(end, " \t\r\n");
+	while (doc != NULL && end != NULL && end < text + len &&
+	       (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n'))
+		end++;
 	if (doc != NULL && end != text + len) {
 		cJSON_Delete(doc);
 		doc = NULL;
