@@ -1,13 +1,16 @@
 # Benchmarks: built and run by `make bench`, never by `make check`.
-EXTRA_PROGRAMS += bench/bench_process bench/bench_resolve
+EXTRA_PROGRAMS += bench/bench_process bench/bench_resolve bench/bench_chain
 bench_bench_process_SOURCES = bench/bench_process.c
 bench_bench_resolve_SOURCES = bench/bench_resolve.c
 bench_bench_resolve_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS)
 bench_bench_resolve_LDADD = core/libmuster.la $(CJSON_LIBS)
-CLEANFILES += bench/bench_process$(EXEEXT) bench/bench_resolve$(EXEEXT)
-EXTRA_DIST += bench/run.sh bench/README.md
+bench_bench_chain_SOURCES = bench/bench_chain.c
+bench_bench_chain_LDADD = core/libmuster.la
+CLEANFILES += bench/bench_process$(EXEEXT) bench/bench_resolve$(EXEEXT) bench/bench_chain$(EXEEXT)
+EXTRA_DIST += bench/run.sh bench/README.md bench/hpc/base.conf
 
-bench: bench/bench_process$(EXEEXT) bench/bench_resolve$(EXEEXT) cli/muster$(EXEEXT) all
+bench: bench/bench_process$(EXEEXT) bench/bench_resolve$(EXEEXT) bench/bench_chain$(EXEEXT) \
+		cli/muster$(EXEEXT) all
 	$(SHELL) $(srcdir)/bench/run.sh '$(abs_top_builddir)' '$(abs_top_srcdir)'
 .PHONY: bench
 

@@ -8,6 +8,10 @@ plugins_common_libplugin_common_la_SOURCES = \
 	plugins/common/natural.c plugins/common/natural.h \
 	plugins/common/buf.c plugins/common/buf.h \
 	plugins/common/media.c plugins/common/media.h \
+	plugins/common/slots.c plugins/common/slots.h \
+	plugins/common/layout.c plugins/common/layout.h \
+	plugins/common/envnum.c plugins/common/envnum.h \
+	plugins/common/hostfile.c plugins/common/hostfile.h \
 	plugins/common/clock.c plugins/common/clock.h \
 	core/address.c core/address.h
 

@@ -97,6 +97,23 @@ fuzz_programs += tests/fuzz/fuzz_slurm_lists
 tests_fuzz_fuzz_slurm_lists_SOURCES = tests/fuzz/slurm_lists.c
 tests_fuzz_fuzz_slurm_lists_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/fuzz -I$(top_srcdir)/plugins/slurm
 tests_fuzz_fuzz_slurm_lists_LDADD = $(FUZZ_DRIVER) plugins/slurm/libslurm_lists.la
+# The scheduler backends' host files, LSB_MCPU_HOSTS and SageMaker's JSON.
+fuzz_hpc_ldadd = $(FUZZ_DRIVER) plugins/common/libplugin_common.la $(fuzz_call_ldadd)
+fuzz_programs += tests/fuzz/fuzz_hostfile tests/fuzz/fuzz_lsf_mcpu
+tests_fuzz_fuzz_hostfile_SOURCES = tests/fuzz/hostfile.c $(fuzz_call)
+tests_fuzz_fuzz_hostfile_CPPFLAGS = $(fuzz_cppflags) -I$(top_srcdir)
+tests_fuzz_fuzz_hostfile_LDADD = $(fuzz_hpc_ldadd)
+tests_fuzz_fuzz_lsf_mcpu_SOURCES = tests/fuzz/lsf_mcpu.c plugins/lsf/mcpu.c $(fuzz_call)
+tests_fuzz_fuzz_lsf_mcpu_CPPFLAGS = $(fuzz_cppflags) -I$(top_srcdir) -I$(top_srcdir)/plugins/lsf
+tests_fuzz_fuzz_lsf_mcpu_LDADD = $(fuzz_hpc_ldadd)
+if BUILD_SAGEMAKER
+fuzz_programs += tests/fuzz/fuzz_sagemaker
+tests_fuzz_fuzz_sagemaker_SOURCES = tests/fuzz/sagemaker.c plugins/sagemaker/hosts.c \
+	plugins/sagemaker/build.c $(fuzz_call)
+tests_fuzz_fuzz_sagemaker_CPPFLAGS = $(fuzz_cppflags) -I$(top_srcdir) \
+	-I$(top_srcdir)/plugins/sagemaker $(CJSON_CFLAGS)
+tests_fuzz_fuzz_sagemaker_LDADD = $(fuzz_hpc_ldadd) $(CJSON_LIBS)
+endif
 
 check_PROGRAMS += $(fuzz_programs)
 TESTS += $(fuzz_programs)
