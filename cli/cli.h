@@ -94,8 +94,9 @@ struct cli_launch {
 void cli_launch_init(struct cli_launch *cl, const char *command);
 /* 0 when `c` is a shared option (now recorded), -1 when it is not. */
 int cli_launch_option(struct cli_launch *cl, int c, const char *arg);
-/* Parses what was recorded; 0 or the exit status (message printed). */
-int cli_launch_finish(struct cli_launch *cl, int need_framework);
+/* Parses what was recorded, --for one of `frameworks` (space-separated);
+ * 0 or the exit status (message printed). */
+int cli_launch_finish(struct cli_launch *cl, const char *frameworks);
 void cli_launch_free(struct cli_launch *cl);
 long cli_parse_count(const char *s, long max);
 

@@ -34,7 +34,7 @@ int cmd_hostfile(const struct cli_global *g, int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error("hostfile: unexpected argument '%s'", argv[optind]);
-	if ((rc = cli_launch_finish(&cl, 1)) != 0 ||
+	if ((rc = cli_launch_finish(&cl, "openmpi mpich horovod deepspeed")) != 0 ||
 	    (rc = cli_open_resolve(&ctx, &res, g)) != 0) {
 		cli_launch_free(&cl);
 		return rc;

@@ -90,7 +90,7 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 	}
 	if (optind >= argc)
 		return cli_usage_error("run: no command given (muster run --for F -- COMMAND ...)");
-	if ((rc = cli_launch_finish(&cl, 1)) == 0)
+	if ((rc = cli_launch_finish(&cl, "tensorflow pytorch jax")) == 0)
 		rc = launch(g, &cl, gpus_per_proc, tee, argv + optind);
 	cli_launch_free(&cl);
 	return out_finish(rc);

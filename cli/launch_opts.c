@@ -74,12 +74,25 @@ static int local_gpus(long *count)
 	return 0;
 }
 
-int cli_launch_finish(struct cli_launch *cl, int need_framework)
+/* `name` is one of the space-separated `names`. */
+static int one_of(const char *name, const char *names)
+{
+	size_t n = strlen(name);
+	for (const char *p = names; (p = strstr(p, name)) != NULL; p += n)
+		if ((p == names || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return 1;
+	return 0;
+}
+
+int cli_launch_finish(struct cli_launch *cl, const char *frameworks)
 {
 	int rc;
 
-	if (need_framework && cl->l.framework == NULL)
-		return cli_usage_error("%s: --for FRAMEWORK is required", cl->command);
+	if (cl->l.framework == NULL)
+		return cli_usage_error("%s: --for FRAMEWORK is required (%s)", cl->command, frameworks);
+	if (cl->l.framework[0] == '\0' || !one_of(cl->l.framework, frameworks))
+		return cli_usage_error("%s: unknown framework '%s' (%s)", cl->command,
+		                       cl->l.framework, frameworks);
 	if (cl->task != NULL && (rc = cli_parse_task(cl->task, &cl->type, &cl->l.task_id)) != 0)
 		return rc;
 	cl->l.task_type = cl->type;

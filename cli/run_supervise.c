@@ -288,6 +288,11 @@ int run_supervise(struct run_plan *p)
 		cli_error("run: cannot watch signals: %s", strerror(errno));
 		return CLI_EXIT_SOFTWARE;
 	}
+	/* A script's background job starts with SIGINT ignored, which would
+	 * discard it before signalfd sees it; an ignored SIGHUP (nohup) stays
+	 * ignored, so the workers outlive a hang-up as muster run would. */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
 	if (p->tee && ((tees = calloc((size_t)p->n * 2, sizeof(*tees))) == NULL ||
 	               open_pipes(p, tees) < 0)) {
 		cli_error("run: cannot make the output pipes: %s", strerror(errno));
