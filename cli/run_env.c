@@ -130,7 +130,8 @@ static int one_worker(struct run_worker *w, const muster_result *res, struct cli
 	if (rc == 0 && local == 0 && muster_result_reserved_port(res) > 0) {
 		char port[16];
 		snprintf(port, sizeof(port), "%d", muster_result_reserved_port(res));
-		if (add(&x, "MUSTER_RESERVED_PORT", port) < 0)
+		if (add(&x, "MUSTER_RESERVED_PORT", port) < 0 ||
+		    add(&x, "TENSORFLOW_PORT", port) < 0)
 			rc = CLI_EXIT_SOFTWARE;
 	}
 	if (rc == 0 && (w->envp = merge(&x, &w->kept)) == NULL)

@@ -54,12 +54,16 @@ static long long latest(const char *path, int *lines)
 	long long t, max = 0;
 	char line[256];
 
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%lld", &t) == 1) {
+	while (f && fgets(line, sizeof(line), f)) {
+		const char *p = line;
+		if (p[0] == '[' && strstr(p, "]:")) /* a launcher's "[rank]:" prefix */
+			p = strstr(p, "]:") + 2;
+		if (sscanf(p, "%lld", &t) == 1) {
 			++*lines;
 			if (t > max)
 				max = t;
 		}
+	}
 	if (f)
 		fclose(f);
 	return max;
