@@ -5,12 +5,14 @@ TESTS += \
 	tests/launch/hostfile.sh \
 	tests/launch/run.sh \
 	tests/launch/devices.sh \
-	tests/launch/torch.sh
+	tests/launch/torch.sh \
+	tests/launch/spark-port.sh
 EXTRA_DIST += \
 	tests/launch/env.sh \
 	tests/launch/hostfile.sh \
 	tests/launch/run.sh \
 	tests/launch/devices.sh \
 	tests/launch/torch.sh \
+	tests/launch/spark-port.sh \
 	tests/launch/allreduce.py \
 	tests/launch/cluster.conf
