@@ -7,29 +7,41 @@
 #include "error.h"
 #include "jsonw.h"
 #include "launch.h"
+#include "nameindex.h"
 
 struct slot {
-	char host[256];
+	const char *host; /* in `text` */
 	long slots;
 };
 
-/* Hosts in node order, each once, with the sum of its tasks' slots. */
-static size_t collect(struct slot *s, const struct launch_nodes *nodes, long per_node)
+/* Hosts in node order, each once (a hashed index: a cluster may have
+ * hundreds of thousands of tasks), with the sum of its tasks' slots; the
+ * host strings go to `text`, which has room for every address.
+ * (size_t)-1 when out of memory. */
+static size_t collect(struct slot *s, char *text, const struct launch_nodes *nodes,
+                      long per_node)
 {
+	struct name_index ix = { NULL, 0, 0 };
 	size_t n = 0;
 	for (size_t i = 0; i < nodes->count; i++) {
-		char host[256], port[6];
-		size_t j;
-		if (launch_split_address(nodes->node[i].task->address, host, sizeof(host), port) != 0)
+		const char *address = nodes->node[i].task->address;
+		char port[6];
+		uint32_t j;
+		if (launch_split_address(address, text, strlen(address) + 1, port) != 0)
 			continue;
-		for (j = 0; j < n && strcmp(s[j].host, host) != 0; j++)
-			;
-		if (j == n) {
-			strcpy(s[n].host, host);
+		if (!name_index_get(&ix, text, &j)) {
+			if (name_index_put(&ix, text, (uint32_t)n) < 0) {
+				n = (size_t)-1;
+				break;
+			}
+			j = (uint32_t)n;
+			s[n].host = text;
 			s[n++].slots = 0;
+			text += strlen(text) + 1;
 		}
 		s[j].slots += per_node;
 	}
+	name_index_release(&ix);
 	return n;
 }
 
@@ -55,21 +67,30 @@ MUSTER_API int muster_launch_hostfile(char **out, const muster_result *r,
 		                 "horovod or deepspeed)", l->framework);
 	if ((rc = launch_nodes_build(&nodes, r, l, 0, err)) != 0)
 		return rc;
+	size_t bytes = 0;
+	for (size_t i = 0; i < nodes.count; i++)
+		bytes += strlen(nodes.node[i].task->address) + 1;
 	struct slot *s = malloc(nodes.count * sizeof(*s));
-	if (!s) {
+	char *text = malloc(bytes);
+	if (!s || !text) {
+		free(s);
+		free(text);
 		launch_nodes_free(&nodes);
 		return error_set(err, MUSTER_ENOMEM, "out of memory");
 	}
-	size_t n = collect(s, &nodes, l->nproc_per_node);
+	size_t n = collect(s, text, &nodes, l->nproc_per_node);
 	struct jsonw w;
 	jsonw_init(&w);
-	for (size_t i = 0; i < n; i++) {
+	if (n == (size_t)-1)
+		w.failed = 1;
+	for (size_t i = 0; n != (size_t)-1 && i < n; i++) {
 		jsonw_raw(&w, s[i].host);
 		jsonw_raw(&w, sep);
 		jsonw_long(&w, s[i].slots);
 		jsonw_char(&w, '\n');
 	}
 	free(s);
+	free(text);
 	launch_nodes_free(&nodes);
 	*out = jsonw_finish(&w);
 	return *out ? 0 : error_set(err, MUSTER_ENOMEM, "out of memory");
