@@ -9,6 +9,8 @@
  * output to OUTDIR/node0, node1); every output line starts with the
  * worker's CLOCK_MONOTONIC start time in ns.
  */
+#include <config.h>
+
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>

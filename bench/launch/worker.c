@@ -1,5 +1,7 @@
 /* The benchmark's worker: prints when it started (CLOCK_MONOTONIC, ns)
  * and its RANK, so launcher cost is not hidden by a runtime's start-up. */
+#include <config.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
