@@ -28,6 +28,7 @@ plugins_common_test_net_CPPFLAGS = $(AM_CPPFLAGS) $(LIBCURL_CFLAGS)
 plugins_common_test_net_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 plugins_common_test_net_LDADD = plugins/common/libplugin_http.la $(CMOCKA_LIBS)
 endif
+endif
 
 # Its tests: the shared name order (cmocka).
 if HAVE_CMOCKA

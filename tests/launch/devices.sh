@@ -4,7 +4,8 @@
 # AMD GPUs, TPU VMs, Habana cards, none; visible-devices filters by index
 # and UUID; muster run's --nproc-per-node gpu and --gpus-per-proc slices.
 set -eu
-. "${MUSTER_TEST_SRCDIR:?}/tests/cli/lib.sh"
+. "${MUSTER_TEST_SRCDIR:?}/tests/lib/tap.sh"
+fixtures=$MUSTER_TEST_SRCDIR/tests/cli
 
 conf=$MUSTER_TEST_SRCDIR/tests/launch/cluster.conf
 unset CUDA_VISIBLE_DEVICES ROCR_VISIBLE_DEVICES HIP_VISIBLE_DEVICES MUSTER_SYSROOT

@@ -2,7 +2,8 @@
 # muster env: each framework's variables, the three formats, the errors,
 # and sh output that bash and dash evaluate without running anything.
 set -eu
-. "${MUSTER_TEST_SRCDIR:?}/tests/cli/lib.sh"
+. "${MUSTER_TEST_SRCDIR:?}/tests/lib/tap.sh"
+fixtures=$MUSTER_TEST_SRCDIR/tests/cli
 
 conf=$MUSTER_TEST_SRCDIR/tests/launch/cluster.conf
 

@@ -2,7 +2,8 @@
 # muster hostfile: each launcher's form, slots summed per host, and Open
 # MPI's mpirun starting a real MPI program across the slots on loopback.
 set -eu
-. "${MUSTER_TEST_SRCDIR:?}/tests/cli/lib.sh"
+. "${MUSTER_TEST_SRCDIR:?}/tests/lib/tap.sh"
+fixtures=$MUSTER_TEST_SRCDIR/tests/cli
 
 conf=$MUSTER_TEST_SRCDIR/tests/launch/cluster.conf
 

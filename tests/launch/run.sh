@@ -3,7 +3,8 @@
 # the siblings and becomes the exit status; signals are forwarded as they
 # came; kill -9 of muster run leaves no worker; workers start clean.
 set -eu
-. "${MUSTER_TEST_SRCDIR:?}/tests/cli/lib.sh"
+. "${MUSTER_TEST_SRCDIR:?}/tests/lib/tap.sh"
+fixtures=$MUSTER_TEST_SRCDIR/tests/cli
 
 conf=$MUSTER_TEST_SRCDIR/tests/launch/cluster.conf
 M="$MUSTER_BIN -c $conf"

@@ -3,7 +3,8 @@
 # resolve, released right before local rank 0 starts, which binds it
 # (without SO_REUSEADDR, so a port still held would fail it).
 set -eu
-. "${MUSTER_TEST_SRCDIR:?}/tests/cli/lib.sh"
+. "${MUSTER_TEST_SRCDIR:?}/tests/lib/tap.sh"
+fixtures=$MUSTER_TEST_SRCDIR/tests/cli
 . "$MUSTER_TEST_SRCDIR/tests/spark/lib.sh"
 unset TFOS_SERVER_HOST TFOS_SERVER_PORT TENSORFLOW_PORT MUSTER_TEST_EXECUTOR_ID
 

@@ -3,7 +3,8 @@
 # processes each, started by two muster run invocations against a static
 # cluster and against TF_CONFIG, and by torchrun fed with muster env.
 set -eu
-. "${MUSTER_TEST_SRCDIR:?}/tests/cli/lib.sh"
+. "${MUSTER_TEST_SRCDIR:?}/tests/lib/tap.sh"
+fixtures=$MUSTER_TEST_SRCDIR/tests/cli
 
 py=/usr/bin/python3
 worker=$MUSTER_TEST_SRCDIR/tests/launch/allreduce.py
