@@ -51,6 +51,7 @@ int cmd_tf_config(const struct cli_global *g, int argc, char **argv);
 int cmd_plugins(const struct cli_global *g, int argc, char **argv);
 int cmd_check(const struct cli_global *g, int argc, char **argv);
 int cmd_reserve(const struct cli_global *g, int argc, char **argv);
+int cmd_watch(const struct cli_global *g, int argc, char **argv);
 
 /* usage.c */
 int cli_usage(int to_stderr);          /* the program's help; exit status */

@@ -16,7 +16,8 @@ cli_muster_SOURCES = \
 	cli/cmd_tf_config.c \
 	cli/cmd_plugins.c \
 	cli/cmd_check.c \
-	cli/cmd_reserve.c
+	cli/cmd_reserve.c \
+	cli/cmd_watch.c
 cli_muster_LDADD = core/libmuster.la
 
 # Its tests: shell scripts driving the program against fixture configs.

@@ -238,4 +238,7 @@ const muster_host host_services = {
 	.set_master = host_set_master,
 	.set_master_rule = host_set_master_rule,
 	.hold_port = host_hold_port,
+	.watch_armed = host_watch_armed,
+	.watch_changed = host_watch_changed,
+	.watch_stop_fd = host_watch_stop_fd,
 };

@@ -27,6 +27,10 @@ core_libmuster_internal_la_SOURCES = \
 	core/ctx.c core/ctx.h \
 	core/pathlist.c core/pathlist.h \
 	core/result.c \
+	core/diff.c core/diff.h \
+	core/watch.c core/watch.h \
+	core/watch_entries.c \
+	core/watch_files.c \
 	plugins/static/static.c plugins/static/static.h
 core_libmuster_internal_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
 core_libmuster_internal_la_LIBADD = $(LIBCONFIG_LIBS)
