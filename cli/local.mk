@@ -28,8 +28,10 @@ TESTS += \
 	tests/cli/logging.sh \
 	tests/cli/silent.sh \
 	tests/cli/default-conf.sh \
-	tests/cli/addresses.sh
+	tests/cli/addresses.sh \
+	tests/watch/config.sh
 EXTRA_DIST += \
+	tests/watch/config.sh \
 	tests/cli/usage.sh \
 	tests/cli/static.sh \
 	tests/cli/errors.sh \
