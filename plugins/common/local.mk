@@ -9,4 +9,5 @@ plugins_common_libplugin_common_la_SOURCES = \
 	plugins/common/natural.c plugins/common/natural.h \
 	plugins/common/buf.c plugins/common/buf.h \
 	plugins/common/media.c plugins/common/media.h \
+	plugins/common/filewatch.c plugins/common/filewatch.h \
 	core/address.c core/address.h

@@ -106,6 +106,33 @@ else
 	fail "text lines mark added (+) and moved (~) tasks" "$(cat "$tmp/lines")"
 fi
 
+# tf_config's file form: the plugin's own watch follows the file.
+if have_plugin tf_config; then
+	printf '{"cluster": {"worker": ["w0:1"]}, "task": {"type": "worker", "index": 0}}' >"$tmp/tf.json"
+	printf 'chain = ( { plugin = "tf_config"; config = { file = "%s"; }; } );\n' "$tmp/tf.json" >"$conf"
+	"$MUSTER_BIN" -c "$conf" watch --settle-ms 0 >"$tmp/lines" 2>"$tmp/werr" &
+	pid=$!
+	await 1 "tf_config file: the first line" 20
+	printf '{"cluster": {"worker": ["w0:1", "w1:1"]}, "task": {"type": "worker", "index": 0}}' >"$tmp/tf.new"
+	mv "$tmp/tf.new" "$tmp/tf.json"
+	await 2 "tf_config file: a replaced TF_CONFIG file is seen"
+	line_is 2 "c['added']==$(tasks worker:1 w1:1)" "tf_config file: the change adds the new worker"
+	printf '{"cluster": ' >"$tmp/tf.json"
+	sleep 0.5
+	printf '{"cluster": {"worker": ["w0:1"]}, "task": {"type": "worker", "index": 0}}' >"$tmp/tf.json"
+	await 3 "tf_config file: a broken file, then a repaired one"
+	line_is 3 "c['removed']==$(tasks worker:1 w1:1)" "tf_config file: the repair is diffed against the last good result"
+	if [ "$(grep -c 'tf.json' "$tmp/werr")" -eq 1 ]; then
+		pass "tf_config file: the broken file is one stderr line"
+	else
+		fail "tf_config file: the broken file is one stderr line" "$(cat "$tmp/werr")"
+	fi
+	kill -TERM $pid
+	wait $pid || true
+else
+	skip "tf_config file watch" "the tf_config plugin is not built"
+fi
+
 run -c "$conf" watch --settle-ms -1
 expect_status 64 "a negative --settle-ms is a usage error"
 run watch --help
