@@ -8,6 +8,7 @@ cli_muster_SOURCES = \
 	cli/exitcode.c \
 	cli/log.c \
 	cli/session.c \
+	cli/task.c \
 	cli/out.c \
 	cli/table.c cli/table.h \
 	cli/cmd_resolve.c \

@@ -1,6 +1,6 @@
 /*
  * gce: the training cluster from Google Compute Engine instance groups —
- * TF's GCEClusterResolver (research: tf_resolvers.md §7), done better:
+ * TF's GCEClusterResolver, done better:
  * several jobs and groups in one entry, project and zone from the metadata
  * server, O(pages) requests instead of 1 + N, numeric-aware name order,
  * accelerators, and the own task from the metadata server's instance name.

@@ -1,6 +1,6 @@
 /*
  * kubernetes: the training cluster from the Kubernetes API — TF's
- * KubernetesClusterResolver (research: tf_resolvers.md §6), done better.
+ * KubernetesClusterResolver, done better.
  *
  * Options (the entry's `config` group; muster.conf(5) has the long form):
  *   connection  server, token | token_file, ca_file, client_cert +

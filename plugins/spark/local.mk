@@ -1,5 +1,5 @@
 # plugins/spark: the client of TensorFlowOnSpark's reservation protocol.
-# The wire (pickle, framing, HMAC, messages) is reservation/'s shared code.
+# The wire (pickle, framing, HMAC, messages) is tfos/wire/'s shared code.
 if BUILD_SPARK
 plugins_LTLIBRARIES += plugins/spark/spark.la
 plugins_spark_spark_la_SOURCES = \
@@ -12,7 +12,7 @@ plugins_spark_spark_la_SOURCES = \
 	plugins/spark/build.c
 plugins_spark_spark_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) $(LIBCRYPTO_CFLAGS)
 plugins_spark_spark_la_LDFLAGS = $(muster_plugin_ldflags)
-plugins_spark_spark_la_LIBADD = reservation/libreservation.la $(LIBCRYPTO_LIBS)
+plugins_spark_spark_la_LIBADD = tfos/wire/libtfoswire.la $(LIBCRYPTO_LIBS)
 endif
 
 # Its tests: our client against a Python reservation server written from

@@ -1,12 +1,12 @@
 /*
  * The conversation with the reservation server, on one connection, as a
- * TensorFlowOnSpark executor has it (research A.1, A.13):
+ * TensorFlowOnSpark executor has it:
  *
  *   QINFO            already registered under (host, executor id)?  Then
  *                    this is a retry: reuse that registration and its port.
  *                    Our executor id registered from another host is a
  *                    duplicate: a clear error now, not a broken cluster later.
- *   REG              the nine metadata fields (A.6), answered 'OK'
+ *   REG              the nine metadata fields, answered 'OK'
  *   QUERY ... True   polled with backoff (50 ms doubling to TFoS's 1 s),
  *                    each False followed by a QINFO for the progress line
  *                    "12/16 reserved"; bounded by the run's deadline

@@ -60,7 +60,7 @@ installed() {
 }
 headers="muster.h plugin.h version.h"
 # <muster/reserve.h> goes with `muster reserve`, built with the spark backend.
-[ -f "$build/reserve/libreserve.la" ] && headers="$headers reserve.h"
+[ -f "$build/tfos/server/libtfosserver.la" ] && headers="$headers reserve.h"
 for h in $headers; do installed "$root$MUSTER_INST_INCLUDEDIR/muster/$h"; done
 for la in "$build"/plugins/*/*.la; do
 	name=$(basename "$la" .la)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Authenticated reservation frames (reservation/frame.h): with
+# Authenticated reservation frames (tfos/wire/frame.h): with
 # auth_key_file on both ends every frame carries an HMAC-SHA256 tag; a
 # mismatch on either side, or a wrong key, is unavail; an exposed key file
 # is a config error.  The server is tests/spark/server.py speaking the

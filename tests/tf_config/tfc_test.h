@@ -55,7 +55,7 @@ void tfc_assert_tasks(const muster_result *res, const char *job, const struct tf
 		                 sizeof(tfc_want_) / sizeof(tfc_want_[0]));                  \
 	} while (0)
 
-/* muster_master, expected to succeed, compared with `want`. */
+/* muster_result_master_url, expected to succeed, compared with `want`. */
 void tfc_assert_master(const muster_result *res, const char *type, long id, const char *rpc,
                        const char *want);
 

@@ -1,27 +1,27 @@
-# reserve: the reservation server (`muster reserve`, <muster/reserve.h>), a
-# convenience library linked into libmuster.  It needs the wire code
-# (reservation/libreservation.la, which needs libcrypto), so it is built
-# exactly when the spark backend is.
+# tfos/server: the reservation server (`muster reserve`, <muster/reserve.h>),
+# a convenience library linked into libmuster.  It needs the wire code
+# (tfos/wire, which needs libcrypto), so it is built exactly when the spark
+# backend is.
 EXTRA_DIST += include/muster/reserve.h
 if BUILD_SPARK
 muster_include_HEADERS += include/muster/reserve.h
-noinst_LTLIBRARIES += reserve/libreserve.la
-reserve_libreserve_la_SOURCES = \
-	reserve/server.h \
-	reserve/server.c \
-	reserve/listen.c \
-	reserve/admit.c \
-	reserve/clock.c \
-	reserve/conn.c \
-	reserve/dispatch.c \
-	reserve/registry.c \
-	reserve/report.c
-reserve_libreserve_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/core \
-	-I$(top_srcdir)/reservation $(LIBCRYPTO_CFLAGS)
-reserve_libreserve_la_LIBADD = reservation/libreservation.la $(LIBCRYPTO_LIBS)
-# Into libmuster (its objects carry libreservation's; the version script
-# exports only muster_*).  The lead may move this line to core/local.mk.
-core_libmuster_la_LIBADD += reserve/libreserve.la $(LIBCRYPTO_LIBS)
+noinst_LTLIBRARIES += tfos/server/libtfosserver.la
+tfos_server_libtfosserver_la_SOURCES = \
+	tfos/server/server.h \
+	tfos/server/server.c \
+	tfos/server/listen.c \
+	tfos/server/admit.c \
+	tfos/server/clock.c \
+	tfos/server/conn.c \
+	tfos/server/dispatch.c \
+	tfos/server/registry.c \
+	tfos/server/report.c
+tfos_server_libtfosserver_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/core \
+	-I$(top_srcdir)/tfos/wire $(LIBCRYPTO_CFLAGS)
+tfos_server_libtfosserver_la_LIBADD = tfos/wire/libtfoswire.la $(LIBCRYPTO_LIBS)
+# Into libmuster (its objects carry the wire's; the version script exports
+# only muster_*).
+core_libmuster_la_LIBADD += tfos/server/libtfosserver.la $(LIBCRYPTO_LIBS)
 endif
 
 # Its tests: Python clients written from the protocol description against
@@ -55,8 +55,8 @@ if BUILD_SPARK
 EXTRA_PROGRAMS += bench/reserve/load
 CLEANFILES += bench/reserve/load$(EXEEXT)
 bench_reserve_load_SOURCES = bench/reserve/load.c
-bench_reserve_load_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/reservation
-bench_reserve_load_LDADD = reservation/libreservation.la $(LIBCRYPTO_LIBS)
+bench_reserve_load_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tfos/wire
+bench_reserve_load_LDADD = tfos/wire/libtfoswire.la $(LIBCRYPTO_LIBS)
 endif
 bench-reserve: bench/reserve/load$(EXEEXT) cli/muster$(EXEEXT)
 	$(PYTHON3) $(srcdir)/bench/reserve/bench.py '$(abs_top_builddir)/cli/muster' \
