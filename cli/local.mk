@@ -33,6 +33,7 @@ TESTS += \
 	tests/watch/config.sh
 EXTRA_DIST += \
 	tests/watch/config.sh \
+	tests/watch/lib.sh \
 	tests/cli/usage.sh \
 	tests/cli/static.sh \
 	tests/cli/errors.sh \

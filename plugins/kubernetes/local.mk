@@ -20,6 +20,7 @@ plugins_kubernetes_kubernetes_la_SOURCES = \
 	plugins/kubernetes/list.c \
 	plugins/kubernetes/tokens.c \
 	plugins/kubernetes/order.c \
+	plugins/kubernetes/watch.c \
 	plugins/kubernetes/build.c \
 	plugins/kubernetes/util.c
 plugins_kubernetes_kubernetes_la_CPPFLAGS = $(AM_CPPFLAGS) $(LIBCURL_CFLAGS) $(YAML_CFLAGS) \

@@ -3,9 +3,10 @@
 # integration.sh against a server that is already running and skips it
 # (exit 77, with the reason) when none is; run.sh builds, starts, runs and
 # stops one (CI).
-TESTS += tests/kubernetes-integration/integration.sh
+TESTS += tests/kubernetes-integration/integration.sh tests/kubernetes-integration/watch.sh
 EXTRA_DIST += \
 	tests/kubernetes-integration/integration.sh \
+	tests/kubernetes-integration/watch.sh \
 	tests/kubernetes-integration/api.sh \
 	tests/kubernetes-integration/kint.py \
 	tests/kubernetes-integration/run.sh \

@@ -4,6 +4,7 @@
 # and SIGTERM.  A real watch process; lines are awaited, never slept for.
 set -eu
 . "${MUSTER_TEST_SRCDIR:?}/tests/cli/lib.sh"
+. "$MUSTER_TEST_SRCDIR/tests/watch/lib.sh"
 
 conf=$tmp/muster.conf
 write_conf() { # ADDRESSES...: a static worker job with these tasks
@@ -18,34 +19,6 @@ write_conf a:1 b:2 >"$conf"
 pid=$!
 trap 'kill $pid 2>/dev/null; rm -rf "$tmp"' EXIT
 
-# await N DESCRIPTION [SECONDS]: the watch has printed N lines within 3 s
-# (the goal is 1 s for a config edit; the margin is for a loaded machine
-# running sanitized builds), or SECONDS when the process is starting.
-await() {
-	i=0
-	while [ "$(wc -l <"$tmp/lines")" -lt "$1" ] && [ $i -lt $((${3:-3} * 100)) ]; do
-		sleep 0.01
-		i=$((i + 1))
-	done
-	if [ "$(wc -l <"$tmp/lines")" -ge "$1" ]; then
-		pass "$2 (after $((i * 10)) ms)"
-	else
-		fail "$2" "no line $1 within ${3:-3} s" "$(cat "$tmp/lines" "$tmp/werr")"
-	fi
-}
-
-# line_is N PYTHON-EXPRESSION DESCRIPTION: over `c`, line N as JSON.
-line_is() {
-	if sed -n "$1p" "$tmp/lines" |
-		python3 -c "import json,sys; c=json.loads(sys.stdin.read()); sys.exit(0 if ($2) else 1)"
-	then
-		pass "$3"
-	else
-		fail "$3" "line $1: $(sed -n "$1p" "$tmp/lines")"
-	fi
-}
-
-tasks() { echo "[{'task':'$1','address':'$2'}]"; }
 
 await 1 "the first line comes at once" 20
 line_is 1 "c['cluster']=={'worker':['a:1','b:2']} and [t['task'] for t in c['added']]==['worker:0','worker:1'] and c['removed']==c['moved']==c['accelerators_changed']==[]" \
