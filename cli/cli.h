@@ -54,6 +54,7 @@ int cmd_reserve(const struct cli_global *g, int argc, char **argv);
 int cmd_env(const struct cli_global *g, int argc, char **argv);
 int cmd_hostfile(const struct cli_global *g, int argc, char **argv);
 int cmd_run(const struct cli_global *g, int argc, char **argv);
+int cmd_watch(const struct cli_global *g, int argc, char **argv);
 
 /* usage.c */
 int cli_usage(int to_stderr);          /* the program's help; exit status */

@@ -25,7 +25,8 @@ cli_muster_SOURCES = \
 	cli/run_env.c \
 	cli/run_supervise.c \
 	cli/cmd_run.c \
-	cli/local_accel.c
+	cli/local_accel.c \
+	cli/cmd_watch.c
 cli_muster_LDADD = core/libmuster.la
 
 # Its tests: shell scripts driving the program against fixture configs.
@@ -36,7 +37,9 @@ shell_tests += tests/cli/logging.sh
 shell_tests += tests/cli/silent.sh
 shell_tests += tests/cli/default-conf.sh
 shell_tests += tests/cli/addresses.sh
+shell_tests += tests/watch/config.sh
 EXTRA_DIST += \
+	tests/watch/lib.sh \
 	tests/cli/static.conf \
 	tests/cli/sparse.conf \
 	tests/cli/noself.conf \

@@ -138,6 +138,20 @@ const struct cli_command cli_commands[] = {
 	  "message names the missing executor ids); 2: stopped before complete or\n"
 	  "cannot listen; 4: bad key file; 5: duplicate executor ids.\n",
 	  cmd_reserve },
+	{ "watch", "watch [--format json|tf_config|text] [--settle-ms N]",
+	  "print the cluster, then one line each time it changes",
+	  "  --format FORMAT  json (default): the result with 'added', 'removed',\n"
+	  "                   'moved' and 'accelerators_changed' task lists;\n"
+	  "                   tf_config: the own task's TF_CONFIG;\n"
+	  "                   text: +JOB:INDEX=ADDRESS added, - removed, ~ moved,\n"
+	  "                   ! accelerators changed ('=' when only identity changed)\n"
+	  "  --settle-ms N    report a change once the cluster has been quiet for N ms\n"
+	  "                   (default 100; 0: at once)\n"
+	  "  -h, --help       print this help and exit\n"
+	  "The first line is the current cluster, every task 'added'.  Config edits\n"
+	  "are followed; a broken edit or a failing backend is one stderr line and\n"
+	  "the last good result stays.  SIGINT or SIGTERM ends it with status 0.\n",
+	  cmd_watch },
 };
 const size_t cli_command_count = sizeof cli_commands / sizeof cli_commands[0];
 

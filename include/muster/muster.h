@@ -285,6 +285,58 @@ MUSTER_API int muster_devices_at(const muster_devices *devices, size_t i, const 
 MUSTER_API int muster_devices_to_json(char **out, const muster_devices *devices,
                                       muster_error *err);
 
+/*
+ * Watching: the chain re-run whenever a backend reports a change (or at
+ * its entry's `watch_interval_ms` when its plugin cannot watch) and
+ * whenever the config file or a drop-in is edited.  A change is delivered
+ * once the cluster has been quiet for `settle_ms`, so a burst of events is
+ * one change.  A failed re-run or a broken config is logged once and the
+ * last good result stays; only muster_watch_stop() ends a watch.
+ */
+typedef struct muster_watch muster_watch;
+typedef struct muster_change muster_change;
+
+typedef struct muster_watch_options {
+	size_t size;
+	long settle_ms; /* quiet time before a change is delivered; 0: at once */
+} muster_watch_options;
+
+#define MUSTER_WATCH_OPTIONS_INIT { sizeof(muster_watch_options), 100 }
+
+/* Starts watching the context's chain and config file.  The context must
+ * outlive the watch; the first change delivered is the current result,
+ * every task of it "added". */
+MUSTER_API int muster_watch_start(muster_watch **out, muster_ctx *ctx,
+                                  const muster_watch_options *options, muster_error *err);
+/* Readable while a change waits for muster_watch_next(): for poll(). */
+MUSTER_API int muster_watch_fd(const muster_watch *watch);
+/* The next change, waiting up to `timeout_ms` (-1: for ever).  1 with
+ * *out set (free it with muster_change_free), 0 when the time ran out. */
+MUSTER_API int muster_watch_next(muster_watch *watch, long timeout_ms, muster_change **out,
+                                 muster_error *err);
+/* Stops every thread of the watch and frees it. */
+MUSTER_API void muster_watch_stop(muster_watch *watch);
+
+/* What changed between two delivered results, task by task. */
+enum muster_change_kind {
+	MUSTER_CHANGE_ADDED = 0,
+	MUSTER_CHANGE_REMOVED = 1,
+	MUSTER_CHANGE_MOVED = 2,       /* same task, another address */
+	MUSTER_CHANGE_ACCELERATORS = 3 /* same task, other accelerators */
+};
+
+/* The new result, owned by the change. */
+MUSTER_API const muster_result *muster_change_result(const muster_change *change);
+MUSTER_API size_t muster_change_count(const muster_change *change, int kind);
+/* The i-th task of a kind: its job, index and address (the old address
+ * for a removed task, the new one otherwise); MUSTER_ENOENT past the end. */
+MUSTER_API int muster_change_at(const muster_change *change, int kind, size_t i,
+                                const char **job, long *index, const char **address);
+/* The result's JSON with "added", "removed", "moved" and
+ * "accelerators_changed" lists of {"task": "JOB:INDEX", "address": ...}. */
+MUSTER_API int muster_change_to_json(char **out, const muster_change *change, muster_error *err);
+MUSTER_API void muster_change_free(muster_change *change);
+
 /* Release a string the library handed to the caller. */
 MUSTER_API void muster_free(void *p);
 
