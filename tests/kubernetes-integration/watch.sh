@@ -10,22 +10,16 @@ set -u
 KINT_HERE=$MUSTER_TEST_SRCDIR/tests/kubernetes-integration
 . "$KINT_HERE/api.sh"
 
-skip_all() {
-	if [ "${MUSTER_KINT_REQUIRE:-0}" = 1 ]; then
-		echo "Bail out! $1"
-		exit 99
-	fi
-	echo "1..0 # SKIP $1"
-	echo "SKIP: kubernetes-integration watch: $1" >&2
-	exit 77
-}
+. "$MUSTER_TEST_SRCDIR/tests/lib/tap.sh"
+. "$MUSTER_TEST_SRCDIR/tests/watch/lib.sh"
+if [ "${MUSTER_KINT_REQUIRE:-0}" = 1 ]; then
+	skip_all() { bail_out "$1"; }
+fi
 command -v curl >/dev/null 2>&1 || skip_all "curl not found"
 kint_ready || skip_all "kube-apiserver is not running at $KINT_API (see integration.sh)"
 tools=$(kint_tools "$MUSTER_TEST_SRCDIR") ||
 	skip_all "no start.sh: set MUSTER_KUBE_TOOLS to ../shared/tools/kube-apiserver"
 
-. "$MUSTER_TEST_SRCDIR/tests/cli/lib.sh"
-. "$MUSTER_TEST_SRCDIR/tests/watch/lib.sh"
 have_plugin kubernetes || skip_all "no kubernetes.so in MUSTER_PLUGIN_PATH"
 HOME=$tmp/home
 mkdir -p "$HOME"
@@ -53,7 +47,7 @@ CONF
 ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}:quarantine_size_mb=1" \
 	"$MUSTER_BIN" -c "$tmp/k.conf" -v watch --settle-ms 1500 >"$tmp/lines" 2>"$tmp/werr" &
 pid=$!
-trap 'kill $pid 2>/dev/null; rm -rf "$tmp"' EXIT
+cleanup() { kill $pid 2>/dev/null || true; }
 addr() { echo "'$(ip "$1"):1'"; }
 
 await 1 "the first line comes once the streams are open" 30
@@ -132,5 +126,4 @@ wait $pid || rc=$?
 if grep -E -q 'runtime error:|AddressSanitizer|LeakSanitizer' "$tmp/werr"; then
 	fail "no sanitizer report from the watch" "$(cat "$tmp/werr")"
 fi
-trap 'rm -rf "$tmp"' EXIT
 finish

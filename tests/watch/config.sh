@@ -3,7 +3,7 @@
 # and by rename, an edit that changes nothing, a broken edit and its repair,
 # and SIGTERM.  A real watch process; lines are awaited, never slept for.
 set -eu
-. "${MUSTER_TEST_SRCDIR:?}/tests/cli/lib.sh"
+. "${MUSTER_TEST_SRCDIR:?}/tests/lib/tap.sh"
 . "$MUSTER_TEST_SRCDIR/tests/watch/lib.sh"
 
 conf=$tmp/muster.conf
@@ -17,7 +17,7 @@ write_conf a:1 b:2 >"$conf"
 
 "$MUSTER_BIN" -c "$conf" watch --settle-ms 20 >"$tmp/lines" 2>"$tmp/werr" &
 pid=$!
-trap 'kill $pid 2>/dev/null; rm -rf "$tmp"' EXIT
+cleanup() { kill $pid 2>/dev/null || true; }
 
 
 await 1 "the first line comes at once" 20
@@ -111,5 +111,4 @@ expect_status 64 "a negative --settle-ms is a usage error"
 run watch --help
 expect_status 0 "watch --help"
 
-trap 'rm -rf "$tmp"' EXIT
 finish

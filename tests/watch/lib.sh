@@ -1,4 +1,4 @@
-# Helpers of the watch tests (sourced after tests/cli/lib.sh): a watch
+# Helpers of the watch tests (sourced after tests/lib/tap.sh): a watch
 # process writes its lines to $tmp/lines and its stderr to $tmp/werr.
 
 # await N DESCRIPTION [SECONDS]: the watch has printed N lines within 3 s
