@@ -3,8 +3,12 @@
 python_tests = \
 	tests/python/api.sh \
 	tests/python/errors.sh \
-	tests/python/threads.sh
+	tests/python/threads.sh \
+	tests/python/tensorflow.sh \
+	tests/python/torch.sh \
+	tests/python/reserve.sh
 TESTS += $(python_tests)
 EXTRA_DIST += $(python_tests) tests/python/lib.sh tests/python/conftest.py \
-	tests/python/test_api.py tests/python/test_errors.py tests/python/test_threads.py
+	tests/python/test_api.py tests/python/test_errors.py tests/python/test_threads.py \
+	tests/python/test_tensorflow.py tests/python/test_torch.py tests/python/test_reserve.py
 AM_TESTS_ENVIRONMENT += MUSTER_PYTHON='$(PYTHON)'; export MUSTER_PYTHON;
