@@ -33,3 +33,16 @@ python__muster_la_CPPFLAGS += -DMUSTER_PYTHON_RESERVE
 endif
 endif
 EXTRA_DIST += python/ext/reserve.c
+
+# The benchmark (`make bench-python`, never run by make check): the package
+# against the `muster` program and against C, side by side.
+EXTRA_DIST += bench/python/bench.py
+bench-python: all
+	$(PYTHON) $(srcdir)/bench/python/bench.py --build '$(abs_top_builddir)'
+.PHONY: bench-python
+
+# examples/kubernetes: RBAC and a Job; the RBAC is tested against the real
+# kube-apiserver of tests/kubernetes-integration when one is running.
+EXTRA_DIST += examples/kubernetes/README.md examples/kubernetes/rbac.yaml \
+	examples/kubernetes/job.yaml tests/examples/kubernetes.sh
+TESTS += tests/examples/kubernetes.sh
