@@ -39,6 +39,11 @@ static int context_init(PyObject *self_obj, PyObject *args, PyObject *kwargs)
 		ext_raise(rc, err.message, NULL);
 		return -1;
 	}
+	if (self->ctx) { /* another thread's __init__ won while the GIL was free */
+		muster_ctx_free(ctx);
+		PyErr_SetString(PyExc_RuntimeError, "a Context is opened once");
+		return -1;
+	}
 	self->ctx = ctx;
 	return 0;
 }

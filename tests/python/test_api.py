@@ -156,3 +156,10 @@ def test_frameworks_import_without_their_framework():
     import importlib
     for name in ("muster.tensorflow", "muster.torch", "muster.jax"):
         importlib.import_module(name)
+
+
+def test_context_opens_once():
+    ctx = muster.Context(fixture("static.conf"))
+    with pytest.raises(RuntimeError):
+        ctx._c.__init__(fixture("static.conf"))
+    assert ctx.resolve().task_id == 1
