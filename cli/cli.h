@@ -111,11 +111,21 @@ struct cli_request {
 	const struct cli_global *g; /* for the command's own warnings */
 };
 /* Turns the result into the one string a command prints. */
-typedef int (*cli_emit_fn)(char **out, const muster_result *res, const struct cli_request *req,
-                           muster_error *err);
-/* Resolves, prints what `emit` makes of the result as one line, and
- * returns the exit status; frees req->type. */
-int cli_print_resolved(const struct cli_global *g, cli_emit_fn emit, struct cli_request *req);
+typedef int (*cli_print_fn)(char **out, const muster_result *res, const struct cli_request *req,
+                            muster_error *err);
+
+/* task.c: a command that resolves and prints one line about a task; it
+ * takes --task TYPE:ID, --help and the `options` it names. */
+enum { CLI_TASK_RPC_LAYER = 1, CLI_TASK_SPARSE = 2 };
+struct cli_task_command {
+	const char *name;
+	unsigned options; /* CLI_TASK_* */
+	int task_required;
+	cli_print_fn print;
+};
+/* Parses argv, resolves, prints; returns the exit status. */
+int cli_task_command(const struct cli_task_command *cmd, const struct cli_global *g, int argc,
+                     char **argv);
 
 /* out.c: everything written to stdout goes through here; out_finish()
  * flushes and checks, and turns a write error into CLI_EXIT_SOFTWARE. */

@@ -1,7 +1,6 @@
 /* muster master [--task TYPE:ID] [--rpc-layer LAYER] */
 #include <config.h>
 
-#include <getopt.h>
 #include <string.h>
 
 #include "cli.h"
@@ -31,10 +30,10 @@ static void warn_no_master(const struct cli_global *g, const muster_result *res)
 	         "TensorFlow's master() returns", source != NULL ? source : "?", why);
 }
 
-static int emit_master(char **out, const muster_result *res, const struct cli_request *req,
-                       muster_error *err)
+static int print_master(char **out, const muster_result *res, const struct cli_request *req,
+                        muster_error *err)
 {
-	int rc = muster_master(out, res, req->type, req->id, req->rpc_layer, err);
+	int rc = muster_result_master_url(out, res, req->type, req->id, req->rpc_layer, err);
 	if (rc == 0 && no_address(*out))
 		warn_no_master(req->g, res);
 	return rc;
@@ -42,34 +41,6 @@ static int emit_master(char **out, const muster_result *res, const struct cli_re
 
 int cmd_master(const struct cli_global *g, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "task", required_argument, NULL, 't' },
-		{ "rpc-layer", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct cli_request req = { NULL, -1, NULL, 0, g };
-	const char *task = NULL;
-	int c, rc;
-
-	cli_getopt_reset();
-	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 't':
-			task = optarg;
-			break;
-		case 'r':
-			req.rpc_layer = optarg; /* "" is meaningful: no prefix */
-			break;
-		case 'h':
-			return cli_command_usage(cli_find_command("master"), 0);
-		default:
-			return cli_getopt_error(c, argv, "master");
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error("master: unexpected argument '%s'", argv[optind]);
-	if (task != NULL && (rc = cli_parse_task(task, &req.type, &req.id)) != 0)
-		return rc;
-	return cli_print_resolved(g, emit_master, &req);
+	static const struct cli_task_command cmd = { "master", CLI_TASK_RPC_LAYER, 0, print_master };
+	return cli_task_command(&cmd, g, argc, argv);
 }

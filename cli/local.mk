@@ -8,6 +8,7 @@ cli_muster_SOURCES = \
 	cli/exitcode.c \
 	cli/log.c \
 	cli/session.c \
+	cli/task.c \
 	cli/out.c \
 	cli/table.c cli/table.h \
 	cli/cmd_resolve.c \
@@ -20,23 +21,14 @@ cli_muster_SOURCES = \
 cli_muster_LDADD = core/libmuster.la
 
 # Its tests: shell scripts driving the program against fixture configs.
-TESTS += \
-	tests/cli/usage.sh \
-	tests/cli/static.sh \
-	tests/cli/errors.sh \
-	tests/cli/logging.sh \
-	tests/cli/silent.sh \
-	tests/cli/default-conf.sh \
-	tests/cli/addresses.sh
+shell_tests += tests/cli/usage.sh
+shell_tests += tests/cli/static.sh
+shell_tests += tests/cli/errors.sh
+shell_tests += tests/cli/logging.sh
+shell_tests += tests/cli/silent.sh
+shell_tests += tests/cli/default-conf.sh
+shell_tests += tests/cli/addresses.sh
 EXTRA_DIST += \
-	tests/cli/usage.sh \
-	tests/cli/static.sh \
-	tests/cli/errors.sh \
-	tests/cli/logging.sh \
-	tests/cli/silent.sh \
-	tests/cli/default-conf.sh \
-	tests/cli/addresses.sh \
-	tests/cli/lib.sh \
 	tests/cli/static.conf \
 	tests/cli/sparse.conf \
 	tests/cli/noself.conf \

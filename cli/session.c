@@ -3,7 +3,6 @@
 #include <config.h>
 
 #include <stddef.h>
-#include <stdlib.h>
 
 #include "cli.h"
 
@@ -46,25 +45,4 @@ int cli_open_resolve(muster_ctx **ctx, muster_result **res, const struct cli_glo
 		return cli_fail(rc, &err);
 	}
 	return 0;
-}
-
-int cli_print_resolved(const struct cli_global *g, cli_emit_fn emit, struct cli_request *req)
-{
-	muster_error err = { 0, "" };
-	muster_ctx *ctx;
-	muster_result *res;
-	char *s = NULL;
-	int rc = cli_open_resolve(&ctx, &res, g);
-	if (rc == 0) {
-		rc = emit(&s, res, req, &err);
-		if (rc != 0)
-			rc = cli_fail(rc, &err);
-		else
-			out_line_free(s);
-		muster_result_free(res);
-		muster_ctx_free(ctx);
-	}
-	free(req->type);
-	req->type = NULL;
-	return out_finish(rc);
 }

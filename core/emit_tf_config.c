@@ -1,6 +1,6 @@
 /* TF_CONFIG for one task, byte-identical to the Kubeflow training
- * operator's (research: tfos_kubeflow.md B.1): Go's encoding/json, compact,
- * map keys sorted bytewise, struct fields in declaration order. */
+ * operator's: Go's encoding/json, compact, map keys sorted bytewise, struct
+ * fields in declaration order. */
 #include "config.h"
 
 #include <stdlib.h>

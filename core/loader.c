@@ -15,9 +15,9 @@
 
 #include <muster/muster.h>
 
+#include "builtin.h"
 #include "settings.h"
 #include "trust.h"
-#include "../plugins/static/static.h"
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -39,11 +39,6 @@ struct registry_entry {
  * thread-safety is implementation-defined. */
 static pthread_mutex_t loader_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct registry_entry *registry;
-
-/* Built-in backends: the chain always has a working end, with no .so. */
-static const struct loaded_plugin builtins[] = {
-	{ .desc = &static_plugin, .file = NULL },
-};
 
 static int fail(char *why, size_t len, int code, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -173,15 +168,15 @@ static struct registry_entry *load_file(const char *name, const char *real)
 
 static const struct loaded_plugin *find_builtin(const char *name)
 {
-	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
-		if (strcmp(name, builtins[i].desc->name) == 0)
-			return &builtins[i];
+	for (size_t i = 0; i < builtin_count; i++)
+		if (strcmp(name, builtin_plugins[i].desc->name) == 0)
+			return &builtin_plugins[i];
 	return NULL;
 }
 
 const char *loader_builtin_name(size_t i)
 {
-	return i < sizeof(builtins) / sizeof(builtins[0]) ? builtins[i].desc->name : NULL;
+	return i < builtin_count ? builtin_plugins[i].desc->name : NULL;
 }
 
 int loader_load(const char *name, char *const *dirs, size_t ndirs,

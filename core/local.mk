@@ -21,13 +21,14 @@ core_libmuster_internal_la_SOURCES = \
 	core/unknown.c core/unknown.h \
 	core/suggest.c core/suggest.h \
 	core/loader.c core/loader.h \
+	core/builtin.c core/builtin.h \
 	core/trust.c core/trust.h \
 	core/host.c core/host.h \
 	core/chain.c core/chain.h \
 	core/ctx.c core/ctx.h \
 	core/pathlist.c core/pathlist.h \
 	core/result.c \
-	plugins/static/static.c plugins/static/static.h
+	plugins/static/static.c
 core_libmuster_internal_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
 core_libmuster_internal_la_LIBADD = $(LIBCONFIG_LIBS)
 
@@ -40,3 +41,28 @@ if HAVE_VERSION_SCRIPT
 core_libmuster_la_LDFLAGS += -Wl,--version-script=$(srcdir)/core/libmuster.map
 endif
 EXTRA_DIST += core/libmuster.map
+
+# Its unit tests (cmocka, tests/unit/), of the built-in static backend too.
+if HAVE_CMOCKA
+check_LTLIBRARIES += tests/unit/libtestutil.la
+tests_unit_libtestutil_la_SOURCES = tests/unit/testutil.c tests/unit/testutil.h
+tests_unit_libtestutil_la_CFLAGS = $(unit_test_cflags)
+
+unit_tests = tests/unit/test_static tests/unit/test_chain tests/unit/test_merge \
+	tests/unit/test_settings tests/unit/test_threads tests/unit/test_internals
+check_PROGRAMS += $(unit_tests)
+TESTS += $(unit_tests)
+
+tests_unit_test_static_CFLAGS = $(unit_test_cflags)
+tests_unit_test_static_LDADD = tests/unit/libtestutil.la $(unit_test_ldadd)
+tests_unit_test_chain_CFLAGS = $(unit_test_cflags)
+tests_unit_test_chain_LDADD = tests/unit/libtestutil.la $(unit_test_ldadd)
+tests_unit_test_merge_CFLAGS = $(unit_test_cflags)
+tests_unit_test_merge_LDADD = tests/unit/libtestutil.la $(unit_test_ldadd)
+tests_unit_test_settings_CFLAGS = $(unit_test_cflags)
+tests_unit_test_settings_LDADD = tests/unit/libtestutil.la $(unit_test_ldadd)
+tests_unit_test_threads_CFLAGS = $(unit_test_cflags)
+tests_unit_test_threads_LDADD = tests/unit/libtestutil.la $(unit_test_ldadd)
+tests_unit_test_internals_CFLAGS = $(unit_test_cflags)
+tests_unit_test_internals_LDADD = tests/unit/libtestutil.la $(unit_test_ldadd)
+endif

@@ -1,5 +1,5 @@
 /* master(): TensorFlow's rules for the master URL, chosen per result by the
- * backend that produced it (research: tf_resolvers.md §1.2, §1.3, §3-§7). */
+ * backend that produced it. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -47,11 +47,12 @@ static const char *or_layer(const char *arg, const char *own)
 	return arg && *arg ? arg : own;
 }
 
-MUSTER_API int muster_master(char **out, const muster_result *r, const char *task_type,
-                             long task_id, const char *rpc_layer, muster_error *err)
+MUSTER_API int muster_result_master_url(char **out, const muster_result *r,
+                                        const char *task_type, long task_id,
+                                        const char *rpc_layer, muster_error *err)
 {
 	if (!out || !r)
-		return error_set(err, MUSTER_EINVAL, "muster_master: NULL argument");
+		return error_set(err, MUSTER_EINVAL, "muster_result_master_url: NULL argument");
 	*out = NULL;
 
 	/* UnionClusterResolver: a named task is looked up in the merged spec;
@@ -59,7 +60,7 @@ MUSTER_API int muster_master(char **out, const muster_result *r, const char *tas
 	if (r->first) {
 		if (task_type && task_id >= 0)
 			return task_url(out, r, task_type, task_id, or_layer(rpc_layer, r->rpc_layer), err);
-		return muster_master(out, r->first, NULL, -1, rpc_layer, err);
+		return muster_result_master_url(out, r->first, NULL, -1, rpc_layer, err);
 	}
 
 	switch (r->master_rule) {

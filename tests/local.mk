@@ -1,6 +1,13 @@
-# The test harness: cmocka programs and shell scripts share one environment.
+# The test harness: every test prints TAP, which Automake's TAP driver
+# reads, so that each check counts (a failure fails, a skip is a skip).
+# Shell tests use tests/lib/tap.sh; C programs (cmocka tests and the fuzz
+# replays) include tests/lib/test.h and run through tests/lib/run-c.sh.
+# How to add a test: tests/README.md.
 TEST_EXTENSIONS = .sh
+LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
+SH_LOG_DRIVER = $(LOG_DRIVER)
 SH_LOG_COMPILER = $(SHELL)
+LOG_COMPILER = $(SHELL) $(top_srcdir)/tests/lib/run-c.sh
 
 # Tests never read /etc or the caller's environment: plugins come from the
 # build tree, configs from tests/ fixtures.
@@ -16,4 +23,4 @@ AM_TESTS_ENVIRONMENT = \
 # so they can reach internal functions the shared library does not export.
 unit_test_cflags = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBCONFIG_CFLAGS)
 unit_test_ldadd = core/libmuster-internal.la $(CMOCKA_LIBS) $(LIBCONFIG_LIBS)
-EXTRA_DIST += tests/lib/checks.sh
+EXTRA_DIST += tests/lib/tap.sh tests/lib/run-c.sh tests/lib/test.h tests/README.md

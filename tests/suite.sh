@@ -16,7 +16,9 @@
 # into build-sources/, the files a `make distclean`-ed tree has; the in-tree
 # build is left as it is.
 # Every failure prints the log that explains it.  Ends with
-# "N passed, N failed, N skipped".
+# "N passed, N failed, N skipped": every check of the sanitizer run (the
+# TAP results its .trs files record), plus distcheck, the kubernetes
+# integration and fuzzing as one each.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -55,6 +57,11 @@ show_configure_failure() {
 	show "$1/configure.out" 20
 	echo "--- $1/config.log (the last checks)"
 	sed '/^## Cache variables\. ##$/,$d' "$1/config.log" 2>/dev/null | tail -n 40
+}
+
+# results DIR: the TAP result of every check under DIR, one a line.
+results() {
+	find "$1" -name '*.trs' -exec sed -n 's/^:test-result: \([A-Z]*\).*/\1/p' {} + 2>/dev/null
 }
 
 # show_failed_tests DIR: the log of each test that failed under DIR.
@@ -98,6 +105,7 @@ fi
 echo "== ASan + UBSan build and make check ($san)"
 # No count may come from an earlier run's output.
 rm -f "$san/make.out" "$san/check.out"
+[ -d "$san" ] && find "$san" -name '*.trs' -exec rm -f {} +
 sanitize="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
 if ! configure_in "$san" --enable-werror CFLAGS="$sanitize" CXXFLAGS="$sanitize" \
 	LDFLAGS="-fsanitize=address,undefined"; then
@@ -110,7 +118,11 @@ else
 	build_ok=1
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		make -C "$san" -j"$jobs" check >"$san/check.out" 2>&1 || check_failed=1
-	grep -E '^(PASS|FAIL|SKIP|XFAIL|XPASS|ERROR):' "$san/check.out"
+	# One line a test, and each check that did not pass.
+	find "$san" -name '*.trs' | sort | while read -r trs; do
+		printf '%s: %s\n' "$(sed -n 's/^:global-test-result: //p' "$trs")" "${trs#"$san"/}"
+	done | sed 's/\.trs$//'
+	grep -E '^(FAIL|SKIP|XPASS|ERROR):' "$san/check.out"
 	if grep -qE '^(FAIL|ERROR|XPASS):' "$san/check.out"; then
 		show_failed_tests "$san"
 	elif [ "$check_failed" -eq 1 ]; then
@@ -160,11 +172,11 @@ case $? in
 esac
 grep -E '^fuzz:' "$top/fuzz.out"
 
-# Totals: every test of the sanitizer run, plus distcheck, the kubernetes
+# Totals: every check of the sanitizer run, plus distcheck, the kubernetes
 # integration and fuzzing as one each.
-pass=$(grep -cE '^(PASS|XFAIL):' "$san/check.out" 2>/dev/null); pass=${pass:-0}
-fail=$(grep -cE '^(FAIL|ERROR|XPASS):' "$san/check.out" 2>/dev/null); fail=${fail:-0}
-skip=$(grep -cE '^SKIP:' "$san/check.out" 2>/dev/null); skip=${skip:-0}
+pass=$(results "$san" | grep -cE '^(PASS|XFAIL)$'); pass=${pass:-0}
+fail=$(results "$san" | grep -cE '^(FAIL|ERROR|XPASS)$'); fail=${fail:-0}
+skip=$(results "$san" | grep -cE '^SKIP$'); skip=${skip:-0}
 [ "$build_ok" -eq 1 ] || fail=$((fail + 1))
 [ "$check_failed" -eq 1 ] && [ "$fail" -eq 0 ] && fail=1
 if [ "$distcheck_ok" -eq 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi

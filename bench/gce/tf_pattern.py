@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""TensorFlow's GCEClusterResolver request pattern (research:
-tf_resolvers.md §7), replayed against the loopback fake with nothing but
+"""TensorFlow's GCEClusterResolver request pattern
+(gce_cluster_resolver.py), replayed against the loopback fake with nothing but
 the standard library — a lower bound for TF itself, which adds
 googleapiclient's discovery document and object layers on top:
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What users run today: TensorFlow's KubernetesClusterResolver.cluster_spec()
-(tensorflow/python/distribute/cluster_resolver/kubernetes_cluster_resolver.py,
-research/tf_resolvers.md section 6), step for step, with the official
+(tensorflow/python/distribute/cluster_resolver/kubernetes_cluster_resolver.py),
+step for step, with the official
 Python client (Debian's python3-kubernetes), without importing TensorFlow:
 
   - load the kubeconfig ($KUBECONFIG; TF calls load_kube_config() on every

@@ -47,7 +47,7 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* Protocol-4 bytes as CPython writes {'type': T} (A.4). */
+/* Protocol-4 bytes as CPython writes {'type': T}. */
 static size_t simple_request(uint8_t *p, const char *type)
 {
 	size_t tl = strlen(type), n = 0, body = 1 + 1 + 2 + 4 + 1 + 2 + tl + 1 + 1 + 1;
@@ -65,7 +65,7 @@ static size_t simple_request(uint8_t *p, const char *type)
 	return n + 4;
 }
 
-/* A real-shaped REG (A.4): nine fields; executor 0 is the ps whose addr
+/* A real-shaped REG: nine fields; executor 0 is the ps whose addr
  * tuple refers back to the memoized host string. */
 static size_t reg_request(uint8_t *p, int id)
 {

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """A reservation server as TensorFlowOnSpark's reservation.Server is
-described (research/tfos_kubeflow.md A.2, A.5): one thread, select() over
-the listener and every client, then a blocking read of the whole frame in
-1024-byte chunks; replies pickled at the default protocol; REG appends,
-QUERY answers len >= required, QINFO the list, STOP ends the loop.
+written (reservation.py): one thread, select() over the listener and every
+client, then a blocking read of the whole frame in 1024-byte chunks;
+replies pickled at the default protocol; REG appends, QUERY answers
+len >= required, QINFO the list, STOP ends the loop.
 
 usage: pyserver.py --size N --port-file FILE [--selector]
 --selector uses selectors.DefaultSelector (epoll) instead of select.select,

@@ -179,13 +179,15 @@ MUSTER_API int muster_result_accelerator_at(const muster_result *result, const c
                                             long *count);
 
 /*
- * The master URL, TensorFlow's rules for the backend that answered:
+ * The master URL of a task (TensorFlow's master()), by the rules of the
+ * backend that answered:
  * `task_type` NULL and `task_id` < 0 mean "not given" (Python's None);
  * `rpc_layer` NULL means not given, "" means no prefix.  On success *out is
  * "grpc://host:port", "host:port" or "" (unknowable).
  */
-MUSTER_API int muster_master(char **out, const muster_result *result, const char *task_type,
-                             long task_id, const char *rpc_layer, muster_error *err);
+MUSTER_API int muster_result_master_url(char **out, const muster_result *result,
+                                        const char *task_type, long task_id,
+                                        const char *rpc_layer, muster_error *err);
 
 /* {"cluster": ..., "task": ..., "rpc_layer": ..., "environment": ...,
  *  "accelerators": ...}: dense jobs as arrays, sparse as objects. */

@@ -60,7 +60,7 @@ enum muster_cfg_type {
 };
 
 /* How the master URL is formed for a result: TensorFlow's resolvers differ
- * (research: tf_resolvers.md §1.3) and a backend picks the one it mirrors. */
+ * and a backend picks the one it mirrors. */
 enum muster_master_rule {
 	/* TFConfigClusterResolver: session_master verbatim; "" for a cluster of
 	 * at most one task; each argument overrides the own value separately;

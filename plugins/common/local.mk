@@ -1,5 +1,5 @@
 # plugins/common: small helpers the bundled plugins share (option getters,
-# natural order, media types, and the core's address check, so that a
+# natural order, media types, time, and the core's address check, so that a
 # plugin leaves out what the core would refuse), linked into each as a PIC
 # convenience library; its symbols stay hidden, so every plugin still
 # exports only its entry.
@@ -9,4 +9,30 @@ plugins_common_libplugin_common_la_SOURCES = \
 	plugins/common/natural.c plugins/common/natural.h \
 	plugins/common/buf.c plugins/common/buf.h \
 	plugins/common/media.c plugins/common/media.h \
+	plugins/common/clock.c plugins/common/clock.h \
 	core/address.c core/address.h
+
+# The HTTP backends' libcurl setup, limits, wording and retry waits, apart
+# so that a plugin without HTTP does not link libcurl.
+if HAVE_LIBCURL
+noinst_LTLIBRARIES += plugins/common/libplugin_http.la
+plugins_common_libplugin_http_la_SOURCES = plugins/common/http.c plugins/common/http.h
+plugins_common_libplugin_http_la_CPPFLAGS = $(AM_CPPFLAGS) $(LIBCURL_CFLAGS)
+plugins_common_libplugin_http_la_LIBADD = plugins/common/libplugin_common.la $(LIBCURL_LIBS)
+
+if HAVE_CMOCKA
+check_PROGRAMS += plugins/common/test_net
+TESTS += plugins/common/test_net
+plugins_common_test_net_SOURCES = plugins/common/test_net.c
+plugins_common_test_net_CPPFLAGS = $(AM_CPPFLAGS) $(LIBCURL_CFLAGS)
+plugins_common_test_net_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+plugins_common_test_net_LDADD = plugins/common/libplugin_http.la $(CMOCKA_LIBS)
+endif
+
+# Its tests: the shared name order (cmocka).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_natural
+TESTS += tests/unit/test_natural
+tests_unit_test_natural_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_natural_LDADD = plugins/common/libplugin_common.la $(CMOCKA_LIBS)
+endif

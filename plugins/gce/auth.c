@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "gce.h"
+#include "../common/clock.h"
 
 enum source_kind { SRC_NONE, SRC_TOKEN_FILE, SRC_KEY_FILE, SRC_METADATA };
 
@@ -197,7 +198,7 @@ static muster_status from_key_file(struct gce_run *run, const char *path, long *
 			goto out;
 		}
 		jwt = gce_jwt(email, key, gce_json_str(root, "private_key_id"), GCE_SCOPE, uri,
-		              gce_wall_s(), &why);
+		              clock_wall_s(), &why);
 		if (jwt == NULL) {
 			run->host->fail(run->call, "service-account key %s: %s", path, why);
 			goto out;
@@ -306,7 +307,8 @@ muster_status gce_auth(struct gce_run *run)
 
 	pthread_mutex_lock(&c->lock);
 	if (c->token != NULL && c->token_source != NULL &&
-	    strcmp(c->token_source, run->token_source) == 0 && gce_now_s() < c->token_expiry) {
+	    strcmp(c->token_source, run->token_source) == 0 &&
+	    clock_now_ms() / 1000 < c->token_expiry) {
 		run->token = strdup(c->token);
 		pthread_mutex_unlock(&c->lock);
 		free(path);
@@ -327,7 +329,7 @@ muster_status gce_auth(struct gce_run *run)
 			free(c->token_source);
 			c->token = t;
 			c->token_source = s;
-			c->token_expiry = gce_now_s() + expires_in - margin;
+			c->token_expiry = clock_now_ms() / 1000 + expires_in - margin;
 		} else {
 			wipe_free(t);
 			free(s);
@@ -351,4 +353,29 @@ void gce_auth_forget(struct gce_run *run)
 		c->token = NULL;
 	}
 	pthread_mutex_unlock(&c->lock);
+}
+
+muster_status gce_api(struct gce_run *run, const char *what, const char *method, const char *url,
+                      const char *body, struct pbuf *out)
+{
+	unsigned flags = GCE_REQ_AUTH | GCE_REQ_RAW | (body != NULL ? GCE_REQ_JSON : 0);
+	muster_status st;
+	long code;
+
+	st = gce_http(run, what, method, url, body, flags, 0, out, &code);
+	if (st == MUSTER_STATUS_SUCCESS && code == 401 && run->token_cached && !run->reauthed) {
+		/* Revoked before its time: drop it, fetch a new one, once. */
+		run->reauthed = 1;
+		run->host->log(run->conf->pc, GCE_LOG_NOTICE,
+		               "%s: HTTP 401 with a cached token; fetching a new one", what);
+		gce_auth_forget(run);
+		if ((st = gce_auth(run)) != MUSTER_STATUS_SUCCESS)
+			return st;
+		st = gce_http(run, what, method, url, body, flags, 0, out, &code);
+	}
+	if (st == MUSTER_STATUS_SUCCESS && code != 200) {
+		gce_http_fail(run, what, method, url, code, out);
+		return MUSTER_STATUS_UNAVAIL;
+	}
+	return st;
 }

@@ -1,6 +1,6 @@
 /*
  * gce: the training cluster from Google Compute Engine instance groups —
- * TF's GCEClusterResolver (research: tf_resolvers.md §7), done better:
+ * TF's GCEClusterResolver, done better:
  * several jobs and groups in one entry, project and zone from the metadata
  * server, O(pages) requests instead of 1 + N, numeric-aware name order,
  * accelerators, and the own task from the metadata server's instance name.
@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "gce.h"
+#include "../common/clock.h"
 
 /* The distinct zones of all members, in first-seen order. */
 static muster_status member_zones(struct gce_run *run, const struct gce_membervec *jobs,
@@ -81,7 +82,7 @@ static muster_status gce_resolve(void *state, const muster_host *host, muster_ca
 	struct gce_instvec *zones = NULL;
 	char **znames = NULL;
 	size_t nzones = 0, j, z;
-	long start = gce_now_ms();
+	long start = clock_now_ms();
 	muster_status st;
 
 	memset(&run, 0, sizeof(run));
@@ -109,7 +110,7 @@ static muster_status gce_resolve(void *state, const muster_host *host, muster_ca
 		st = gce_build(&run, jobs, znames, zones, nzones);
 	if (st == MUSTER_STATUS_SUCCESS)
 		host->log(conf->pc, GCE_LOG_DEBUG, "%ld requests, %ld ms", run.requests,
-		          gce_now_ms() - start);
+		          clock_now_ms() - start);
 
 	for (z = 0; z < nzones; z++) {
 		if (zones != NULL)

@@ -6,7 +6,8 @@
  *   options.c    open(): the entry's config options, checked, copied
  *   env.c        are we on GCE?  DMI product name, then the metadata
  *                server (short probe); project, zone, own name (cached)
- *   auth.c       which credentials, in Google's order, and the token cache
+ *   auth.c       which credentials, in Google's order, the token cache, and
+ *                the Compute API request that sends the token
  *   jwt.c        a service-account key's RS256-signed JWT (libcrypto)
  *   http.c       libcurl: one handle per resolve, GET/POST with the call's
  *                budget, bounded retries, the API's error message
@@ -14,8 +15,10 @@
  *   instances.c  instances.list per zone (filter, fields, paged) into
  *                compact instance records
  *   build.c      order, addresses, accelerators, self identity
- *   util.c       buffers, files, JSON getters, strings
+ *   util.c       JSON getters, pages, strings
  *
+ * No files call each other in a circle; gce.c is the top, util.c and
+ * plugins/common (clock, HTTP setup and wording) the bottom.
  * Nothing here is exported: the plugin's only visible symbol is its entry.
  */
 #ifndef MUSTER_PLUGINS_GCE_H
@@ -157,6 +160,10 @@ muster_status gce_metadata_get(struct gce_run *run, const char *path, long timeo
 muster_status gce_auth(struct gce_run *run);
 /* Forget the cached token (after a 401). */
 void gce_auth_forget(struct gce_run *run);
+/* A Compute API request with the bearer token (a JSON body when `body`);
+ * a 401 on a cached token fetches a new one and tries once more. */
+muster_status gce_api(struct gce_run *run, const char *what, const char *method, const char *url,
+                      const char *body, struct pbuf *out);
 
 /* jwt.c: the signed assertion for a service-account key; NULL + *why. */
 char *gce_jwt(const char *client_email, const char *private_key, const char *key_id,
@@ -183,10 +190,6 @@ muster_status gce_http(struct gce_run *run, const char *what, const char *method
 /* An error answer into fail(): the API's own message. */
 void gce_http_fail(struct gce_run *run, const char *what, const char *method, const char *url,
                    long code, const struct pbuf *body);
-/* A Compute API request with the bearer token (a JSON body when `body`);
- * a 401 on a cached token fetches a new one and tries once more. */
-muster_status gce_api(struct gce_run *run, const char *what, const char *method, const char *url,
-                      const char *body, struct pbuf *out);
 
 /* members.c: every RUNNING member of job `j`'s groups, in `out`. */
 muster_status gce_members(struct gce_run *run, size_t j, struct gce_membervec *out);
@@ -215,10 +218,6 @@ const char *gce_basename(const char *url);
  * page), refusing a token the API repeats (a listing that never ends). */
 muster_status gce_next_page(struct gce_run *run, const char *what, size_t page,
                             const cJSON *root, char **token);
-long long gce_now_s(void); /* CLOCK_MONOTONIC */
-long long gce_wall_s(void); /* CLOCK_REALTIME */
-long gce_now_ms(void);
-void gce_sleep_ms(long ms);
 muster_status gce_nomem(struct gce_run *run);
 /* cJSON helpers: a member of `obj` if it is a string (NULL otherwise). */
 const char *gce_json_str(const cJSON *obj, const char *key);
@@ -228,6 +227,5 @@ cJSON *gce_json_parse(struct gce_run *run, const char *what, const struct pbuf *
  * NULL after fail() naming `what` and `page`. */
 cJSON *gce_page_items(struct gce_run *run, const char *what, size_t page, const struct pbuf *b,
                       const cJSON **items);
-/* The body zeroed and freed (it held a token). */
 
 #endif /* MUSTER_PLUGINS_GCE_H */

@@ -17,24 +17,15 @@
 #define _GNU_SOURCE 1
 #endif
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "gce.h"
+#include "../common/clock.h"
+#include "../common/http.h"
 #include "../common/media.h"
-
-static pthread_once_t global_once = PTHREAD_ONCE_INIT;
-static CURLcode global_rc = CURLE_FAILED_INIT;
-
-/* curl_global_init is not thread-safe before libcurl 7.84: once, here.
- * Never cleaned up: the plugin is never unloaded. */
-static void global_init(void)
-{
-	global_rc = curl_global_init(CURL_GLOBAL_DEFAULT);
-}
 
 struct answer {
 	struct pbuf *body;
@@ -56,20 +47,10 @@ static size_t on_header(char *p, size_t size, size_t n, void *data)
 {
 	struct answer *a = data;
 	size_t len = size * n;
+	long retry_after = http_retry_after(p, len);
 
-	if (len > 12 && strncasecmp(p, "Retry-After:", 12) == 0) {
-		const char *v = p + 12;
-		long s = 0;
-		int digits = 0;
-
-		while (v < p + len && (*v == ' ' || *v == '\t'))
-			v++;
-		while (v < p + len && isdigit((unsigned char)*v) && s < 86400) {
-			s = s * 10 + (*v++ - '0');
-			digits = 1;
-		}
-		/* An HTTP date is not worth parsing: treated as "soon". */
-		a->retry_after = digits ? s : 1;
+	if (retry_after >= 0) {
+		a->retry_after = retry_after;
 	} else if (len > 13 && strncasecmp(p, "Content-Type:", 13) == 0) {
 		media_type(p + 13, len - 13, a->type, GCE_TYPE_SIZE);
 	} else if (len > 16 && strncasecmp(p, "Metadata-Flavor:", 16) == 0) {
@@ -87,30 +68,20 @@ muster_status gce_http_setup(struct gce_run *run)
 {
 	CURL *h;
 
-	pthread_once(&global_once, global_init);
-	if (global_rc != CURLE_OK) {
-		run->host->fail(run->call, "libcurl failed to initialise: %s",
-		                curl_easy_strerror(global_rc));
+	CURLcode rc = http_global_init();
+
+	if (rc != CURLE_OK) {
+		run->host->fail(run->call, "libcurl failed to initialise: %s", curl_easy_strerror(rc));
 		return MUSTER_STATUS_UNAVAIL;
 	}
-	if ((h = run->curl = curl_easy_init()) == NULL)
+	if ((h = run->curl = http_handle(run->errbuf)) == NULL)
 		return gce_nomem(run);
-	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L); /* threads: no SIGALRM */
-	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, run->errbuf);
 	curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
-	curl_easy_setopt(h, CURLOPT_USERAGENT, "muster/" PACKAGE_VERSION);
-	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
-	curl_easy_setopt(h, CURLOPT_TCP_NODELAY, 1L);
 	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_write);
 	curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
 	/* Google's endpoints are reached directly, as its own libraries do
 	 * for the metadata server; a proxy would see the metadata token. */
 	curl_easy_setopt(h, CURLOPT_NOPROXY, "*");
-#if LIBCURL_VERSION_NUM >= 0x075500 /* 7.85 */
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-#else
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
-#endif
 	return MUSTER_STATUS_SUCCESS;
 }
 
@@ -119,23 +90,6 @@ void gce_http_cleanup(struct gce_run *run)
 	if (run->curl != NULL)
 		curl_easy_cleanup(run->curl);
 	run->curl = NULL;
-}
-
-static const char *reason_phrase(long code)
-{
-	switch (code) {
-	case 200: return " OK";
-	case 400: return " Bad Request";
-	case 401: return " Unauthorized";
-	case 403: return " Forbidden";
-	case 404: return " Not Found";
-	case 429: return " Too Many Requests";
-	case 500: return " Internal Server Error";
-	case 502: return " Bad Gateway";
-	case 503: return " Service Unavailable";
-	case 504: return " Gateway Timeout";
-	default: return "";
-	}
 }
 
 /* The API's own words: Compute's {"error":{"message"}}, OAuth's
@@ -186,10 +140,10 @@ void gce_http_fail(struct gce_run *run, const char *what, const char *method, co
 	error_message(body, run->answer_type, msg, sizeof(msg));
 	if ((code == 401 || code == 403) && run->token_source[0] != '\0')
 		run->host->fail(run->call, "%s: %s %s: HTTP %ld%s%s (credentials from %s)", what,
-		                method, url, code, reason_phrase(code), msg, run->token_source);
+		                method, url, code, http_reason(code), msg, run->token_source);
 	else
 		run->host->fail(run->call, "%s: %s %s: HTTP %ld%s%s", what, method, url, code,
-		                reason_phrase(code), msg);
+		                http_reason(code), msg);
 }
 
 static struct curl_slist *headers(struct gce_run *run, unsigned flags)
@@ -212,14 +166,7 @@ static struct curl_slist *headers(struct gce_run *run, unsigned flags)
 		l = n;
 	}
 	if ((flags & GCE_REQ_AUTH) && run->token != NULL) {
-		char *auth = plugin_asprintf("Authorization: Bearer %s", run->token);
-
-		if (auth == NULL)
-			goto fail;
-		n = curl_slist_append(l, auth);
-		memset(auth, 0, strlen(auth));
-		free(auth);
-		if (n == NULL)
+		if ((n = http_bearer(l, run->token)) == NULL)
 			goto fail;
 		l = n;
 	}
@@ -229,22 +176,14 @@ fail:
 	return NULL;
 }
 
-static void wipe(struct curl_slist *l)
-{
-	struct curl_slist *p;
-
-	for (p = l; p != NULL; p = p->next)
-		memset(p->data, 0, strlen(p->data));
-	curl_slist_free_all(l);
-}
-
 muster_status gce_http(struct gce_run *run, const char *what, const char *method,
                        const char *url, const char *body, unsigned flags, long timeout_ms,
                        struct pbuf *out, long *code)
 {
 	const muster_host *h = run->host;
 	struct answer a;
-	long backoff = 100, attempt;
+	struct backoff backoff = { 100, 0 };
+	long attempt;
 	char msg[400];
 
 	*code = 0;
@@ -258,13 +197,7 @@ muster_status gce_http(struct gce_run *run, const char *what, const char *method
 			        url);
 			return MUSTER_STATUS_UNAVAIL;
 		}
-		/* A little short of the budget, so that the answer — "timed
-		 * out", with the URL — still arrives in time. */
-		limit = left - left / 20 - 5;
-		if (timeout_ms > 0 && timeout_ms < limit)
-			limit = timeout_ms;
-		if (limit < 1)
-			limit = 1;
+		limit = http_limit_ms(left, timeout_ms);
 		if ((hdr = headers(run, flags)) == NULL)
 			return gce_nomem(run);
 		pbuf_reset(out);
@@ -278,8 +211,7 @@ muster_status gce_http(struct gce_run *run, const char *what, const char *method
 		curl_easy_setopt(run->curl, CURLOPT_HTTPHEADER, hdr);
 		curl_easy_setopt(run->curl, CURLOPT_WRITEDATA, &a);
 		curl_easy_setopt(run->curl, CURLOPT_HEADERDATA, &a);
-		curl_easy_setopt(run->curl, CURLOPT_TIMEOUT_MS, limit);
-		curl_easy_setopt(run->curl, CURLOPT_CONNECTTIMEOUT_MS, limit);
+		http_set_timeout(run->curl, limit);
 		if (strcmp(method, "POST") == 0) {
 			curl_easy_setopt(run->curl, CURLOPT_POST, 1L);
 			curl_easy_setopt(run->curl, CURLOPT_POSTFIELDS, body != NULL ? body : "");
@@ -291,7 +223,7 @@ muster_status gce_http(struct gce_run *run, const char *what, const char *method
 		 * handle, nor the header list. */
 		curl_easy_setopt(run->curl, CURLOPT_POSTFIELDS, NULL);
 		curl_easy_setopt(run->curl, CURLOPT_HTTPHEADER, NULL);
-		wipe(hdr);
+		http_headers_free(hdr);
 		if (rc != CURLE_OK) {
 			const char *why = run->errbuf[0] ? run->errbuf : curl_easy_strerror(rc);
 
@@ -314,7 +246,7 @@ muster_status gce_http(struct gce_run *run, const char *what, const char *method
 		}
 		if (*code == 200)
 			return MUSTER_STATUS_SUCCESS;
-		if (*code != 429 && *code < 500) {
+		if (!http_retryable(*code)) {
 			if (flags & GCE_REQ_RAW)
 				return MUSTER_STATUS_SUCCESS;
 			gce_http_fail(run, what, method, url, *code, out);
@@ -322,7 +254,9 @@ muster_status gce_http(struct gce_run *run, const char *what, const char *method
 		}
 		/* 429 or 5xx: again, if the wait and one more try still fit. */
 		error_message(out, run->answer_type, msg, sizeof(msg));
-		wait = a.retry_after >= 0 ? a.retry_after * 1000 : backoff;
+		wait = backoff_step(&backoff);
+		if (a.retry_after >= 0)
+			wait = a.retry_after * 1000;
 		left = h->remaining_ms(run->call);
 		if (attempt >= run->conf->retries || wait + 50 > left) {
 			char tail[160];
@@ -344,37 +278,11 @@ muster_status gce_http(struct gce_run *run, const char *what, const char *method
 				        method, url, msg, tail);
 			else
 				h->fail(run->call, "%s: %s %s: HTTP %ld%s%s%s", what, method, url, *code,
-				        reason_phrase(*code), msg, tail);
+				        http_reason(*code), msg, tail);
 			return MUSTER_STATUS_UNAVAIL;
 		}
 		h->log(run->conf->pc, GCE_LOG_NOTICE, "%s: HTTP %ld; retrying in %ld ms", what, *code,
 		       wait);
-		gce_sleep_ms(wait);
-		backoff *= 2;
+		clock_sleep_ms(wait);
 	}
-}
-
-muster_status gce_api(struct gce_run *run, const char *what, const char *method, const char *url,
-                      const char *body, struct pbuf *out)
-{
-	unsigned flags = GCE_REQ_AUTH | GCE_REQ_RAW | (body != NULL ? GCE_REQ_JSON : 0);
-	muster_status st;
-	long code;
-
-	st = gce_http(run, what, method, url, body, flags, 0, out, &code);
-	if (st == MUSTER_STATUS_SUCCESS && code == 401 && run->token_cached && !run->reauthed) {
-		/* Revoked before its time: drop it, fetch a new one, once. */
-		run->reauthed = 1;
-		run->host->log(run->conf->pc, GCE_LOG_NOTICE,
-		               "%s: HTTP 401 with a cached token; fetching a new one", what);
-		gce_auth_forget(run);
-		if ((st = gce_auth(run)) != MUSTER_STATUS_SUCCESS)
-			return st;
-		st = gce_http(run, what, method, url, body, flags, 0, out, &code);
-	}
-	if (st == MUSTER_STATUS_SUCCESS && code != 200) {
-		gce_http_fail(run, what, method, url, code, out);
-		return MUSTER_STATUS_UNAVAIL;
-	}
-	return st;
 }

@@ -17,7 +17,7 @@ plugins_gce_gce_la_SOURCES = \
 plugins_gce_gce_la_CPPFLAGS = $(AM_CPPFLAGS) $(LIBCURL_CFLAGS) $(CJSON_CFLAGS) \
 	$(LIBCRYPTO_CFLAGS)
 plugins_gce_gce_la_LDFLAGS = $(muster_plugin_ldflags)
-plugins_gce_gce_la_LIBADD = plugins/common/libplugin_common.la $(LIBCURL_LIBS) $(CJSON_LIBS) $(LIBCRYPTO_LIBS)
+plugins_gce_gce_la_LIBADD = plugins/common/libplugin_http.la $(LIBCURL_LIBS) $(CJSON_LIBS) $(LIBCRYPTO_LIBS)
 endif
 
 # Its tests: shell scripts driving `muster` (and a helper over the public
@@ -28,19 +28,11 @@ check_PROGRAMS += tests/gce/gce_helper
 tests_gce_gce_helper_SOURCES = tests/gce/gce_helper.c
 tests_gce_gce_helper_LDADD = core/libmuster.la
 EXTRA_tests_gce_gce_helper_DEPENDENCIES = plugins/gce/gce.la cli/muster
-
-gce_tests = \
-	tests/gce/resolve.sh \
-	tests/gce/auth.sh \
-	tests/gce/faults.sh \
-	tests/gce/addresses.sh
-TESTS += $(gce_tests)
 endif
-dist_check_SCRIPTS += \
-	tests/gce/resolve.sh \
-	tests/gce/auth.sh \
-	tests/gce/faults.sh \
-	tests/gce/addresses.sh
+shell_tests += tests/gce/resolve.sh
+shell_tests += tests/gce/auth.sh
+shell_tests += tests/gce/faults.sh
+shell_tests += tests/gce/addresses.sh
 EXTRA_DIST += \
 	tests/gce/lib.sh \
 	tests/gce/fake_gce.py

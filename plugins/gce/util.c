@@ -1,20 +1,14 @@
 /*
- * gce: small helpers — buffers, files, clocks, JSON getters, strings.
+ * gce: small helpers — JSON getters, pages, strings.
  */
 #include "config.h"
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE 1 /* secure_getenv, GNU strerror_r, vasprintf */
 #endif
 
-#include <errno.h>
-#include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "gce.h"
 #include "../common/media.h"
@@ -24,42 +18,6 @@ const char *gce_basename(const char *url)
 	const char *s = strrchr(url, '/');
 
 	return s != NULL ? s + 1 : url;
-}
-
-long long gce_now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec;
-}
-
-long long gce_wall_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (long long)ts.tv_sec;
-}
-
-long gce_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-void gce_sleep_ms(long ms)
-{
-	struct timespec ts;
-
-	if (ms <= 0)
-		return;
-	ts.tv_sec = ms / 1000;
-	ts.tv_nsec = (ms % 1000) * 1000000;
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-		;
 }
 
 muster_status gce_nomem(struct gce_run *run)

@@ -14,7 +14,6 @@
 #define _GNU_SOURCE 1
 #endif
 
-#include <errno.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,36 +52,6 @@ void k8s_conn_clear(struct k8s_conn *conn)
 	k8s_blob_clear(&conn->key);
 	free(conn->namespace);
 	memset(conn, 0, sizeof(*conn));
-}
-
-char *k8s_read_token(struct k8s_run *run, const char *path, const char *what)
-{
-	char *data, ebuf[128];
-	size_t len, i;
-
-	if (plugin_read_file(path, K8S_MAX_FILE, &data, &len) != 0) {
-		run->host->fail(run->call, "cannot read %s %s: %s", what, path,
-		                plugin_strerror(errno, ebuf, sizeof(ebuf)));
-		return NULL;
-	}
-	while (len > 0 && (data[len - 1] == '\n' || data[len - 1] == '\r' ||
-	                   data[len - 1] == ' ' || data[len - 1] == '\t'))
-		data[--len] = '\0';
-	/* The token goes into an HTTP header: no control bytes (and never
-	 * quote it in the message). */
-	for (i = 0; i < len; i++)
-		if ((unsigned char)data[i] < 0x20 || data[i] == 0x7f) {
-			free(data);
-			run->host->fail(run->call, "%s %s holds a control character; expected one token",
-			                what, path);
-			return NULL;
-		}
-	if (len == 0) {
-		free(data);
-		run->host->fail(run->call, "%s %s is empty", what, path);
-		return NULL;
-	}
-	return data;
 }
 
 static muster_status explicit_settings(struct k8s_run *run)

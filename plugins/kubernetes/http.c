@@ -17,7 +17,6 @@
 #define _GNU_SOURCE 1
 #endif
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,19 +26,10 @@
 #include <libdeflate.h>
 
 #include "k8s.h"
+#include "../common/http.h"
 #include "../common/media.h"
 
 #define HAVE_CURL_BLOBS (LIBCURL_VERSION_NUM >= 0x074d00) /* CAINFO_BLOB: 7.77 */
-
-static pthread_once_t global_once = PTHREAD_ONCE_INIT;
-static CURLcode global_rc = CURLE_FAILED_INIT;
-
-/* curl_global_init is not thread-safe before libcurl 7.84: once, here.
- * Never cleaned up: the plugin is never unloaded. */
-static void global_init(void)
-{
-	global_rc = curl_global_init(CURL_GLOBAL_DEFAULT);
-}
 
 /* One GET's answer: a 200 in identity goes to the sink as it arrives, a
  * gzip one is gathered compressed, any other is kept (small: a Status)
@@ -162,18 +152,16 @@ static muster_status set_blob(struct k8s_run *run, CURLoption path_opt, CURLopti
 muster_status k8s_http_setup(struct k8s_run *run)
 {
 	const struct k8s_conn *c = &run->conn;
+	CURLcode rc = http_global_init();
 	muster_status st;
 	CURL *h;
 
-	pthread_once(&global_once, global_init);
-	if (global_rc != CURLE_OK) {
-		run->host->fail(run->call, "libcurl failed to initialise: %s",
-		                curl_easy_strerror(global_rc));
+	if (rc != CURLE_OK) {
+		run->host->fail(run->call, "libcurl failed to initialise: %s", curl_easy_strerror(rc));
 		return MUSTER_STATUS_UNAVAIL;
 	}
-	if ((h = run->curl = curl_easy_init()) == NULL)
+	if ((h = run->curl = http_handle(run->errbuf)) == NULL)
 		return k8s_nomem(run);
-	run->errbuf[0] = '\0';
 	if ((run->inflater = libdeflate_alloc_decompressor()) == NULL)
 		return k8s_nomem(run);
 	pbuf_init(&run->gzipped, K8S_MAX_PAGE);
@@ -181,14 +169,8 @@ muster_status k8s_http_setup(struct k8s_run *run)
 	    (run->headers = curl_slist_append(run->headers, "Accept-Encoding: gzip")) == NULL)
 		return k8s_nomem(run);
 	if (c->token != NULL) {
-		char *auth = plugin_asprintf("Authorization: Bearer %s", c->token);
-		struct curl_slist *l;
+		struct curl_slist *l = http_bearer(run->headers, c->token);
 
-		if (auth == NULL)
-			return k8s_nomem(run);
-		l = curl_slist_append(run->headers, auth);
-		memset(auth, 0, strlen(auth));
-		free(auth);
 		if (l == NULL)
 			return k8s_nomem(run);
 		run->headers = l;
@@ -196,21 +178,11 @@ muster_status k8s_http_setup(struct k8s_run *run)
 			run->host->log(run->conf->pc, K8S_LOG_WARNING,
 			               "sending a bearer token over plain http to %s", c->server);
 	}
-	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L); /* threads: no SIGALRM */
-	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, run->errbuf);
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, run->headers);
 	curl_easy_setopt(h, CURLOPT_HTTP_CONTENT_DECODING, 0L); /* gzip: decoded here */
 	curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
-	curl_easy_setopt(h, CURLOPT_USERAGENT, "muster/" PACKAGE_VERSION);
-	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
-	curl_easy_setopt(h, CURLOPT_TCP_NODELAY, 1L);
 	curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
 	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_write);
-#if LIBCURL_VERSION_NUM >= 0x075500 /* 7.85 */
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-#else
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
-#endif
 	if (c->insecure) {
 		curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 0L);
 		curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 0L);
@@ -255,56 +227,8 @@ void k8s_http_cleanup(struct k8s_run *run)
 		libdeflate_free_decompressor(run->inflater);
 	run->inflater = NULL;
 	pbuf_free(&run->gzipped);
-	if (run->headers != NULL) {
-		struct curl_slist *l;
-
-		for (l = run->headers; l != NULL; l = l->next)
-			memset(l->data, 0, strlen(l->data));
-		curl_slist_free_all(run->headers);
-	}
+	http_headers_free(run->headers);
 	run->headers = NULL;
-}
-
-static const char *reason_phrase(long code)
-{
-	switch (code) {
-	case 200: return " OK";
-	case 400: return " Bad Request";
-	case 401: return " Unauthorized";
-	case 403: return " Forbidden";
-	case 404: return " Not Found";
-	case 405: return " Method Not Allowed";
-	case 406: return " Not Acceptable";
-	case 410: return " Gone";
-	case 429: return " Too Many Requests";
-	case 500: return " Internal Server Error";
-	case 502: return " Bad Gateway";
-	case 503: return " Service Unavailable";
-	case 504: return " Gateway Timeout";
-	default: return "";
-	}
-}
-
-static int tls_error(CURLcode rc)
-{
-	switch (rc) {
-	case CURLE_SSL_CONNECT_ERROR:
-	case CURLE_PEER_FAILED_VERIFICATION:
-	case CURLE_SSL_CERTPROBLEM:
-	case CURLE_SSL_CIPHER:
-	case CURLE_SSL_CACERT_BADFILE:
-	case CURLE_SSL_ENGINE_NOTFOUND:
-	case CURLE_SSL_ENGINE_SETFAILED:
-	case CURLE_SSL_ENGINE_INITFAILED:
-	case CURLE_SSL_ISSUER_ERROR:
-	case CURLE_SSL_CRL_BADFILE:
-	case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
-	case CURLE_SSL_INVALIDCERTSTATUS:
-	case CURLE_USE_SSL_FAILED:
-		return 1;
-	default:
-		return 0;
-	}
 }
 
 /* An error answer: the API's Status `message` when the body is one. */
@@ -344,7 +268,7 @@ static void fail_status(struct k8s_run *run, const char *url, long code, const c
 		snprintf(where, sizeof(where), " (%s from %s)",
 		         creds ? "credentials" : "no credentials were sent; server", run->conn.source);
 	}
-	run->host->fail(run->call, "GET %s: HTTP %ld%s%s%s%s", url, code, reason_phrase(code),
+	run->host->fail(run->call, "GET %s: HTTP %ld%s%s%s%s", url, code, http_reason(code),
 	                msg ? ": " : "", msg ? msg : "", where);
 	cJSON_Delete(root);
 }
@@ -405,13 +329,8 @@ muster_status k8s_http_get(struct k8s_run *run, const char *path, const struct k
 	curl_easy_setopt(run->curl, CURLOPT_URL, url);
 	curl_easy_setopt(run->curl, CURLOPT_WRITEDATA, &a);
 	curl_easy_setopt(run->curl, CURLOPT_HEADERDATA, &a);
-	/* A little short of the budget, so that the answer — "timed out",
-	 * with the URL — still arrives in time. */
-	left -= left / 20 + 5;
-	if (left < 1)
-		left = 1;
-	curl_easy_setopt(run->curl, CURLOPT_TIMEOUT_MS, left);
-	curl_easy_setopt(run->curl, CURLOPT_CONNECTTIMEOUT_MS, left);
+	left = http_limit_ms(left, 0);
+	http_set_timeout(run->curl, left);
 	rc = curl_easy_perform(run->curl);
 	run->requests++;
 	if (rc != CURLE_OK) {
@@ -425,7 +344,7 @@ muster_status k8s_http_get(struct k8s_run *run, const char *path, const struct k
 			                url, a.encoding);
 		else if (rc == CURLE_WRITE_ERROR && media_not_json(a.type))
 			run->host->fail(run->call, "GET %s: HTTP %ld%s: the server answered %s, not JSON",
-			                url, a.code, reason_phrase(a.code), a.type);
+			                url, a.code, http_reason(a.code), a.type);
 		else if (rc == CURLE_WRITE_ERROR && a.overflow)
 			run->host->fail(run->call, "GET %s: the answer is larger than %zu MiB", url,
 			                K8S_MAX_PAGE >> 20);
@@ -433,7 +352,7 @@ muster_status k8s_http_get(struct k8s_run *run, const char *path, const struct k
 			run->host->fail(run->call, "GET %s: no answer within the entry's time budget "
 			                           "(%ld ms left): %s",
 			                url, left, why);
-		else if (tls_error(rc))
+		else if (http_tls_error(rc))
 			run->host->fail(run->call, "GET %s: TLS failed (credentials from %s): %s", url,
 			                run->conn.source, why);
 		else

@@ -18,7 +18,10 @@
  *                 a page walked while the next one is fetched
  *   order.c       task order inside a job: name, natural, label
  *   build.c       addresses, self identity, accelerators: the builder calls
- *   util.c        base64, small string helpers, paths
+ *   util.c        base64, small string helpers, paths, token files
+ *
+ * No files call each other in a circle; kubernetes.c is the top, util.c
+ * and plugins/common (clock, HTTP setup and wording) the bottom.
  *
  * Nothing here is exported: the plugin's only visible symbol is its entry.
  */
@@ -217,8 +220,6 @@ void k8s_conf_free(struct k8s_conf *conf);
 muster_status k8s_connect(struct k8s_run *run);
 void k8s_conn_clear(struct k8s_conn *conn);
 void k8s_blob_clear(struct k8s_blob *b);
-/* The token file read again, trimmed; NULL + fail() on error. */
-char *k8s_read_token(struct k8s_run *run, const char *path, const char *what);
 
 /* kubeconfig.c: the kubeconfig at `path` into run->conn.  `explicit`: the
  * path was configured (absent is an error rather than notfound). */
@@ -320,6 +321,8 @@ muster_status k8s_order(struct k8s_run *run, const struct k8s_job *job, struct k
 muster_status k8s_build(struct k8s_run *run, struct k8s_podvec *jobs);
 
 /* util.c */
+/* The token file read again, trimmed; NULL + fail() on error. */
+char *k8s_read_token(struct k8s_run *run, const char *path, const char *what);
 /* RFC 4648 base64 (whitespace ignored); -1 when invalid. */
 int k8s_base64_decode(const char *in, char **out, size_t *outlen);
 char *k8s_strdup(const char *s);

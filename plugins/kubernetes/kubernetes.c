@@ -1,6 +1,6 @@
 /*
  * kubernetes: the training cluster from the Kubernetes API — TF's
- * KubernetesClusterResolver (research: tf_resolvers.md §6), done better.
+ * KubernetesClusterResolver, done better.
  *
  * Options (the entry's `config` group; muster.conf(5) has the long form):
  *   connection  server, token | token_file, ca_file, client_cert +
@@ -32,29 +32,12 @@
 #define _GNU_SOURCE 1
 #endif
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "k8s.h"
-
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
-
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-		;
-}
+#include "../common/clock.h"
 
 /* Not ready: why, as "Pending", "Terminating", "Running but has no pod IP yet". */
 static const char *not_ready(const struct k8s_run *run, const struct k8s_podvec *v,
@@ -127,7 +110,8 @@ static muster_status k8s_resolve(void *state, const muster_host *host, muster_ca
 	const struct k8s_conf *conf = state;
 	struct k8s_run run;
 	struct k8s_podvec *jobs = NULL;
-	long start = now_ms(), backoff = 200, list_ms = 0;
+	struct backoff backoff = { 200, 2000 };
+	long start = clock_now_ms(), list_ms = 0;
 	muster_status st;
 	size_t j;
 
@@ -148,7 +132,7 @@ static muster_status k8s_resolve(void *state, const muster_host *host, muster_ca
 	while (st == MUSTER_STATUS_SUCCESS) {
 		char msg[400];
 		size_t ready, total;
-		long t0 = now_ms(), waited, left;
+		long t0 = clock_now_ms(), waited, left;
 
 		for (j = 0; j < conf->njobs && st == MUSTER_STATUS_SUCCESS; j++) {
 			st = k8s_list_job(&run, &conf->jobs[j], &jobs[j]);
@@ -160,18 +144,18 @@ static muster_status k8s_resolve(void *state, const muster_host *host, muster_ca
 		k8s_list_free(&run);
 		if (st != MUSTER_STATUS_SUCCESS)
 			break;
-		list_ms = now_ms() - t0;
+		list_ms = clock_now_ms() - t0;
 		if (readiness(&run, jobs, msg, sizeof(msg), &ready, &total) == NULL) {
 			host->log(conf->pc, K8S_LOG_DEBUG, "%zu pods, %ld requests, %ld ms", total,
-			          run.requests, now_ms() - start);
+			          run.requests, clock_now_ms() - start);
 			st = k8s_build(&run, jobs);
 			break;
 		}
-		waited = now_ms() - start;
+		waited = clock_now_ms() - start;
 		left = host->remaining_ms(call);
 		if (conf->wait_ms > waited) {
 			long margin = 2 * list_ms > 100 ? 2 * list_ms : 100;
-			long pause = backoff;
+			long pause = backoff_step(&backoff);
 
 			/* Wait only as long as another listing still fits in the
 			 * entry's budget: tryagain in time beats unavail too late. */
@@ -183,8 +167,7 @@ static muster_status k8s_resolve(void *state, const muster_host *host, muster_ca
 				host->log(conf->pc, K8S_LOG_NOTICE, "%zu/%zu running; waiting for %s", ready,
 				          total, msg);
 				free_jobs(jobs, conf->njobs);
-				sleep_ms(pause);
-				backoff = backoff * 2 > 2000 ? 2000 : backoff * 2;
+				clock_sleep_ms(pause);
 				continue;
 			}
 		}

@@ -25,7 +25,7 @@ plugins_kubernetes_kubernetes_la_SOURCES = \
 plugins_kubernetes_kubernetes_la_CPPFLAGS = $(AM_CPPFLAGS) $(LIBCURL_CFLAGS) $(YAML_CFLAGS) \
 	$(SIMDJSON_CFLAGS) $(CJSON_CFLAGS) $(LIBDEFLATE_CFLAGS)
 plugins_kubernetes_kubernetes_la_LDFLAGS = $(muster_plugin_ldflags)
-plugins_kubernetes_kubernetes_la_LIBADD = plugins/common/libplugin_common.la $(LIBCURL_LIBS) $(YAML_LIBS) $(SIMDJSON_LIBS) \
+plugins_kubernetes_kubernetes_la_LIBADD = plugins/common/libplugin_http.la $(LIBCURL_LIBS) $(YAML_LIBS) $(SIMDJSON_LIBS) \
 	$(CJSON_LIBS) $(LIBDEFLATE_LIBS)
 endif
 
@@ -57,22 +57,28 @@ tests_kubernetes_test_continue_hint_CPPFLAGS = $(AM_CPPFLAGS) $(LIBCURL_CFLAGS)
 tests_kubernetes_test_continue_hint_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_kubernetes_test_continue_hint_LDADD = $(CMOCKA_LIBS)
 endif
-
-kubernetes_tests = \
-	tests/kubernetes/query.sh \
-	tests/kubernetes/faults.sh \
-	tests/kubernetes/pods.sh \
-	tests/kubernetes/kubeconfig.sh \
-	tests/kubernetes/addresses.sh
-TESTS += $(kubernetes_tests)
 endif
-dist_check_SCRIPTS += \
-	tests/kubernetes/query.sh \
-	tests/kubernetes/faults.sh \
-	tests/kubernetes/pods.sh \
-	tests/kubernetes/kubeconfig.sh \
-	tests/kubernetes/addresses.sh
+shell_tests += tests/kubernetes/query.sh
+shell_tests += tests/kubernetes/faults.sh
+shell_tests += tests/kubernetes/pods.sh
+shell_tests += tests/kubernetes/kubeconfig.sh
+shell_tests += tests/kubernetes/addresses.sh
 EXTRA_DIST += \
 	tests/kubernetes/lib.sh \
 	tests/kubernetes/fake_apiserver.py \
 	tests/kubernetes/fixtures/pod.json
+
+# Against a real kube-apiserver (../shared/tools/kube-apiserver):
+# `make check` runs integration.sh against a server that is already running
+# and skips it when none is; `make check-kubernetes-integration` builds,
+# starts, runs and stops one (CI).
+shell_tests += tests/kubernetes-integration/integration.sh
+EXTRA_DIST += \
+	tests/kubernetes-integration/api.sh \
+	tests/kubernetes-integration/kint.py \
+	tests/kubernetes-integration/run.sh \
+	tests/kubernetes-integration/ensure-apiserver.sh
+
+check-kubernetes-integration: all
+	$(SHELL) $(srcdir)/tests/kubernetes-integration/run.sh '$(abs_top_builddir)'
+.PHONY: check-kubernetes-integration

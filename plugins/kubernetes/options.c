@@ -267,7 +267,7 @@ int k8s_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 	conf->address = (enum k8s_address)choice;
 	if (conf->address == K8S_ADDR_KUBEFLOW) {
 		/* The operator's port: the container port named tfjob-port, 2222
-		 * when there is none (research: tfos_kubeflow.md B.1). */
+		 * when there is none. */
 		conf->port = 2222;
 		if ((conf->port_name = strdup("tfjob-port")) == NULL) {
 			popt_nomem(&o, NULL);

@@ -1,5 +1,5 @@
 /*
- * kubernetes: small helpers — base64, strings, paths.
+ * kubernetes: small helpers — base64, strings, paths, token files.
  */
 #include "config.h"
 #ifndef _GNU_SOURCE
@@ -90,4 +90,34 @@ muster_status k8s_nomem(struct k8s_run *run)
 {
 	run->host->fail(run->call, "out of memory");
 	return MUSTER_STATUS_UNAVAIL;
+}
+
+char *k8s_read_token(struct k8s_run *run, const char *path, const char *what)
+{
+	char *data, ebuf[128];
+	size_t len, i;
+
+	if (plugin_read_file(path, K8S_MAX_FILE, &data, &len) != 0) {
+		run->host->fail(run->call, "cannot read %s %s: %s", what, path,
+		                plugin_strerror(errno, ebuf, sizeof(ebuf)));
+		return NULL;
+	}
+	while (len > 0 && (data[len - 1] == '\n' || data[len - 1] == '\r' ||
+	                   data[len - 1] == ' ' || data[len - 1] == '\t'))
+		data[--len] = '\0';
+	/* The token goes into an HTTP header: no control bytes (and never
+	 * quote it in the message). */
+	for (i = 0; i < len; i++)
+		if ((unsigned char)data[i] < 0x20 || data[i] == 0x7f) {
+			free(data);
+			run->host->fail(run->call, "%s %s holds a control character; expected one token",
+			                what, path);
+			return NULL;
+		}
+	if (len == 0) {
+		free(data);
+		run->host->fail(run->call, "%s %s is empty", what, path);
+		return NULL;
+	}
+	return data;
 }

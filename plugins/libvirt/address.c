@@ -26,6 +26,7 @@
 
 #include <libvirt/virterror.h>
 
+#include "../common/buf.h"
 #include "virt.h"
 
 static int iface_allowed(const struct virt_run *run, const struct virt_domain *d,
@@ -151,8 +152,8 @@ muster_status virt_address(struct virt_run *run, struct virt_domain *d, long por
 		a = virt_address_pick(run, d, ifaces, n);
 		if (a != NULL) {
 			d->address = a->type == VIR_IP_ADDR_TYPE_IPV6
-			                     ? virt_asprintf("[%s]:%ld", a->addr, port)
-			                     : virt_asprintf("%s:%ld", a->addr, port);
+			                     ? plugin_asprintf("[%s]:%ld", a->addr, port)
+			                     : plugin_asprintf("%s:%ld", a->addr, port);
 			run->host->log(conf->pc, VIRT_LOG_DEBUG, "domain %s: %s from %s", d->name,
 			               a->addr, virt_source_name(src));
 			free_ifaces(ifaces, n);

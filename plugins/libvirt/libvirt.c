@@ -36,7 +36,6 @@
 #endif
 
 #include <fnmatch.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,25 +44,7 @@
 
 #include "virt.h"
 
-muster_status virt_nomem(struct virt_run *run)
-{
-	run->host->fail(run->call, "out of memory");
-	return MUSTER_STATUS_UNAVAIL;
-}
-
-char *virt_asprintf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	return rc < 0 ? NULL : s;
-}
-
-const char *virt_state_name(int state)
+static const char *virt_state_name(int state)
 {
 	switch (state) {
 	case VIR_DOMAIN_RUNNING: return "running";

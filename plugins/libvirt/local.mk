@@ -16,22 +16,15 @@ plugins_libvirt_libvirt_la_CPPFLAGS = $(AM_CPPFLAGS) $(LIBVIRT_CFLAGS) $(LIBXML_
 plugins_libvirt_libvirt_la_LDFLAGS = $(muster_plugin_ldflags)
 plugins_libvirt_libvirt_la_LIBADD = plugins/common/libplugin_common.la $(LIBVIRT_LIBS) \
 	$(LIBXML_LIBS) -lpthread
+endif
 
 # Its tests: shell scripts driving the `muster` program against libvirt's
 # own test driver (test:///PATH.xml) with node XML fixtures, the 1,000-domain
 # one generated at test time.
-libvirt_tests = \
-	tests/libvirt/resolve.sh \
-	tests/libvirt/membership.sh \
-	tests/libvirt/faults.sh \
-	tests/libvirt/scale.sh
-TESTS += $(libvirt_tests)
-endif
-dist_check_SCRIPTS += \
-	tests/libvirt/resolve.sh \
-	tests/libvirt/membership.sh \
-	tests/libvirt/faults.sh \
-	tests/libvirt/scale.sh
+shell_tests += tests/libvirt/resolve.sh
+shell_tests += tests/libvirt/membership.sh
+shell_tests += tests/libvirt/faults.sh
+shell_tests += tests/libvirt/scale.sh
 EXTRA_DIST += \
 	tests/libvirt/lib.sh \
 	tests/libvirt/gen-node.py \

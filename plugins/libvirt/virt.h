@@ -10,6 +10,8 @@
  *   address.c   virDomainInterfaceAddresses over the configured sources
  *   build.c     order, indices, self identity: the builder calls
  *
+ * Calls go one way: libvirt.c uses the others; accel.c uses conn.c and
+ * domain.c; address.c uses conn.c and options.c; conn.c uses domain.c.
  * Nothing here is exported: the plugin's only visible symbol is its entry.
  */
 #ifndef MUSTER_PLUGINS_LIBVIRT_H
@@ -185,8 +187,10 @@ muster_status virt_assign(struct virt_run *run);
 muster_status virt_build(struct virt_run *run);
 
 /* Fails the call with "out of memory" and answers UNAVAIL. */
-muster_status virt_nomem(struct virt_run *run);
-char *virt_asprintf(const char *fmt, ...) MUSTER_PLUGIN_PRINTF(1, 2);
-const char *virt_state_name(int state);
+static inline muster_status virt_nomem(struct virt_run *run)
+{
+	run->host->fail(run->call, "out of memory");
+	return MUSTER_STATUS_UNAVAIL;
+}
 
 #endif /* MUSTER_PLUGINS_LIBVIRT_H */

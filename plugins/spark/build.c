@@ -1,6 +1,6 @@
 /*
  * The complete QINFO list into the result, as TensorFlowOnSpark builds its
- * ClusterSpec (A.7.4): registrations sorted by executor id, each appended
+ * ClusterSpec: registrations sorted by executor id, each appended
  * as "host:port" to its job's list (so a task's index is its position, not
  * the task_index field), jobs in order of first appearance.
  *

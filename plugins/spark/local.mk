@@ -1,5 +1,5 @@
 # plugins/spark: the client of TensorFlowOnSpark's reservation protocol.
-# The wire (pickle, framing, HMAC, messages) is reservation/'s shared code.
+# The wire (pickle, framing, HMAC, messages) is tfos/wire/'s shared code.
 if BUILD_SPARK
 plugins_LTLIBRARIES += plugins/spark/spark.la
 plugins_spark_spark_la_SOURCES = \
@@ -12,14 +12,16 @@ plugins_spark_spark_la_SOURCES = \
 	plugins/spark/build.c
 plugins_spark_spark_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) $(LIBCRYPTO_CFLAGS)
 plugins_spark_spark_la_LDFLAGS = $(muster_plugin_ldflags)
-plugins_spark_spark_la_LIBADD = reservation/libreservation.la $(LIBCRYPTO_LIBS)
+plugins_spark_spark_la_LIBADD = plugins/common/libplugin_common.la tfos/wire/libtfoswire.la $(LIBCRYPTO_LIBS)
 endif
 
 # Its tests: our client against a Python reservation server written from
 # the protocol description (tests/spark/server.py, real pickle), and
 # sixteen `muster resolve` processes against `muster reserve`.
+shell_tests += tests/spark/client.sh
+shell_tests += tests/spark/auth.sh
+shell_tests += tests/spark/sixteen.sh
 if BUILD_SPARK
-TESTS += tests/spark/client.sh tests/spark/auth.sh tests/spark/sixteen.sh
 if HAVE_CMOCKA
 check_PROGRAMS += tests/spark/test_spark_port
 TESTS += tests/spark/test_spark_port
@@ -31,7 +33,4 @@ endif
 endif
 EXTRA_DIST += \
 	tests/spark/lib.sh \
-	tests/spark/server.py \
-	tests/spark/client.sh \
-	tests/spark/auth.sh \
-	tests/spark/sixteen.sh
+	tests/spark/server.py

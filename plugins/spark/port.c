@@ -1,5 +1,5 @@
 /*
- * The TF port this process reserves for its own server (research A.8).
+ * The TF port this process reserves for its own server.
  *
  * As TensorFlowOnSpark does: TENSORFLOW_PORT when set (nothing bound);
  * otherwise a TCP socket with SO_REUSEADDR bound to port 0 on every

@@ -1,12 +1,12 @@
 /*
  * The conversation with the reservation server, on one connection, as a
- * TensorFlowOnSpark executor has it (research A.1, A.13):
+ * TensorFlowOnSpark executor has it:
  *
  *   QINFO            already registered under (host, executor id)?  Then
  *                    this is a retry: reuse that registration and its port.
  *                    Our executor id registered from another host is a
  *                    duplicate: a clear error now, not a broken cluster later.
- *   REG              the nine metadata fields (A.6), answered 'OK'
+ *   REG              the nine metadata fields, answered 'OK'
  *   QUERY ... True   polled with backoff (50 ms doubling to TFoS's 1 s),
  *                    each False followed by a QINFO for the progress line
  *                    "12/16 reserved"; bounded by the run's deadline
@@ -18,14 +18,13 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include <openssl/rand.h>
 
 #include "spark.h"
+#include "../common/clock.h"
 
 /* What a reply was, for messages: "the str 'ERR'", "a dict". */
 static void describe(const pv *v, char *buf, size_t len)
@@ -214,14 +213,6 @@ static muster_status out_of_time(struct session *s)
 	return MUSTER_STATUS_TRYAGAIN;
 }
 
-static void sleep_ms(long ms)
-{
-	struct timespec t = { ms / 1000, (ms % 1000) * 1000000L };
-
-	while (nanosleep(&t, &t) != 0 && errno == EINTR)
-		;
-}
-
 /*
  * QUERY until True; the deadline passing is tryagain.  The progress QINFO
  * after a False may already hold the complete list (the last executor
@@ -269,7 +260,7 @@ static muster_status await_complete(struct session *s, pv **complete)
 		left = spark_ms_until(&s->run->deadline);
 		if (left <= 0)
 			return out_of_time(s);
-		sleep_ms(backoff < left ? backoff : left);
+		clock_sleep_ms(backoff < left ? backoff : left);
 		if (spark_ms_until(&s->run->deadline) <= 0)
 			return out_of_time(s);
 		backoff = backoff * 2 > SPARK_POLL_MAX_MS ? SPARK_POLL_MAX_MS : backoff * 2;

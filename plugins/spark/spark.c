@@ -1,6 +1,6 @@
 /*
- * spark: the cluster from a TensorFlowOnSpark-compatible reservation server
- * (research: tfos_kubeflow.md Part A), either TFoS's own driver or
+ * spark: the cluster from a TensorFlowOnSpark-compatible reservation server,
+ * either TFoS's own driver or
  * `muster reserve`.
  *
  * Each process of the job is one executor: it computes its job and task

@@ -12,7 +12,7 @@
  *   build.c    the ClusterSpec and self identity through the host's builder
  *
  * The wire itself (pickle, framing, HMAC, messages, the template) is the
- * shared code in reservation/.  Nothing here is exported: the plugin's only
+ * shared code in tfos/wire/.  Nothing here is exported: the plugin's only
  * visible symbol is its entry.
  */
 #ifndef MUSTER_PLUGINS_SPARK_H
@@ -25,11 +25,11 @@
 
 #include <muster/plugin.h>
 
-#include "reservation/frame.h"
-#include "reservation/pickle.h"
-#include "reservation/protocol.h"
+#include "tfos/wire/frame.h"
+#include "tfos/wire/pickle.h"
+#include "tfos/wire/protocol.h"
 
-/* TensorFlowOnSpark's driver waits 600 s for reservations (A.10). */
+/* TensorFlowOnSpark's driver waits 600 s for reservations. */
 #define SPARK_DEFAULT_RESERVATION_TIMEOUT_MS 600000L
 /* One request unanswered this long means the server is stuck. */
 #define SPARK_DEFAULT_IO_TIMEOUT_MS 10000L

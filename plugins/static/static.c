@@ -18,9 +18,8 @@
  */
 #include "config.h"
 
-#include "static.h"
-
 #include "../../core/address.h"
+#include "../../core/builtin.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /*
  * tf_config: from the parsed TF_CONFIG to the result builder.
  *
- * What TFConfigClusterResolver takes from TF_CONFIG (tf_resolvers.md §5):
+ * What TFConfigClusterResolver takes from TF_CONFIG:
  *   cluster          job -> list of addresses (dense) or {"index": address}
  *                    (sparse); no key gives an empty spec.  Kubeflow's
  *                    dynamic-worker form once used "sparseCluster" instead,

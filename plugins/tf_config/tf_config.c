@@ -1,6 +1,6 @@
 /*
  * tf_config: the cluster from a TF_CONFIG JSON document, as TensorFlow's
- * TFConfigClusterResolver reads it (research: tf_resolvers.md §5).
+ * TFConfigClusterResolver reads it.
  *
  * Options (the entry's `config` group):
  *   variable     environment variable to read (default "TF_CONFIG")

@@ -7,29 +7,25 @@
 #  - and the checker works: it must reject tests/abi/extra_export.so and
 #    name the symbol it should not export.
 set -u
-: "${MUSTER_TEST_SRCDIR:?run me from make check}" "${MUSTER_TEST_BUILDDIR:?}"
+. "${MUSTER_TEST_SRCDIR:?run me from make check}/tests/lib/tap.sh"
 b=$MUSTER_TEST_BUILDDIR
 checker="$MUSTER_TEST_SRCDIR/tests/abi/check-exports.sh"
 nm_cmd=${NM:-nm}
-fail=0
 
 lib="$b/core/.libs/libmuster.so"
 if [ ! -f "$lib" ]; then
-	echo "FAIL: $lib not built"
-	exit 1
+	bail_out "$lib not built"
 fi
 if ! syms=$($nm_cmd -D --defined-only "$lib"); then
-	echo "FAIL: nm $lib"
-	exit 1
+	bail_out "nm $lib"
 fi
 # Names without their version (nm prints muster_resolve@@MUSTER_1.0).
 names=$(printf '%s\n' "$syms" | awk 'NF >= 3 && $2 != "A" { sub(/@.*/, "", $3); print $3 }' | sort -u)
 bad=$(printf '%s\n' "$names" | grep -v -e '^muster_' -e '^$')
 if [ -n "$bad" ]; then
-	echo "FAIL: $lib exports symbols outside muster_*:" $bad
-	fail=1
+	fail "$lib exports symbols outside muster_*:" "$bad"
 else
-	echo "ok: $lib exports only muster_* symbols ($(printf '%s\n' "$names" | wc -l))"
+	pass "$lib exports only muster_* symbols ($(printf '%s\n' "$names" | wc -l))"
 fi
 # ... and exactly the functions muster.h declares: nothing internal leaks
 # out under the prefix, nothing public is hidden by the version script.
@@ -40,22 +36,13 @@ if grep -q '^#define HAVE_RESERVATION 1' "$b/config.h" 2>/dev/null; then
 	headers="$headers $MUSTER_TEST_SRCDIR/include/muster/reserve.h"
 fi
 declared=$(sed -n 's/^MUSTER_API .*[ *]\(muster_[a-z0-9_]*\)(.*/\1/p' $headers | sort -u)
-if [ -z "$declared" ]; then
-	echo "FAIL: no MUSTER_API function found in $headers"
-	fail=1
-fi
 undeclared=$(printf '%s\n' "$names" | grep -v -x -F -e "$declared" | grep -v '^$')
 missing=$(printf '%s\n' "$declared" | grep -v -x -F -e "$names" | grep -v '^$')
-if [ -n "$undeclared" ]; then
-	echo "FAIL: $lib exports symbols the headers do not declare:" $undeclared
-	fail=1
-fi
-if [ -n "$missing" ]; then
-	echo "FAIL: $lib does not export:" $missing
-	fail=1
-fi
-if [ -z "$undeclared$missing" ]; then
-	echo "ok: $lib exports the $(printf '%s\n' "$declared" | wc -l) functions its headers declare"
+if [ -z "$declared" ] || [ -n "$undeclared$missing" ]; then
+	fail "$lib exports the functions its headers declare" "declared in $headers: $declared" \
+		"exported, not declared: $undeclared" "declared, not exported: $missing"
+else
+	pass "$lib exports the $(printf '%s\n' "$declared" | wc -l) functions its headers declare"
 fi
 
 # Every plugin that is meant to be correct.
@@ -65,15 +52,12 @@ for f in "$b"/plugins/*/.libs/*.so "$b"/tests/plugins/.libs/stub*.so \
 	[ -f "$f" ] && set -- "$@" "$f"
 done
 if [ $# -eq 0 ]; then
-	echo "FAIL: no plugin found under $b"
-	exit 1
+	bail_out "no plugin found under $b"
 fi
 if out=$(sh "$checker" "$@"); then
-	for f in "$@"; do echo "ok: $f exports only muster_plugin_entry_v1"; done
+	for f in "$@"; do pass "$f exports only muster_plugin_entry_v1"; done
 else
-	echo "FAIL:"
-	printf '%s\n' "$out"
-	fail=1
+	fail "the plugins export only muster_plugin_entry_v1" "$out"
 fi
 
 # The checker itself: extra_export.so exports extra_symbol_for_test.
@@ -83,10 +67,9 @@ rc=$?
 expected="$extra exports symbols other than muster_plugin_entry_v1: "
 case $rc:$out in
 1:"$expected"*extra_symbol_for_test*)
-	echo "ok: check-exports.sh flags $extra" ;;
+	pass "check-exports.sh flags $extra" ;;
 *)
-	echo "FAIL: check-exports.sh on $extra: exit $rc, said: $out"
-	fail=1 ;;
+	fail "check-exports.sh on $extra: exit $rc, said: $out" ;;
 esac
 
-exit $fail
+finish

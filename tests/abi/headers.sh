@@ -8,34 +8,27 @@
 # MUSTER_TEST_SRCDIR, MUSTER_TEST_BUILDDIR (include/muster/version.h is
 # generated there).
 set -u
-: "${MUSTER_TEST_SRCDIR:?run me from make check}" "${MUSTER_TEST_BUILDDIR:?}"
+. "${MUSTER_TEST_SRCDIR:?run me from make check}/tests/lib/tap.sh"
 cc=${MUSTER_TEST_CC:-cc}
 cxx=${MUSTER_TEST_CXX:-c++}
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/muster-headers.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
 
 incs="-I$MUSTER_TEST_SRCDIR/include -I$MUSTER_TEST_BUILDDIR/include"
 cwarn="-Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes -Wundef -Wshadow"
 cxxwarn="-Wall -Wextra -Werror -Wundef -Wshadow -Wold-style-cast"
-fail=0
 
-# check DESCRIPTION COMPILER FLAGS...: compiles $tmp/unit
-check() {
+# compiles DESCRIPTION COMPILER FLAGS...: compiles $tmp/unit
+compiles() {
 	what=$1; shift
 	if ! out=$("$@" -fsyntax-only "$tmp/unit" 2>&1); then
-		echo "FAIL: $what"
-		echo "  $*"
-		printf '%s\n' "$out" | sed 's/^/  /'
-		fail=1
+		fail "$what" "$*" "$out"
 	else
-		echo "ok: $what"
+		pass "$what"
 	fi
 }
 
 have_cxx=yes
 if ! command -v "${cxx%% *}" >/dev/null 2>&1; then
-	echo "no C++ compiler ($cxx): skipping the C++ checks"
+	skip "the C++ checks" "no C++ compiler ($cxx)"
 	have_cxx=no
 fi
 
@@ -43,11 +36,11 @@ for h in muster/muster.h muster/plugin.h muster/reserve.h muster/version.h; do
 	# (the typedef keeps version.h's unit from being empty for -pedantic)
 	printf '#include <%s>\n#include <%s>\ntypedef int header_test_unit;\n' "$h" "$h" >"$tmp/unit"
 	for std in c99 c11; do
-		check "$h as $std -pedantic" $cc -x c -std=$std -pedantic $cwarn $incs
+		compiles "$h as $std -pedantic" $cc -x c -std=$std -pedantic $cwarn $incs
 	done
 	if [ $have_cxx = yes ]; then
 		for std in c++11 c++17; do
-			check "$h as $std -pedantic" $cxx -x c++ -std=$std -pedantic $cxxwarn $incs
+			compiles "$h as $std -pedantic" $cxx -x c++ -std=$std -pedantic $cxxwarn $incs
 		done
 	fi
 done
@@ -65,8 +58,8 @@ const muster_plugin desc = { MUSTER_PLUGIN_HEADER, 0, "cxx", "1", op, res, cl };
 MUSTER_PLUGIN_DEFINE(desc)
 CXX
 	# (without -Wold-style-cast: MUSTER_PLUGIN_HEADER expands to a C cast)
-	check "a C++ plugin using MUSTER_PLUGIN_DEFINE" \
+	compiles "a C++ plugin using MUSTER_PLUGIN_DEFINE" \
 		$cxx -x c++ -std=c++11 -pedantic -Wall -Wextra -Werror $incs
 fi
 
-exit $fail
+finish

@@ -87,17 +87,11 @@ TESTS += tests/abi/test_loader
 endif
 
 # Shell tests.  They need the compilers configure found.
-TESTS += \
-	tests/abi/headers.sh \
-	tests/abi/exports.sh \
-	tests/abi/out-of-tree.sh \
-	tests/abi/trust.sh
+shell_tests += tests/abi/headers.sh
+shell_tests += tests/abi/exports.sh
+shell_tests += tests/abi/out-of-tree.sh
+shell_tests += tests/abi/trust.sh
 AM_TESTS_ENVIRONMENT += \
 	MUSTER_TEST_CC='$(CC)'; MUSTER_TEST_CXX='$(CXX)'; \
 	export MUSTER_TEST_CC MUSTER_TEST_CXX;
-EXTRA_DIST += \
-	tests/abi/check-exports.sh \
-	tests/abi/headers.sh \
-	tests/abi/exports.sh \
-	tests/abi/out-of-tree.sh \
-	tests/abi/trust.sh
+EXTRA_DIST += tests/abi/check-exports.sh

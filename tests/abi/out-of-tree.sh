@@ -4,41 +4,28 @@
 # muster-plugin-uninstalled.pc), exports only its entry symbol, and the
 # real `muster` program loads it and gets the cluster from it.
 set -u
-: "${MUSTER_TEST_SRCDIR:?run me from make check}" "${MUSTER_TEST_BUILDDIR:?}" "${MUSTER_BIN:?}"
+. "${MUSTER_TEST_SRCDIR:?run me from make check}/tests/lib/tap.sh"
 src="$MUSTER_TEST_SRCDIR/examples/plugin"
 cc=${MUSTER_TEST_CC:-cc}
-fail=0
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/muster-oot.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
 chmod 0755 "$tmp"
-
-if ! command -v pkg-config >/dev/null 2>&1; then
-	echo "SKIP: no pkg-config"
-	exit 77
-fi
+require_tools pkg-config
 # pkg-config prefers muster-plugin-uninstalled.pc when it is on the path.
 PKG_CONFIG_PATH="$MUSTER_TEST_BUILDDIR/core"
 export PKG_CONFIG_PATH
 unset PKG_CONFIG_LIBDIR PKG_CONFIG_SYSROOT_DIR
 if ! cflags=$(pkg-config --cflags muster-plugin); then
-	echo "FAIL: pkg-config --cflags muster-plugin"
-	exit 1
+	bail_out "pkg-config --cflags muster-plugin"
 fi
-echo "muster-plugin cflags: $cflags"
+echo "# muster-plugin cflags: $cflags"
 case " $cflags " in
-*" -I$MUSTER_TEST_BUILDDIR/include "*) ;;
-*) echo "FAIL: pkg-config did not pick the build tree's muster-plugin-uninstalled.pc"; fail=1 ;;
+*" -I$MUSTER_TEST_BUILDDIR/include "*) pass "pkg-config picks the build tree's muster-plugin-uninstalled.pc" ;;
+*) fail "pkg-config did not pick the build tree's muster-plugin-uninstalled.pc" ;;
 esac
 case " $cflags " in
-*" -fvisibility=hidden "*) ;;
-*) echo "FAIL: muster-plugin's Cflags lack -fvisibility=hidden"; fail=1 ;;
+*" -fvisibility=hidden "*) pass "muster-plugin's Cflags have -fvisibility=hidden" ;;
+*) fail "muster-plugin's Cflags lack -fvisibility=hidden" ;;
 esac
-abi=$(pkg-config --variable=plugin_abi muster-plugin)
-if [ "$abi" != 1 ]; then
-	echo "FAIL: muster-plugin's plugin_abi is '$abi', not 1"
-	fail=1
-fi
+check_eq "muster-plugin's plugin_abi" "$(pkg-config --variable=plugin_abi muster-plugin)" 1
 
 # 1. The documented one-liner, warnings as errors, from a directory of its
 #    own (nothing of the tree on the include path but what pkg-config says).
@@ -47,33 +34,27 @@ cp "$src/hostfile.c" "$src/Makefile" "$tmp/build/"
 # shellcheck disable=SC2086  # $cc and $cflags are word lists
 if ! (cd "$tmp/build" && $cc $cflags -std=c99 -pedantic -Wall -Wextra -Werror \
 	-shared -fPIC -o "$tmp/plugins/hostfile.so" hostfile.c); then
-	echo "FAIL: the example does not build with: $cc $cflags -shared -fPIC"
-	exit 1
+	bail_out "the example does not build with: $cc $cflags -shared -fPIC"
 fi
 chmod 0644 "$tmp/plugins/hostfile.so"
-echo "ok: built hostfile.so with pkg-config --cflags muster-plugin"
+pass "built hostfile.so with pkg-config --cflags muster-plugin"
 
 # 2. Its user-facing Makefile, in the copied directory, when make is at hand
 #    (not the make running us: clear what the outer make passes down).
 if command -v make >/dev/null 2>&1; then
 	if (unset MAKEFLAGS MFLAGS MAKELEVEL MAKEFILES
 	    cd "$tmp/build" && make -s CC="$cc" CFLAGS='-O2 -Wall -Wextra -Werror'); then
-		echo "ok: examples/plugin/Makefile builds hostfile.so"
-		if ! sh "$MUSTER_TEST_SRCDIR/tests/abi/check-exports.sh" "$tmp/build/hostfile.so"; then
-			fail=1
-		fi
+		pass "examples/plugin/Makefile builds hostfile.so"
+		check "the Makefile's hostfile.so exports only muster_plugin_entry_v1" \
+			sh "$MUSTER_TEST_SRCDIR/tests/abi/check-exports.sh" "$tmp/build/hostfile.so"
 	else
-		echo "FAIL: examples/plugin/Makefile"
-		fail=1
+		fail "examples/plugin/Makefile"
 	fi
 fi
 
 # 3. One exported symbol.
-if sh "$MUSTER_TEST_SRCDIR/tests/abi/check-exports.sh" "$tmp/plugins/hostfile.so"; then
-	echo "ok: hostfile.so exports only muster_plugin_entry_v1"
-else
-	fail=1
-fi
+check "hostfile.so exports only muster_plugin_entry_v1" \
+	sh "$MUSTER_TEST_SRCDIR/tests/abi/check-exports.sh" "$tmp/plugins/hostfile.so"
 
 # 4. Loaded by the real program.
 cat >"$tmp/hosts" <<'HOSTS'
@@ -95,28 +76,25 @@ write_conf() { # FILE-OPTION [no-fallback]
 	} >"$tmp/muster.conf"
 }
 
-# run NAME EXPECTED-IN-COMPACT-OUTPUT... : `muster resolve`, whitespace removed
-run() {
+# resolves NAME EXPECTED-IN-COMPACT-OUTPUT... : `muster resolve`, whitespace removed
+resolves() {
 	name=$1; shift
-	if ! out=$("$MUSTER_BIN" -c "$tmp/muster.conf" resolve 2>"$tmp/stderr"); then
-		echo "FAIL: $name: muster resolve failed:"
-		sed 's/^/  /' "$tmp/stderr"
-		fail=1
+	if ! out=$("$MUSTER_BIN" -c "$tmp/muster.conf" resolve 2>"$tmp/err"); then
+		fail "$name: muster resolve failed"
 		return
 	fi
 	compact=$(printf '%s' "$out" | tr -d ' \t\n')
 	for want in "$@"; do
 		case $compact in
 		*"$want"*) ;;
-		*) echo "FAIL: $name: no $want in:"; printf '%s\n' "$out" | sed 's/^/  /'
-		   fail=1; return ;;
+		*) fail "$name: no $want in:" "$out"; return ;;
 		esac
 	done
-	echo "ok: $name"
+	pass "$name"
 }
 
 write_conf "$tmp/hosts"
-run "muster resolve through hostfile.so" \
+resolves "muster resolve through hostfile.so" \
 	'"cluster":{"worker":["w0.example:2222","w1.example:2222"],"ps":["[fd00::5]:2222"]}' \
 	'"rpc_layer":"grpc"' \
 	'"worker":{"0":{"GPU":8},"1":{"GPU":8}}'
@@ -124,30 +102,27 @@ run "muster resolve through hostfile.so" \
 if out=$("$MUSTER_BIN" -c "$tmp/muster.conf" plugins 2>&1) &&
    printf '%s\n' "$out" | grep -qF "$tmp/plugins/hostfile.so" &&
    printf '%s\n' "$out" | grep -qi loaded; then
-	echo "ok: muster plugins shows $tmp/plugins/hostfile.so loaded"
+	pass "muster plugins shows $tmp/plugins/hostfile.so loaded"
 else
-	echo "FAIL: muster plugins:"; printf '%s\n' "$out" | sed 's/^/  /'
-	fail=1
+	fail "muster plugins:" "$out"
 fi
 
 # No host file: notfound, and the chain falls back to static.
 write_conf "$tmp/absent"
-run "hostfile answers notfound without its file" '"cluster":{"fallback":["fallback.invalid:1"]}'
+resolves "hostfile answers notfound without its file" '"cluster":{"fallback":["fallback.invalid:1"]}'
 
 # A malformed line: unavail, the chain goes on; the reason names file:line.
 printf 'worker w0.example:2222\nworker no-port\n' >"$tmp/bad"
 write_conf "$tmp/bad"
-run "hostfile answers unavail for a malformed file" '"cluster":{"fallback":["fallback.invalid:1"]}'
+resolves "hostfile answers unavail for a malformed file" '"cluster":{"fallback":["fallback.invalid:1"]}'
 # Alone in the chain, its answer is final: the error says why.
 write_conf "$tmp/bad" no-fallback
-if "$MUSTER_BIN" -c "$tmp/muster.conf" resolve >/dev/null 2>"$tmp/stderr"; then
-	echo "FAIL: muster resolve succeeded on a malformed host file"
-	fail=1
-elif grep -qF "$tmp/bad:2: 'no-port' is not host:port" "$tmp/stderr"; then
-	echo "ok: the error gives the reason and file:line"
+if "$MUSTER_BIN" -c "$tmp/muster.conf" resolve >/dev/null 2>"$tmp/err"; then
+	fail "muster resolve succeeded on a malformed host file"
+elif grep -qF "$tmp/bad:2: 'no-port' is not host:port" "$tmp/err"; then
+	pass "the error gives the reason and file:line"
 else
-	echo "FAIL: muster resolve does not give the reason:"; sed 's/^/  /' "$tmp/stderr"
-	fail=1
+	fail "muster resolve does not give the reason"
 fi
 
-exit $fail
+finish

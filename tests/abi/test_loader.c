@@ -20,7 +20,6 @@
 #include <ftw.h>
 #include <limits.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,10 +28,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <setjmp.h> /* cmocka.h needs these first */
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
+#include "../lib/test.h"
 
 #include <muster/muster.h>
 #include <muster/plugin.h>
@@ -873,5 +869,5 @@ int main(void)
 
 	_Static_assert(sizeof(broken_cases) / sizeof(broken_cases[0]) == 7, "BROKEN(i) list");
 	_Static_assert(sizeof(perm_cases) / sizeof(perm_cases[0]) == 4, "PERM(i) list");
-	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+	return run_tap_tests(tests, group_setup, group_teardown);
 }

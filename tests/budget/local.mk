@@ -1,4 +1,3 @@
 # Work bounded by the budget: the large shapes of bench/budget, and
 # timeout_ms bounding CPU work.
-TESTS += tests/budget/shapes.sh
-EXTRA_DIST += tests/budget/shapes.sh
+shell_tests += tests/budget/shapes.sh

@@ -5,7 +5,7 @@
 # and answers unavail instead of running on.  The bounds are generous:
 # this runs under ASan on shared machines, where -O2 takes well under 1 s.
 set -eu
-. "${MUSTER_TEST_SRCDIR:?}/tests/cli/lib.sh"
+. "${MUSTER_TEST_SRCDIR:?}/tests/lib/tap.sh"
 
 bound=60 # seconds per resolve; the old code took minutes even at -O2
 

@@ -3,7 +3,7 @@
 # address that is not, naming it and its file:line; names pass without a
 # DNS lookup.  A TF_CONFIG of {} is an empty cluster.
 set -eu
-. "${MUSTER_TEST_SRCDIR:?}/tests/cli/lib.sh"
+. "${MUSTER_TEST_SRCDIR:?}/tests/lib/tap.sh"
 
 cat >"$tmp/bad.conf" <<'CONF'
 chain = ( { plugin = "static"; config = {
@@ -35,10 +35,10 @@ expect_json '{"cluster":{"worker":["n1:1","algo-1:2222","worker-0.train.svc:6553
 	"... and resolve as written"
 
 if have_plugin tf_config; then
-	TF_CONFIG='{}' run -c "$fixtures/tf-only.conf" resolve
+	TF_CONFIG='{}' run -c "$here/tf-only.conf" resolve
 	expect_status 0 "TF_CONFIG {}: exit 0"
 	expect_json '{"cluster":{}}' "... an empty cluster"
-	TF_CONFIG='{"cluster":{"worker":["a:1","b b:2"]}}' run -c "$fixtures/tf-only.conf" resolve
+	TF_CONFIG='{"cluster":{"worker":["a:1","b b:2"]}}' run -c "$here/tf-only.conf" resolve
 	expect_status 2 "TF_CONFIG: a bad address"
 	expect_err_match 'task worker:1: address "b b:2" is not HOST:PORT' "... is named"
 else

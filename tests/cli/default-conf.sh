@@ -2,7 +2,7 @@
 # The shipped default configuration (conf/muster.conf): tf_config, then a
 # single-task static cluster on localhost:2222.
 set -eu
-. "${MUSTER_TEST_SRCDIR:?}/tests/cli/lib.sh"
+. "${MUSTER_TEST_SRCDIR:?}/tests/lib/tap.sh"
 
 conf=$MUSTER_TEST_SRCDIR/conf/muster.conf
 if [ ! -f "$conf" ]; then

@@ -2,7 +2,7 @@
 # Exit statuses and error messages: config errors (4), the chain's answers
 # (1 notfound, 2 unavail), no such task and merge conflicts (5).
 set -eu
-. "${MUSTER_TEST_SRCDIR:?}/tests/cli/lib.sh"
+. "${MUSTER_TEST_SRCDIR:?}/tests/lib/tap.sh"
 
 # A missing configuration file: 4, naming the file.
 run -c "$tmp/no-such.conf" resolve
@@ -17,7 +17,7 @@ MUSTER_CONF=$tmp/no-such.conf "$MUSTER_BIN" check >"$tmp/out" 2>"$tmp/err" || st
 expect_status 4 "missing \$MUSTER_CONF"
 
 # A syntax error: 4, with file:line.
-run -c "$fixtures/syntax-error.conf" check
+run -c "$here/syntax-error.conf" check
 expect_status 4 "syntax error (check)"
 expect_err_match "^muster: .*syntax-error\.conf:4: " "syntax error: the message names file:line"
 if [ -s "$tmp/out" ]; then
@@ -25,55 +25,55 @@ if [ -s "$tmp/out" ]; then
 else
 	pass "syntax error: check prints no OK"
 fi
-run -c "$fixtures/syntax-error.conf" resolve
+run -c "$here/syntax-error.conf" resolve
 expect_status 4 "syntax error (resolve)"
 
 # A value of the wrong type: 4, with file:line.
-run -c "$fixtures/bad-type.conf" check
+run -c "$here/bad-type.conf" check
 expect_status 4 "wrong type"
 expect_err_match "^muster: .*bad-type\.conf:6: .*timeout_ms" "wrong type: file:line and the key"
 
 # An unknown plugin with strict = true: 4, naming the plugin and its line.
-run -c "$fixtures/strict-unknown-plugin.conf" check
+run -c "$here/strict-unknown-plugin.conf" check
 expect_status 4 "unknown plugin, strict (check)"
 expect_err_match "^muster: unknown plugin 'no_such_plugin' \(.*strict-unknown-plugin\.conf:4\)" \
 	"unknown plugin, strict: file:line and the plugin's name"
-run -c "$fixtures/strict-unknown-plugin.conf" resolve
+run -c "$here/strict-unknown-plugin.conf" resolve
 expect_status 4 "unknown plugin, strict (resolve)"
 
 # Not strict: a warning, the entry answers unavail and the chain goes on;
 # check rejects it all the same.
-run -c "$fixtures/unknown-plugin.conf" resolve
+run -c "$here/unknown-plugin.conf" resolve
 expect_status 0 "unknown plugin, not strict: the chain falls back"
 expect_json '{"cluster":{"worker":["h1:2222"]}}' "... to static"
 expect_err_match "^muster: warning: unknown plugin 'no_such_plugin' \(.*unknown-plugin\.conf:4\)$" \
 	"... after a warning with file:line"
-run -c "$fixtures/unknown-plugin.conf" check
+run -c "$here/unknown-plugin.conf" check
 expect_status 4 "unknown plugin, not strict: check rejects it"
-run -c "$fixtures/unknown-plugin.conf" plugins
+run -c "$here/unknown-plugin.conf" plugins
 expect_status 0 "unknown plugin, not strict: plugins"
 expect_out_match '^no_such_plugin +no_such_plugin +- +- +- +.*unknown-plugin\.conf:4 +failed: .*no_such_plugin' \
 	"plugins: the failed entry and why"
 expect_out_match '^static +static +.* built-in$' "plugins: the entry after it"
 
 # The chain's answers.
-run -c "$fixtures/unknown-plugin-only.conf" resolve
+run -c "$here/unknown-plugin-only.conf" resolve
 expect_status 2 "chain answers unavail (plugin failed to load)"
 expect_err_match "^muster: .*no_such_plugin" "... and says which entry and why"
 
 if have_plugin tf_config; then
-	run -c "$fixtures/tf-only.conf" resolve
+	run -c "$here/tf-only.conf" resolve
 	expect_status 1 "chain answers notfound (TF_CONFIG unset)"
 	expect_err_match "^muster: .*TF_CONFIG" "... and says TF_CONFIG is not set"
-	run -c "$fixtures/tf-only.conf" master
+	run -c "$here/tf-only.conf" master
 	expect_status 1 "master: notfound"
 	status=0
-	TF_CONFIG='not json' "$MUSTER_BIN" -c "$fixtures/tf-only.conf" resolve >"$tmp/out" \
+	TF_CONFIG='not json' "$MUSTER_BIN" -c "$here/tf-only.conf" resolve >"$tmp/out" \
 		2>"$tmp/err" || status=$?
 	expect_status 2 "chain answers unavail (TF_CONFIG is not JSON)"
 	expect_err_match "^muster: .*tf_config" "... and names the backend"
 	status=0
-	TF_CONFIG='{"cluster":{"worker":"h1:2222"}}' "$MUSTER_BIN" -c "$fixtures/tf-only.conf" \
+	TF_CONFIG='{"cluster":{"worker":"h1:2222"}}' "$MUSTER_BIN" -c "$here/tf-only.conf" \
 		resolve >"$tmp/out" 2>"$tmp/err" || status=$?
 	expect_status 2 "chain answers unavail (TF_CONFIG of the wrong shape)"
 else
@@ -97,16 +97,16 @@ else
 fi
 
 # No such job or task: 5.
-run -c "$fixtures/static.conf" master --task nosuchjob:0
+run -c "$here/static.conf" master --task nosuchjob:0
 expect_status 5 "master --task nosuchjob:0"
 expect_err_match "^muster: .*nosuchjob" "... names the job"
-run -c "$fixtures/static.conf" accelerators --task nosuchjob:0
+run -c "$here/static.conf" accelerators --task nosuchjob:0
 expect_status 5 "accelerators --task nosuchjob:0"
-run -c "$fixtures/static.conf" tf-config --task nosuchjob:0
+run -c "$here/static.conf" tf-config --task nosuchjob:0
 expect_status 5 "tf-config --task nosuchjob:0"
 
 # A merge conflict: 5, naming the task and both backends.
-run -c "$fixtures/conflict.conf" resolve
+run -c "$here/conflict.conf" resolve
 expect_status 5 "merge conflict"
 expect_err_match "^muster: .*worker:1.*first.*second" "merge conflict: the task and both backends"
 

@@ -2,12 +2,13 @@
 # Logging: warnings always reach stderr as "muster: warning: ..."; -v adds
 # info, -vv debug.  Unknown keys are warned about with file:line.
 set -eu
-. "${MUSTER_TEST_SRCDIR:?}/tests/cli/lib.sh"
+. "${MUSTER_TEST_SRCDIR:?}/tests/lib/tap.sh"
 
-static=$fixtures/static.conf
-unknown=$fixtures/unknown-key.conf
+static=$here/static.conf
+unknown=$here/unknown-key.conf
 
 run -c "$static" resolve
+expect_status 0 "resolve"
 expect_err_nomatch '^muster: info: ' "no info messages by default"
 run -c "$static" -v resolve
 expect_status 0 "-v resolve"
@@ -15,6 +16,7 @@ expect_err_match '^muster: info: .*static.*success' "-v: the chain's progress at
 expect_json '{"cluster":{"worker":["h1:2222","h2:2222"],"ps":["h3:2222"]},"task":{"type":"worker","index":1},"rpc_layer":"grpc"}' \
 	"-v: stdout is unchanged"
 run --verbose -c "$static" resolve
+expect_status 0 "--verbose resolve"
 expect_err_match '^muster: info: ' "--verbose is -v"
 run -vv -c "$static" resolve
 expect_status 0 "-vv resolve"
@@ -23,6 +25,7 @@ expect_err_nomatch '^muster: [a-z]+: .*[^ -~]' "log lines are printable"
 
 # Every stderr line has the documented shape.
 run -vv -c "$unknown" resolve
+expect_status 0 "-vv resolve with unknown keys"
 if grep -E -v -q '^muster: (error|warning|notice|info|debug): ' "$tmp/err"; then
 	fail "every log line is 'muster: LEVEL: message'"
 else

@@ -5,7 +5,7 @@
 # "did you mean"; `master` keeps TensorFlow's empty answers and says so;
 # text output escapes control bytes; deep nesting is named as such.
 set -eu
-. "${MUSTER_TEST_SRCDIR:?}/tests/cli/lib.sh"
+. "${MUSTER_TEST_SRCDIR:?}/tests/lib/tap.sh"
 
 # expect_err_exactly TEXT DESCRIPTION: stderr is exactly TEXT and a newline.
 expect_err_exactly() {

@@ -2,10 +2,10 @@
 # The built-in static backend through every command: no shared object is
 # needed, so this test runs whatever plugins were built.
 set -eu
-. "${MUSTER_TEST_SRCDIR:?}/tests/cli/lib.sh"
+. "${MUSTER_TEST_SRCDIR:?}/tests/lib/tap.sh"
 
-static=$fixtures/static.conf
-sparse=$fixtures/sparse.conf
+static=$here/static.conf
+sparse=$here/sparse.conf
 
 # resolve: JSON (the default), compared as structures with key order.
 want='{"cluster":{"worker":["h1:2222","h2:2222"],"ps":["h3:2222"]},"task":{"type":"worker","index":1},"rpc_layer":"grpc"}'
@@ -26,7 +26,7 @@ run -c "$static" resolve --format tf_config
 expect_status 0 "resolve --format tf_config"
 expect_out '{"cluster":{"ps":["h3:2222"],"worker":["h1:2222","h2:2222"]},"task":{"type":"worker","index":1},"environment":"cloud"}' \
 	"resolve --format tf_config is the own task's TF_CONFIG"
-run -c "$fixtures/noself.conf" resolve --format tf_config
+run -c "$here/noself.conf" resolve --format tf_config
 expect_status 64 "resolve --format tf_config without a self task"
 expect_err_match "^muster: .*tf-config --task" "... says to use tf-config --task"
 

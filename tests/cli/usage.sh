@@ -2,9 +2,9 @@
 # muster's command line: help, version, and usage errors (exit 64), which
 # are detected before the configuration is read.
 set -eu
-. "${MUSTER_TEST_SRCDIR:?}/tests/cli/lib.sh"
+. "${MUSTER_TEST_SRCDIR:?}/tests/lib/tap.sh"
 
-static=$fixtures/static.conf
+static=$here/static.conf
 missing=$tmp/no-such.conf # a usage error wins over a missing config
 
 run --help

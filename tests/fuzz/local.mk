@@ -17,7 +17,7 @@ fuzz_call_ldadd = core/libmuster-internal.la $(LIBCONFIG_LIBS)
 fuzz_programs = tests/fuzz/fuzz_config
 
 tests_fuzz_fuzz_config_SOURCES = tests/fuzz/config.c tests/fuzz/files.c $(fuzz_call)
-tests_fuzz_fuzz_config_CPPFLAGS = $(fuzz_cppflags) -I$(top_srcdir)/plugins/static
+tests_fuzz_fuzz_config_CPPFLAGS = $(fuzz_cppflags)
 tests_fuzz_fuzz_config_LDADD = $(FUZZ_DRIVER) $(fuzz_call_ldadd)
 
 if BUILD_TF_CONFIG
@@ -83,8 +83,8 @@ endif
 
 if BUILD_SPARK
 fuzz_programs += tests/fuzz/fuzz_pickle tests/fuzz/fuzz_reservation
-fuzz_res_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/fuzz -I$(top_srcdir)/reservation
-fuzz_res_ldadd = $(FUZZ_DRIVER) reservation/libreservation.la
+fuzz_res_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/fuzz -I$(top_srcdir)/tfos/wire
+fuzz_res_ldadd = $(FUZZ_DRIVER) tfos/wire/libtfoswire.la
 tests_fuzz_fuzz_pickle_SOURCES = tests/fuzz/pickle.c
 tests_fuzz_fuzz_pickle_CPPFLAGS = $(fuzz_res_cppflags)
 tests_fuzz_fuzz_pickle_LDADD = $(fuzz_res_ldadd)

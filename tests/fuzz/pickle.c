@@ -1,5 +1,5 @@
 /*
- * Fuzz target: the pickle decoder (reservation/pickle_decode.c).  Every
+ * Fuzz target: the pickle decoder (tfos/wire/pickle_decode.c).  Every
  * input must decode or fail cleanly, without a crash, a leak or undefined
  * behaviour; what decodes must encode, the encoding must decode, and
  * encoding that again must give the same bytes (compared as bytes, not

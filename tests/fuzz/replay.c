@@ -3,7 +3,8 @@
  * corpus fed once to LLVMFuzzerTestOneInput, so that `make check` replays
  * the corpus under the suite's sanitizers.  Arguments name files or
  * directories; none: $MUSTER_TEST_SRCDIR/tests/fuzz/corpus/NAME, NAME
- * being the program's name less its "fuzz_" prefix.
+ * being the program's name less its "fuzz_" prefix.  Prints TAP: one
+ * result per input replayed.
  */
 #include "config.h"
 
@@ -14,6 +15,8 @@
 #include <sys/stat.h>
 
 #include "fuzz.h"
+
+static long replayed;
 
 static int replay_file(const char *path)
 {
@@ -53,6 +56,8 @@ static int replay_file(const char *path)
 	free(data);
 	LLVMFuzzerTestOneInput(exact, size);
 	free(exact);
+	printf("ok %ld - %s (%zu bytes)\n", ++replayed, path, size);
+	fflush(stdout);
 	return 0;
 }
 
@@ -142,6 +147,6 @@ int main(int argc, char **argv)
 		}
 		total = n;
 	}
-	printf("replayed %ld inputs\n", total);
+	printf("1..%ld\n", total);
 	return 0;
 }

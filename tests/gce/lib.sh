@@ -6,23 +6,12 @@
 set -u
 
 here="$MUSTER_TEST_SRCDIR/tests/gce"
-. "$MUSTER_TEST_SRCDIR/tests/lib/checks.sh"
+. "$MUSTER_TEST_SRCDIR/tests/lib/tap.sh"
+require_plugin gce
+require_tools python3 openssl
 
-for tool in python3 openssl; do
-	if ! command -v "$tool" >/dev/null 2>&1; then
-		echo "SKIP: $tool is not installed"
-		exit 77
-	fi
-done
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/muster-gce-XXXXXX")
 server_pid=
-cleanup() {
-	stop_server
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+cleanup() { stop_server; }
 
 # Tests never read the caller's Google credentials, metadata or proxies.
 unset GOOGLE_APPLICATION_CREDENTIALS GCE_METADATA_HOST CLOUDSDK_CONFIG \
@@ -42,10 +31,10 @@ make_sa_key() {
 	if [ ! -s "$tmp/sa.pem" ]; then
 		openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$tmp/sa.pem" \
 			2>/dev/null && openssl pkey -in "$tmp/sa.pem" -pubout -out "$tmp/sa.pub" \
-			2>/dev/null || { echo "FAIL: openssl cannot make an RSA key"; exit 1; }
+			2>/dev/null || bail_out "openssl cannot make an RSA key"
 		# Another key nobody trusts.
 		openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$tmp/other.pem" \
-			2>/dev/null || exit 1
+			2>/dev/null || bail_out "openssl cannot make an RSA key"
 	fi
 }
 # sa_json KEY_PEM TOKEN_URI: a service-account key file as the console writes it.
@@ -86,9 +75,8 @@ start_server() {
 	while [ ! -s "$tmp/port" ]; do
 		i=$((i + 1))
 		if [ $i -gt 200 ] || ! kill -0 "$server_pid" 2>/dev/null; then
-			echo "FAIL: the fake GCE server did not start"
-			cat "$tmp/server.err"
-			exit 1
+			sed 's/^/# /' "$tmp/server.err"
+			bail_out "the fake GCE server did not start"
 		fi
 		sleep 0.05
 	done
@@ -111,16 +99,11 @@ EOC
 	echo "$tmp/$1.conf"
 }
 
-# run_muster CONF ARGS...: sets out, err, rc; a fresh request log each time.
-run_muster() {
-	c=$1
-	shift
-	: >"$tmp/requests.log"
-	"$MUSTER_BIN" -vv -c "$c" "$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	out=$(cat "$tmp/out")
-	err=$(cat "$tmp/err")
-	# Whatever happened, no token or key material shows (-vv: debug logs).
+# run_muster (tests/lib/tap.sh) with debug logs and a fresh request log;
+# whatever happened, no token or key material shows.
+muster_opts=-vv
+before_run() { : >"$tmp/requests.log"; }
+after_run() {
 	if grep -q -e 'ya29\.' -e "$REFRESH_TOKEN" -e 'BEGIN PRIVATE' -e 'muster-client-secret' \
 		-e 'static-access-token' "$tmp/out" "$tmp/err"; then
 		fail "a secret appears in muster's output for: $*"

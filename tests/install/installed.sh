@@ -10,7 +10,7 @@ set -u
 : "${MUSTER_TEST_SRCDIR:?run me from make check}" "${MUSTER_TEST_BUILDDIR:?}"
 : "${MUSTER_INST_BINDIR:?}" "${MUSTER_INST_LIBDIR:?}" "${MUSTER_INST_INCLUDEDIR:?}"
 : "${MUSTER_INST_SYSCONFDIR:?}" "${MUSTER_INST_MANDIR:?}" "${MUSTER_INST_PKGCONFIGDIR:?}"
-. "$MUSTER_TEST_SRCDIR/tests/lib/checks.sh"
+. "$MUSTER_TEST_SRCDIR/tests/lib/tap.sh"
 src=$MUSTER_TEST_SRCDIR
 build=$MUSTER_TEST_BUILDDIR
 cc=${MUSTER_TEST_CC:-cc}
@@ -20,28 +20,21 @@ make=${MUSTER_TEST_MAKE:-make}
 # Installed directories must not be group-writable: muster refuses plugins there.
 umask 022
 
-for tool in pkg-config "$make"; do
-	if ! command -v "$tool" >/dev/null 2>&1; then
-		echo "SKIP: no $tool"
-		exit 77
-	fi
-done
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/muster-installed.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
+require_tools pkg-config "$make"
 chmod 0755 "$tmp"
 root=$tmp/root
 # The make running us passes its jobserver and flags down; these makes are the user's own.
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKEFILES
 
 # show FILE: a failed step's log, indented.
-show() { sed 's/^/  /' "$1"; }
+show() { sed 's/^/#   /' "$1"; }
 
 # 1. make install DESTDIR= of this build.
 if ! "$make" -C "$build" install DESTDIR="$root" >"$tmp/install.out" 2>&1; then
-	fail "make install DESTDIR=$root:"; tail -40 "$tmp/install.out" | sed 's/^/  /'
+	fail "make install DESTDIR=$root:"; tail -40 "$tmp/install.out" | sed 's/^/#   /'
 	finish
 fi
+pass "make install DESTDIR=$root"
 bindir=$root$MUSTER_INST_BINDIR
 libdir=$root$MUSTER_INST_LIBDIR
 pluginsdir=$libdir/muster/plugins
@@ -52,15 +45,12 @@ pcdir=$root$MUSTER_INST_PKGCONFIGDIR
 # installed PATH...: each file exists in the installed tree.
 installed() {
 	for f in "$@"; do
-		checks=$((checks + 1))
-		if [ ! -f "$f" ]; then
-			fail "not installed: ${f#"$root"}"
-		fi
+		check "installed: ${f#"$root"}" test -f "$f"
 	done
 }
 headers="muster.h plugin.h version.h"
 # <muster/reserve.h> goes with `muster reserve`, built with the spark backend.
-[ -f "$build/reserve/libreserve.la" ] && headers="$headers reserve.h"
+[ -f "$build/tfos/server/libtfosserver.la" ] && headers="$headers reserve.h"
 for h in $headers; do installed "$root$MUSTER_INST_INCLUDEDIR/muster/$h"; done
 for la in "$build"/plugins/*/*.la; do
 	name=$(basename "$la" .la)
@@ -68,10 +58,11 @@ for la in "$build"/plugins/*/*.la; do
 done
 installed "$bindir/muster" "$conf" "$pcdir/muster.pc" "$pcdir/muster-plugin.pc" \
 	"$root$MUSTER_INST_MANDIR/man1/muster.1" "$root$MUSTER_INST_MANDIR/man5/muster.conf.5"
-checks=$((checks + 1))
-cmp -s "$src/conf/muster.conf" "$conf" || fail "${conf#"$root"} is not conf/muster.conf"
+check "${conf#"$root"} is conf/muster.conf" cmp -s "$src/conf/muster.conf" "$conf"
 if [ -d "$root$MUSTER_INST_INCLUDEDIR/include" ]; then
 	fail "headers installed under ${MUSTER_INST_INCLUDEDIR}/include/"
+else
+	pass "no headers under ${MUSTER_INST_INCLUDEDIR}/include/"
 fi
 
 # From here on only the installed tree: its .pc files, its library, its
@@ -85,10 +76,9 @@ muster=$bindir/muster
 
 # uses_installed_lib PROGRAM: its libmuster is the installed one.
 uses_installed_lib() {
-	checks=$((checks + 1))
 	lib=$(ldd "$1" 2>/dev/null | sed -n 's/^[[:space:]]*libmuster\.so[^ ]* => \([^ ]*\).*/\1/p')
 	case $lib in
-	"$libdir"/*) ;;
+	"$libdir"/*) pass "$1 loads the installed libmuster" ;;
 	*) fail "$1 loads libmuster from '$lib', not from $libdir" ;;
 	esac
 }
@@ -96,6 +86,8 @@ command -v ldd >/dev/null 2>&1 && uses_installed_lib "$muster"
 
 if ! "$muster" resolve >"$tmp/muster.json" 2>"$tmp/muster.err"; then
 	fail "the installed muster resolve with the installed default config:"; show "$tmp/muster.err"
+else
+	pass "the installed muster resolves with the installed default config"
 fi
 
 # 3. The README's first C block, as the body of main(), with
@@ -103,31 +95,29 @@ fi
 #    sanitizers, which the installed library was built with).
 awk '/^```c[[:space:]]*$/ { inside = 1; next } inside && /^```/ { exit } inside' \
 	"$src/README.md" >"$tmp/block.c"
-checks=$((checks + 1))
 if [ ! -s "$tmp/block.c" ]; then
 	fail "README.md has no \`\`\`c block"
 	finish
 fi
+pass "README.md has a \`\`\`c block"
 {
 	printf '#include <muster/muster.h>\n#include <err.h>\n#include <stdio.h>\n\nint main(void)\n{\n'
 	cat "$tmp/block.c"
 	printf '}\n'
 } >"$tmp/readme.c"
-checks=$((checks + 1))
 if ! pcflags=$(pkg-config --cflags --libs muster 2>"$tmp/pc.err"); then
 	fail "pkg-config --cflags --libs muster:"; show "$tmp/pc.err"
 	finish
 fi
-echo "pkg-config --cflags --libs muster: $pcflags"
-checks=$((checks + 1))
+pass "pkg-config --cflags --libs muster: $pcflags"
 # shellcheck disable=SC2086  # word lists
 if ! $cc $cflags -Wall -Wextra -Werror -o "$tmp/readme" "$tmp/readme.c" $ldflags $pcflags \
 	>"$tmp/cc.out" 2>&1; then
 	fail "the README's C example does not compile against the installed tree:"
-	show "$tmp/cc.out"; echo "  the program:"; show "$tmp/readme.c"
+	show "$tmp/cc.out"; echo "#   the program:"; show "$tmp/readme.c"
 else
+	pass "the README's C example compiles against the installed tree"
 	command -v ldd >/dev/null 2>&1 && uses_installed_lib "$tmp/readme"
-	checks=$((checks + 1))
 	if ! "$tmp/readme" >"$tmp/readme.json" 2>"$tmp/readme.err"; then
 		fail "the README's C example failed:"; show "$tmp/readme.err"
 	elif ! tr -d ' \t\n' <"$tmp/readme.json" | grep -qF '"cluster":{"worker":["localhost:2222"]}'; then
@@ -136,9 +126,9 @@ else
 	     ! python3 -c 'import json, sys; a, b = (json.load(open(f)) for f in sys.argv[1:]); sys.exit(a != b)' \
 		"$tmp/readme.json" "$tmp/muster.json" 2>"$tmp/py.err"; then
 		fail "the README's C example does not print muster resolve's JSON:"
-		show "$tmp/readme.json"; echo "  muster resolve:"; show "$tmp/muster.json"; show "$tmp/py.err"
+		show "$tmp/readme.json"; echo "#   muster resolve:"; show "$tmp/muster.json"; show "$tmp/py.err"
 	else
-		echo "ok: the README's C example prints $(cat "$tmp/readme.json")"
+		pass "the README's C example prints $(cat "$tmp/readme.json")"
 	fi
 fi
 
@@ -149,38 +139,38 @@ mkdir "$tmp/hostfile"
 for f in Makefile hostfile.c hosts.example; do
 	cp "$src/examples/plugin/$f" "$tmp/hostfile/$f"
 done
-checks=$((checks + 1))
 if ! (cd "$tmp/hostfile" && "$make" CC="$cc") >"$tmp/plugin.out" 2>&1; then
 	fail "examples/plugin's Makefile against the installed tree:"; show "$tmp/plugin.out"
 	finish
 fi
+pass "examples/plugin's Makefile builds against the installed tree"
 # pkgconf puts the sysroot before pluginsdir itself; pkg-config does not.
 case $(pkg-config --variable=pluginsdir muster-plugin) in
 "$root"/*) destdir= ;;
 *) destdir=$root ;;
 esac
-checks=$((checks + 1))
 if ! (cd "$tmp/hostfile" && "$make" install DESTDIR="$destdir") >"$tmp/plugin.out" 2>&1; then
 	fail "examples/plugin's make install into the installed tree:"; show "$tmp/plugin.out"
 	finish
 fi
+pass "examples/plugin's make install into the installed tree"
 installed "$pluginsdir/hostfile.so"
 
 printf 'worker w0.example:2222 GPU=8\nps p0.example:2222\n' >"$tmp/hosts"
 cat >"$tmp/hostfile.conf" <<CONF
 chain = ( { plugin = "hostfile"; config = { file = "$tmp/hosts"; rpc_layer = "grpc"; }; } );
 CONF
-checks=$((checks + 1))
 if ! "$muster" -c "$tmp/hostfile.conf" plugins >"$tmp/plugins.out" 2>&1 ||
    ! grep -E "^hostfile .*$pluginsdir/hostfile\.so.* loaded\$" "$tmp/plugins.out" >/dev/null; then
 	fail "the installed muster does not show $pluginsdir/hostfile.so loaded:"; show "$tmp/plugins.out"
+else
+	pass "the installed muster shows $pluginsdir/hostfile.so loaded"
 fi
-checks=$((checks + 1))
 if ! "$muster" -c "$tmp/hostfile.conf" resolve >"$tmp/resolve.out" 2>&1 ||
    ! tr -d ' \t\n' <"$tmp/resolve.out" | grep -qF '"cluster":{"worker":["w0.example:2222"],"ps":["p0.example:2222"]}'; then
 	fail "the installed muster does not resolve through hostfile.so:"; show "$tmp/resolve.out"
 else
-	echo "ok: the installed muster resolves through $pluginsdir/hostfile.so"
+	pass "the installed muster resolves through $pluginsdir/hostfile.so"
 fi
 
 finish

@@ -2,8 +2,7 @@
 # README's C example and examples/plugin built and run against that tree
 # only.  The test needs the configured directories, and the compiler and
 # flags the library was built with (under the sanitizers, their runtime).
-TESTS += tests/install/installed.sh
-EXTRA_DIST += tests/install/installed.sh
+shell_tests += tests/install/installed.sh
 AM_TESTS_ENVIRONMENT += \
 	MUSTER_TEST_CFLAGS='$(CFLAGS)'; MUSTER_TEST_LDFLAGS='$(LDFLAGS)'; \
 	MUSTER_TEST_MAKE='$(MAKE)'; \

@@ -8,7 +8,7 @@
 #
 # It needs a running server: tests/kubernetes-integration/run.sh builds one
 # if absent, starts it, runs this and stops it (CI does that).  Under
-# `make check` with no server running this test is skipped (exit 77) and
+# `make check` with no server running this test is skipped (a TAP skip) and
 # says how to run it; with MUSTER_KINT_REQUIRE=1 a missing server, tool or
 # plugin is a failure instead.
 #
@@ -18,16 +18,10 @@ set -u
 : "${MUSTER_TEST_SRCDIR:?MUSTER_TEST_SRCDIR is not set: run this test with make check or run.sh}"
 KINT_HERE=$MUSTER_TEST_SRCDIR/tests/kubernetes-integration
 . "$KINT_HERE/api.sh"
-
-skip_all() {
-	if [ "${MUSTER_KINT_REQUIRE:-0}" = 1 ]; then
-		echo "Bail out! $1"
-		exit 99
-	fi
-	echo "1..0 # SKIP $1"
-	echo "SKIP: kubernetes-integration: $1" >&2
-	exit 77
-}
+. "$MUSTER_TEST_SRCDIR/tests/lib/tap.sh"
+if [ "${MUSTER_KINT_REQUIRE:-0}" = 1 ]; then
+	skip_all() { bail_out "$1"; }
+fi
 
 command -v curl >/dev/null 2>&1 || skip_all "curl not found"
 command -v python3 >/dev/null 2>&1 || skip_all "python3 not found"
@@ -45,7 +39,6 @@ fi
 tools=$(kint_tools "$MUSTER_TEST_SRCDIR") ||
 	skip_all "kube-apiserver running, but no seed.sh: set MUSTER_KUBE_TOOLS to ../shared/tools/kube-apiserver"
 
-. "$MUSTER_TEST_SRCDIR/tests/cli/lib.sh"
 have_plugin kubernetes ||
 	skip_all "no kubernetes.so in MUSTER_PLUGIN_PATH ($MUSTER_PLUGIN_PATH)"
 

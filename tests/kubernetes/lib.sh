@@ -5,23 +5,12 @@
 set -u
 
 here="$MUSTER_TEST_SRCDIR/tests/kubernetes"
-. "$MUSTER_TEST_SRCDIR/tests/lib/checks.sh"
+. "$MUSTER_TEST_SRCDIR/tests/lib/tap.sh"
+require_plugin kubernetes
+require_tools python3 openssl
 
-for tool in python3 openssl; do
-	if ! command -v "$tool" >/dev/null 2>&1; then
-		echo "SKIP: $tool is not installed"
-		exit 77
-	fi
-done
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/muster-k8s-XXXXXX")
 server_pid=
-cleanup() {
-	stop_server
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+cleanup() { stop_server; }
 
 # Tests never read the caller's cluster or proxies.
 unset KUBECONFIG KUBERNETES_SERVICE_HOST KUBERNETES_SERVICE_PORT POD_NAME POD_NAMESPACE \
@@ -53,7 +42,7 @@ make_pki() {
 		printf 'extendedKeyUsage=clientAuth\n' >client.ext
 		openssl x509 -req -in client.csr -CA ca.crt -CAkey ca.key -CAcreateserial \
 			-out client.crt -days 2 -extfile client.ext 2>/dev/null || exit 1
-	) || { echo "FAIL: cannot make the test certificates with openssl"; exit 1; }
+	) || bail_out "cannot make the test certificates with openssl"
 	pki="$d"
 }
 
@@ -86,9 +75,8 @@ start_server() {
 	while [ ! -s "$tmp/port" ]; do
 		i=$((i + 1))
 		if [ $i -gt 200 ] || ! kill -0 "$server_pid" 2>/dev/null; then
-			echo "FAIL: the fake API server did not start"
-			cat "$tmp/server.err"
-			exit 1
+			sed 's/^/# /' "$tmp/server.err"
+			bail_out "the fake API server did not start"
 		fi
 		sleep 0.05
 	done
@@ -120,16 +108,10 @@ explicit() {
 	echo "server = \"$URL\"; token_file = \"$tmp/token\"; ca_file = \"$pki/ca.crt\";"
 }
 
-# run_muster CONF ARGS...: sets out, err, rc.
-run_muster() {
-	c=$1
-	shift
-	: >"$tmp/requests.log" # each check sees its own requests
-	"$MUSTER_BIN" -c "$c" "$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	out=$(cat "$tmp/out")
-	err=$(cat "$tmp/err")
-	# Whatever happened, the token never shows.
+# run_muster (tests/lib/tap.sh) with a fresh request log for each check;
+# whatever happened, the token never shows.
+before_run() { : >"$tmp/requests.log"; }
+after_run() {
 	if grep -q "$TOKEN" "$tmp/out" "$tmp/err"; then
 		fail "the bearer token appears in muster's output for: $*"
 	fi

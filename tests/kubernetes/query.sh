@@ -181,7 +181,7 @@ if python3 -c 'import socket; s=socket.socket(socket.AF_INET6); s.bind(("::1", 0
 rpc_layer: grpc
 source: k8s"
 else
-	echo "no IPv6 loopback: IPv6 checks skipped"
+	skip "IPv6 checks" "no IPv6 loopback"
 fi
 
 # kubectl proxy: plain http, no credentials.

@@ -1,14 +1,10 @@
 /* The continue token read from a page's leading bytes (continue_hint.c):
  * the API server's shape gives the token; every other shape gives no
  * guess, never a wrong one. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cmocka.h>
+#include "../lib/test.h"
 
 #include "../../plugins/kubernetes/k8s.h"
 
@@ -116,5 +112,5 @@ int main(void)
 		cmocka_unit_test(truncated),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return run_tap_tests(tests, NULL, NULL);
 }

@@ -3,15 +3,11 @@
  * the events a walk gives, what it steps over, and where it says a broken
  * page goes wrong.  Pages are fed in pieces, as libcurl hands them over.
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cmocka.h>
+#include "../lib/test.h"
 
 #include "../../plugins/kubernetes/json_page.h"
 
@@ -252,5 +248,5 @@ int main(void)
 		cmocka_unit_test(two_pages_one_parser),
 	};
 
-	return cmocka_run_group_tests(tests, parser_setup, parser_teardown);
+	return run_tap_tests(tests, parser_setup, parser_teardown);
 }

@@ -35,7 +35,7 @@ if [ ! -S /var/run/libvirt/libvirt-sock-ro ] && [ ! -S /var/run/libvirt/virtqemu
 		"libvirt(vm): notfound: no libvirt daemon here (qemu:///system: Failed to connect socket to"
 	expect_quiet "default URI: quiet"
 else
-	echo "a libvirt daemon runs here: the no-daemon check is skipped"
+	skip "default URI, no daemon: notfound" "a libvirt daemon runs here"
 fi
 
 # Malformed metadata: unavail naming the domain, the namespace and the fault.

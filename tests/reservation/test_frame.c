@@ -11,10 +11,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cmocka.h>
+#include "../lib/test.h"
 #include <openssl/evp.h>
 
 #include "frame.h"
@@ -311,5 +307,5 @@ int main(void)
 		cmocka_unit_test(auth_tag_layout),
 		cmocka_unit_test(key_file),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return run_tap_tests(tests, NULL, NULL);
 }

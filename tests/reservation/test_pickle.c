@@ -7,14 +7,10 @@
 #include "config.h"
 
 #include <math.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cmocka.h>
+#include "../lib/test.h"
 
 #include "pickle.h"
 
@@ -465,5 +461,5 @@ int main(void)
 		cmocka_unit_test(floats),
 		cmocka_unit_test(opcode_names),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return run_tap_tests(tests, NULL, NULL);
 }

@@ -11,17 +11,13 @@
 #define _GNU_SOURCE 1 /* mkdtemp */
 #endif
 
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cmocka.h>
+#include "../lib/test.h"
 
 #include "pickle.h"
 
@@ -274,7 +270,7 @@ int main(void)
 		cmocka_unit_test(every_protocol_matches_python),
 		cmocka_unit_test(ps_registration_memo),
 	};
-	int failed = cmocka_run_group_tests(tests, setup, teardown);
+	int failed = run_tap_tests(tests, setup, teardown);
 	/* Without python3 there is nothing to compare with: skipped. */
 	if (!failed && !have_python) {
 		fprintf(stderr, "python3 or gen_fixtures.py not available: skipped\n");

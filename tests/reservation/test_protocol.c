@@ -5,14 +5,10 @@
  */
 #include "config.h"
 
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cmocka.h>
+#include "../lib/test.h"
 
 #include "protocol.h"
 
@@ -333,5 +329,5 @@ int main(void)
 		cmocka_unit_test(cluster_spec_vectors),
 		cmocka_unit_test(truthiness),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return run_tap_tests(tests, NULL, NULL);
 }

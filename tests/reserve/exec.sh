@@ -3,7 +3,7 @@
 # environment, and a reserved port (spark) is held until right before
 # COMMAND starts, then handed over: COMMAND can bind it.
 set -u
-. "${MUSTER_TEST_SRCDIR:?run me with make check}/tests/cli/lib.sh"
+. "${MUSTER_TEST_SRCDIR:?run me with make check}/tests/lib/tap.sh"
 conf=$MUSTER_TEST_SRCDIR/tests/cli/tf-only.conf
 unset MUSTER_CLUSTER MUSTER_RESERVED_PORT TENSORFLOW_PORT
 

@@ -108,7 +108,7 @@ class Client:
 
 
 class Auth:
-    """The authenticated framing of reservation/frame.h, from its comment."""
+    """The authenticated framing of tfos/wire/frame.h, from its comment."""
 
     CONTEXT = b"muster-reservation-v1"
 

@@ -2,11 +2,8 @@
 # reserve_test.py (or of $scenarios, another script there) named like the
 # script (basic.sh runs "basic").  Python clients written from the protocol
 # description drive `muster reserve`.
-: "${MUSTER_BIN:?MUSTER_BIN is not set: run this test with make check}"
-: "${MUSTER_TEST_SRCDIR:?MUSTER_TEST_SRCDIR is not set: run this test with make check}"
-if ! py=$(command -v python3); then
-	echo "python3 not found: skipping"
-	exit 77
-fi
+. "${MUSTER_TEST_SRCDIR:?run me with make check}/tests/lib/tap.sh"
+require_tools python3
+"$MUSTER_BIN" reserve --help >/dev/null 2>&1 || skip_all "muster reserve is not built"
 name=$(basename "$0" .sh)
-exec "$py" "$MUSTER_TEST_SRCDIR/tests/reserve/${scenarios:-reserve_test.py}" "$name"
+exec python3 "$MUSTER_TEST_SRCDIR/tests/reserve/${scenarios:-reserve_test.py}" "$name"

@@ -1,11 +1,11 @@
 #!/bin/sh
-# Authenticated reservation frames (reservation/frame.h): with
+# Authenticated reservation frames (tfos/wire/frame.h): with
 # auth_key_file on both ends every frame carries an HMAC-SHA256 tag; a
 # mismatch on either side, or a wrong key, is unavail; an exposed key file
 # is a config error.  The server is tests/spark/server.py speaking the
 # format from its description.
 set -eu
-. "${MUSTER_TEST_SRCDIR:?}/tests/cli/lib.sh"
+. "${MUSTER_TEST_SRCDIR:?}/tests/lib/tap.sh"
 . "$MUSTER_TEST_SRCDIR/tests/spark/lib.sh"
 unset TFOS_SERVER_HOST TFOS_SERVER_PORT TENSORFLOW_PORT
 

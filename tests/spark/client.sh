@@ -5,7 +5,7 @@
 # environment TFoS uses, unreachable and slow servers, duplicates, a retried
 # executor, and hostile replies (unavail, never a crash, hang or leak).
 set -eu
-. "${MUSTER_TEST_SRCDIR:?}/tests/cli/lib.sh"
+. "${MUSTER_TEST_SRCDIR:?}/tests/lib/tap.sh"
 . "$MUSTER_TEST_SRCDIR/tests/spark/lib.sh"
 unset TFOS_SERVER_HOST TFOS_SERVER_PORT TENSORFLOW_PORT MUSTER_TEST_EXECUTOR_ID
 

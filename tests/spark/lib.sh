@@ -1,16 +1,10 @@
 # Helpers for the spark tests (tests/spark/*.sh), sourced after
-# tests/cli/lib.sh: reservation servers (tests/spark/server.py, a Python
+# tests/lib/tap.sh: reservation servers (tests/spark/server.py, a Python
 # server written from the protocol description) started on loopback and
 # stopped on exit, and configs with one spark entry.
 
-if ! have_python3; then
-	echo "1..0 # SKIP python3 not found"
-	exit 77
-fi
-if ! have_plugin spark; then
-	echo "1..0 # SKIP the spark plugin is not built"
-	exit 77
-fi
+require_tools python3
+require_plugin spark
 
 server_py=$MUSTER_TEST_SRCDIR/tests/spark/server.py
 server_pids=
@@ -25,7 +19,7 @@ cleanup_servers() {
 	done
 	server_pids=
 }
-trap 'cleanup_servers; rm -rf "$tmp"' EXIT
+cleanup() { cleanup_servers; }
 
 # wait_for_file FILE: up to 20 s.
 wait_for_file() {
@@ -50,9 +44,8 @@ start_server() {
 	server_pids="$server_pids $server_pid"
 	server_log=$tmp/server$nservers.log
 	if ! wait_for_file "$portfile"; then
-		echo "Bail out! the Python reservation server did not start"
-		cat "$tmp/server$nservers.err"
-		exit 99
+		sed 's/^/# /' "$tmp/server$nservers.err"
+		bail_out "the Python reservation server did not start"
 	fi
 	server_port=$(cat "$portfile")
 }

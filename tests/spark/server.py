@@ -11,7 +11,7 @@ server does.  Single thread, select() over non-blocking sockets with a
 buffer per connection.
 
 With --auth-key-file it speaks muster's authenticated framing
-(reservation/frame.h): a hello frame "MSTRAUT1" + 16-byte nonce from each
+(tfos/wire/frame.h): a hello frame "MSTRAUT1" + 16-byte nonce from each
 side, then every frame is pickle | HMAC-SHA256 tag over
 "muster-reservation-v1" | Ns | Nc | direction | sequence (8 bytes BE) | pickle.
 

@@ -5,7 +5,7 @@
 # holds its own TF port.  Where `muster reserve` is not built, the Python
 # server from the protocol description stands in.
 set -eu
-. "${MUSTER_TEST_SRCDIR:?}/tests/cli/lib.sh"
+. "${MUSTER_TEST_SRCDIR:?}/tests/lib/tap.sh"
 . "$MUSTER_TEST_SRCDIR/tests/spark/lib.sh"
 unset TFOS_SERVER_HOST TFOS_SERVER_PORT TENSORFLOW_PORT MUSTER_TEST_EXECUTOR_ID
 

@@ -13,11 +13,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <pthread.h>
-#include <setjmp.h>
 #include <signal.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cmocka.h>
+#include "../lib/test.h"
 
 #include <muster/muster.h>
 
@@ -334,5 +330,5 @@ int main(void)
 		printf("1..0 # SKIP python3 not found\n");
 		return 77;
 	}
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return run_tap_tests(tests, setup, teardown);
 }

@@ -585,5 +585,5 @@ int main(void)
 		cmocka_unit_test(concurrent_resolves),
 	};
 
-	return cmocka_run_group_tests(tests, tfc_group_setup, tfc_group_teardown);
+	return run_tap_tests(tests, tfc_group_setup, tfc_group_teardown);
 }

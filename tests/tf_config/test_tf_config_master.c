@@ -30,7 +30,7 @@ static void master_fails(const muster_result *res, const char *type, long id, co
 	muster_error err;
 
 	memset(&err, 0, sizeof(err));
-	assert_int_equal(muster_master(&got, res, type, id, rpc, &err), MUSTER_ENOENT);
+	assert_int_equal(muster_result_master_url(&got, res, type, id, rpc, &err), MUSTER_ENOENT);
 	assert_null(got);
 	assert_int_equal(err.code, MUSTER_ENOENT);
 	tfc_assert_contains(err.message, why);
@@ -221,5 +221,5 @@ int main(void)
 		cmocka_unit_test(number_type_and_string_index),
 	};
 
-	return cmocka_run_group_tests(tests, tfc_group_setup, tfc_group_teardown);
+	return run_tap_tests(tests, tfc_group_setup, tfc_group_teardown);
 }

@@ -188,9 +188,9 @@ void tfc_assert_master(const muster_result *res, const char *type, long id, cons
 	int rc;
 
 	memset(&err, 0, sizeof(err));
-	rc = muster_master(&got, res, type, id, rpc, &err);
+	rc = muster_result_master_url(&got, res, type, id, rpc, &err);
 	if (rc != 0)
-		fail_msg("muster_master(%s, %ld, %s): %s (%s)", type ? type : "NULL", id,
+		fail_msg("muster_result_master_url(%s, %ld, %s): %s (%s)", type ? type : "NULL", id,
 		         rpc ? rpc : "NULL", muster_strerror(rc), err.message);
 	assert_non_null(got);
 	assert_string_equal(got, want);

@@ -6,12 +6,7 @@
 #ifndef MUSTER_TESTS_TFC_TEST_H
 #define MUSTER_TESTS_TFC_TEST_H
 
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-
-#include <cmocka.h>
+#include "../lib/test.h"
 
 #include <muster/muster.h>
 
@@ -55,7 +50,7 @@ void tfc_assert_tasks(const muster_result *res, const char *job, const struct tf
 		                 sizeof(tfc_want_) / sizeof(tfc_want_[0]));                  \
 	} while (0)
 
-/* muster_master, expected to succeed, compared with `want`. */
+/* muster_result_master_url, expected to succeed, compared with `want`. */
 void tfc_assert_master(const muster_result *res, const char *type, long id, const char *rpc,
                        const char *want);
 

@@ -322,5 +322,5 @@ int main(void)
 		cmocka_unit_test_teardown(loaded_plugin_is_introspectable, teardown),
 		cmocka_unit_test_teardown(reserved_port_is_held_until_released, teardown),
 	};
-	return cmocka_run_group_tests_name("chain", tests, NULL, NULL);
+	return run_tap_tests(tests, NULL, NULL);
 }

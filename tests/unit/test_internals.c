@@ -128,5 +128,5 @@ int main(void)
 		cmocka_unit_test(arena_aligns_and_grows),
 		cmocka_unit_test(suggestions_are_near_typos_only),
 	};
-	return cmocka_run_group_tests_name("internals", tests, NULL, NULL);
+	return run_tap_tests(tests, NULL, NULL);
 }

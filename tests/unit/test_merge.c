@@ -199,5 +199,5 @@ int main(void)
 		cmocka_unit_test_teardown(union_master, teardown),
 		cmocka_unit_test_teardown(three_way_union, teardown),
 	};
-	return cmocka_run_group_tests_name("merge", tests, NULL, NULL);
+	return run_tap_tests(tests, NULL, NULL);
 }

@@ -1,11 +1,6 @@
 /* The numeric-aware name order the bundled plugins share
  * (plugins/common/natural.c). */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-
-#include <cmocka.h>
+#include "../lib/test.h"
 
 #include "../../plugins/common/natural.h"
 
@@ -50,5 +45,5 @@ int main(void)
 		cmocka_unit_test(orders),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return run_tap_tests(tests, NULL, NULL);
 }

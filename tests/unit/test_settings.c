@@ -187,5 +187,5 @@ int main(void)
 		cmocka_unit_test_teardown(plugin_path_forms, teardown),
 		cmocka_unit_test_teardown(strerror_names_every_code, teardown),
 	};
-	return cmocka_run_group_tests_name("settings", tests, NULL, NULL);
+	return run_tap_tests(tests, NULL, NULL);
 }

@@ -278,5 +278,5 @@ int main(void)
 		cmocka_unit_test_teardown(tf_config_needs_a_known_task, teardown),
 		cmocka_unit_test_teardown(bad_static_config_names_line_and_reason, teardown),
 	};
-	return cmocka_run_group_tests_name("static", tests, NULL, NULL);
+	return run_tap_tests(tests, NULL, NULL);
 }

@@ -109,5 +109,5 @@ int main(void)
 		cmocka_unit_test_teardown(serialised_plugin_never_overlaps, teardown),
 		cmocka_unit_test_teardown(thread_safe_plugin_runs_concurrently, teardown),
 	};
-	return cmocka_run_group_tests_name("threads", tests, NULL, NULL);
+	return run_tap_tests(tests, NULL, NULL);
 }

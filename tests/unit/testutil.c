@@ -110,7 +110,7 @@ char *master_of(const muster_result *r, const char *type, long id, const char *r
 {
 	char *s = NULL;
 	muster_error err;
-	int rc = muster_master(&s, r, type, id, rpc, &err);
+	int rc = muster_result_master_url(&s, r, type, id, rpc, &err);
 	if (rc != 0) {
 		s = malloc(32);
 		snprintf(s, 32, "error %d", rc);

@@ -3,10 +3,7 @@
 #ifndef MUSTER_TESTUTIL_H
 #define MUSTER_TESTUTIL_H
 
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "../lib/test.h"
 
 #include <muster/muster.h>
 
@@ -33,7 +30,7 @@ muster_result *resolve_ok(muster_ctx *ctx);
 /* The result as JSON (caller frees with muster_free). */
 char *json_of(const muster_result *r);
 
-/* muster_master() as a string, or the error code when it fails. */
+/* muster_result_master_url() as a string, or the error code when it fails. */
 char *master_of(const muster_result *r, const char *type, long id, const char *rpc);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * protocol.h's messages and node metadata (research A.5, A.6).
+ * protocol.h's messages and node metadata.
  */
 #include "config.h"
 

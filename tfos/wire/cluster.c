@@ -1,5 +1,5 @@
 /*
- * protocol.h's cluster template and ClusterSpec (research A.7).
+ * protocol.h's cluster template and ClusterSpec.
  */
 #include "config.h"
 

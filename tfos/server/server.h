@@ -10,8 +10,8 @@
  * nothing else, and is closed once it has completed no request for the idle
  * timeout.  Who gets a slot at all is admit.c's business.
  */
-#ifndef MUSTER_RESERVE_SERVER_H
-#define MUSTER_RESERVE_SERVER_H
+#ifndef MUSTER_TFOS_SERVER_H
+#define MUSTER_TFOS_SERVER_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,8 +1,7 @@
 /*
  * A restricted Python pickle codec: the data subset, never code.
  *
- * TensorFlowOnSpark's reservation protocol (research/tfos_kubeflow.md A.3)
- * sends one pickle per frame.  Python's pickle can name and call any
+ * TensorFlowOnSpark's reservation protocol sends one pickle per frame.  Python's pickle can name and call any
  * importable function, so this decoder implements only the opcodes that
  * build plain data and rejects every opcode that can name or call code
  * (GLOBAL, STACK_GLOBAL, REDUCE, BUILD, INST, OBJ, NEWOBJ, NEWOBJ_EX,
@@ -10,15 +9,15 @@
  * error naming the opcode and its byte offset.
  *
  *   decoder  protocols 0 to 5; memo (PUT/GET/MEMOIZE) supported because a
- *            real ps registration refers back to its host string (A.4);
+ *            real ps registration refers back to its host string;
  *            every resource bounded by struct pv_limits.
- *   encoder  protocol 3 with no memo ops, the emitter subset A.3 recommends.
+ *   encoder  protocol 3 with no memo ops, what every Python peer reads.
  *            For a tree without shared subtrees the bytes equal
  *            pickletools.optimize(pickle.dumps(obj, protocol=3)).
  *
  * Known limit: Python 3 writes `bytes` at protocols 0-2 as a call of
  * _codecs.encode (GLOBAL + REDUCE); those pickles are rejected like any
- * other GLOBAL.  Real peers send protocol 3 or later (A.3).
+ * other GLOBAL.  Real peers send protocol 3 or later.
  *
  * Values form a tree, or a DAG where the pickle's memo shared a subtree: a
  * value may then be reachable twice.  Cycles are impossible: the decoder
@@ -27,8 +26,8 @@
  * a recursive object).  Values are reference counted, not thread-safe:
  * keep a value within one thread, or share it read-only after decoding.
  */
-#ifndef MUSTER_RESERVATION_PICKLE_H
-#define MUSTER_RESERVATION_PICKLE_H
+#ifndef MUSTER_TFOS_WIRE_PICKLE_H
+#define MUSTER_TFOS_WIRE_PICKLE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -115,7 +114,7 @@ pv *pv_decode(const void *data, size_t len, const struct pv_limits *limits,
               struct pv_error *err);
 
 /*
- * Encode `v` as a protocol 3 pickle without memo ops (A.3): PROTO 3, then
+ * Encode `v` as a protocol 3 pickle without memo ops: PROTO 3, then
  * the value, then STOP.  *out is malloc'd (caller frees), *out_len its size.
  * Fails (returns -1, fills *err) only on an allocation failure or a value
  * that protocol 3 cannot hold this way.  A shared subtree is written out at

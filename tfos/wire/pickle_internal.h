@@ -2,8 +2,8 @@
  * Shared between the pickle codec's files: the opcode bytes and a few
  * helpers the public header does not need to show.
  */
-#ifndef MUSTER_RESERVATION_PICKLE_INTERNAL_H
-#define MUSTER_RESERVATION_PICKLE_INTERNAL_H
+#ifndef MUSTER_TFOS_WIRE_PICKLE_INTERNAL_H
+#define MUSTER_TFOS_WIRE_PICKLE_INTERNAL_H
 
 #include "pickle.h"
 

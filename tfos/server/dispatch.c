@@ -1,4 +1,4 @@
-/* One request, one reply, as the reference server answers (research A.5):
+/* One request, one reply, as TensorFlowOnSpark's server answers:
  * REG -> 'OK', QUERY -> True/False, QINFO -> the list, STOP -> 'OK',
  * another type -> 'ERR'; anything that is not a request closes the
  * connection without a reply. */

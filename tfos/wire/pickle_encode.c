@@ -1,5 +1,5 @@
 /*
- * pickle.h's encoder: protocol 3, no memo ops (research A.3).
+ * pickle.h's encoder: protocol 3, no memo ops.
  *
  * It makes the same choices as CPython's pickler at protocol 3, so that
  * for a tree without shared subtrees the output equals

@@ -138,7 +138,7 @@ int conn_flush(struct conn *c)
 		mh.msg_iov = iov;
 		mh.msg_iovlen = n;
 		/* One sendmsg for header and payload: the Python receiver reads
-		 * the length from its first recv (research A.2). */
+		 * the length from its first recv. */
 		w = sendmsg(c->fd, &mh, MSG_NOSIGNAL);
 		if (w < 0) {
 			if (errno == EINTR)

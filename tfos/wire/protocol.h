@@ -1,21 +1,21 @@
 /*
- * The reservation protocol's messages (research/tfos_kubeflow.md A.5-A.7),
- * on top of pickle.h values and frame.h framing.
+ * The reservation protocol's messages, on top of pickle.h values and
+ * frame.h framing.
  *
  *   requests   {'type': 'REG'|'QUERY'|'QINFO'|'STOP', 'data': ...}, 'data'
  *              present only when truthy, as the Python client writes them
  *   replies    'OK' (REG, STOP), True/False (QUERY), the list of registered
  *              dicts in arrival order (QINFO), 'ERR' (unknown type)
- *   metadata   the nine fields of a registration (A.6), in Python's order
- *   template   job name and task index of an executor id (A.7: ps, then the
+ *   metadata   the nine fields of a registration, in Python's order
+ *   template   job name and task index of an executor id (ps, then the
  *              master node, then the evaluator, then workers)
  *   cluster    the ClusterSpec built from a QINFO list sorted by executor id
  *
  * Errors come back as -1 (or NULL) with a reason in a caller's buffer
  * (err, errlen); err may be NULL.
  */
-#ifndef MUSTER_RESERVATION_PROTOCOL_H
-#define MUSTER_RESERVATION_PROTOCOL_H
+#ifndef MUSTER_TFOS_WIRE_PROTOCOL_H
+#define MUSTER_TFOS_WIRE_PROTOCOL_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -69,7 +69,7 @@ int res_pack(struct res_auth *auth, const pv *v, uint8_t **out, size_t *out_len)
 pv *res_unpack(struct res_auth *auth, const uint8_t *payload, size_t len,
                const struct pv_limits *limits, char *err, size_t errlen);
 
-/* ---- node metadata (A.6) ---- */
+/* ---- node metadata ---- */
 
 struct res_node {
 	int64_t executor_id;
@@ -101,7 +101,7 @@ pv *res_node_to_pv(const struct res_node *n);
  */
 int res_node_from_pv(const pv *dict, struct res_node *n, char *err, size_t errlen);
 
-/* ---- cluster template (A.7) ---- */
+/* ---- cluster template ---- */
 
 struct res_template {
 	int64_t cluster_size;    /* num_executors, > 0 */
@@ -123,7 +123,7 @@ int res_template_check(const struct res_template *t, char *err, size_t errlen);
 int res_template_role(const struct res_template *t, int64_t executor_id, const char **job_name,
                       int64_t *task_index, char *err, size_t errlen);
 
-/* ---- cluster spec (A.7.4) ---- */
+/* ---- cluster spec ---- */
 
 struct res_cluster_job {
 	char *name;
@@ -151,7 +151,7 @@ void res_cluster_free(struct res_cluster *c);
  * when out of memory. */
 char *res_cluster_json(const struct res_cluster *c);
 
-/* TF_CONFIG as TFoS exports it (A.7.5), json.dumps with default separators:
+/* TF_CONFIG as TFoS exports it, json.dumps with default separators:
  * {"cluster": {...}, "task": {"type": job, "index": i}, "environment": "cloud"}. */
 char *res_tf_config_json(const struct res_cluster *c, const char *job_name, int64_t task_index);
 

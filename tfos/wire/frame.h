@@ -1,7 +1,7 @@
 /*
  * Framing of the reservation protocol, and its opt-in authentication.
  *
- * Plain frames (research/tfos_kubeflow.md A.2), byte-compatible with
+ * Plain frames, byte-compatible with
  * TensorFlowOnSpark:
  *
  *     length (4 bytes, unsigned, big-endian) | payload (length bytes: one pickle)
@@ -40,8 +40,8 @@
  * The key file: its bytes are the key, less one trailing "\n" or "\r\n";
  * 16 to RES_AUTH_MAX_KEY bytes; refused when others may read or write it.
  */
-#ifndef MUSTER_RESERVATION_FRAME_H
-#define MUSTER_RESERVATION_FRAME_H
+#ifndef MUSTER_TFOS_WIRE_FRAME_H
+#define MUSTER_TFOS_WIRE_FRAME_H
 
 #include <stdbool.h>
 #include <stddef.h>

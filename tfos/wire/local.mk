@@ -1,21 +1,21 @@
-# reservation: the wire of TensorFlowOnSpark's reservation protocol, shared
-# by `muster reserve` (reserve/) and the spark backend (plugins/spark/):
+# tfos/wire: the wire of TensorFlowOnSpark's reservation protocol, shared
+# by `muster reserve` (tfos/server/) and the spark backend (plugins/spark/):
 # a restricted pickle codec, the length framing with opt-in HMAC-SHA256,
 # and the protocol's messages, template and ClusterSpec.  A convenience
 # library: its PIC objects go into libmuster and into spark.so.
 if BUILD_SPARK
-noinst_LTLIBRARIES += reservation/libreservation.la
-reservation_libreservation_la_SOURCES = \
-	reservation/pickle.h reservation/pickle_internal.h \
-	reservation/pickle_value.c \
-	reservation/pickle_decode.c \
-	reservation/pickle_encode.c \
-	reservation/frame.h reservation/frame.c \
-	reservation/auth.c \
-	reservation/protocol.h reservation/protocol.c \
-	reservation/cluster.c
-reservation_libreservation_la_CPPFLAGS = $(AM_CPPFLAGS) $(LIBCRYPTO_CFLAGS)
-reservation_libreservation_la_LIBADD = $(LIBCRYPTO_LIBS) -lm
+noinst_LTLIBRARIES += tfos/wire/libtfoswire.la
+tfos_wire_libtfoswire_la_SOURCES = \
+	tfos/wire/pickle.h tfos/wire/pickle_internal.h \
+	tfos/wire/pickle_value.c \
+	tfos/wire/pickle_decode.c \
+	tfos/wire/pickle_encode.c \
+	tfos/wire/frame.h tfos/wire/frame.c \
+	tfos/wire/auth.c \
+	tfos/wire/protocol.h tfos/wire/protocol.c \
+	tfos/wire/cluster.c
+tfos_wire_libtfoswire_la_CPPFLAGS = $(AM_CPPFLAGS) $(LIBCRYPTO_CFLAGS)
+tfos_wire_libtfoswire_la_LIBADD = $(LIBCRYPTO_LIBS) -lm
 
 # Codec, framing and protocol tests (cmocka).  Fixtures come from the
 # machine's own python3 at run time, in a temporary directory.
@@ -28,9 +28,9 @@ reservation_tests = \
 check_PROGRAMS += $(reservation_tests)
 TESTS += $(reservation_tests)
 
-reservation_test_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/reservation $(LIBCRYPTO_CFLAGS)
+reservation_test_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/tfos/wire $(LIBCRYPTO_CFLAGS)
 reservation_test_cflags = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-reservation_test_ldadd = reservation/libreservation.la $(LIBCRYPTO_LIBS) $(CMOCKA_LIBS)
+reservation_test_ldadd = tfos/wire/libtfoswire.la $(LIBCRYPTO_LIBS) $(CMOCKA_LIBS)
 
 tests_reservation_test_pickle_SOURCES = tests/reservation/test_pickle.c
 tests_reservation_test_pickle_CPPFLAGS = $(reservation_test_cppflags)

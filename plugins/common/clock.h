@@ -1,0 +1,21 @@
+/* Time for plugins: monotonic milliseconds for budgets and elapsed time,
+ * the wall clock for expiry dates, sleeps, exponential backoff. */
+#ifndef MUSTER_PLUGIN_COMMON_CLOCK_H
+#define MUSTER_PLUGIN_COMMON_CLOCK_H
+
+/* CLOCK_MONOTONIC in milliseconds. */
+long clock_now_ms(void);
+/* CLOCK_REALTIME in seconds. */
+long long clock_wall_s(void);
+/* Sleeps `ms` (again after a signal); nothing when ms <= 0. */
+void clock_sleep_ms(long ms);
+
+/* Waits that double from `next_ms` up to `max_ms` (0: no cap). */
+struct backoff {
+	long next_ms;
+	long max_ms;
+};
+/* This wait; the next one is twice as long. */
+long backoff_step(struct backoff *b);
+
+#endif

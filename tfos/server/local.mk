@@ -1,0 +1,61 @@
+# tfos/server: the reservation server (`muster reserve`, <muster/reserve.h>),
+# a convenience library linked into libmuster.  It needs the wire code
+# (tfos/wire, which needs libcrypto), so it is built exactly when the spark
+# backend is.
+EXTRA_DIST += include/muster/reserve.h
+if BUILD_SPARK
+muster_include_HEADERS += include/muster/reserve.h
+noinst_LTLIBRARIES += tfos/server/libtfosserver.la
+tfos_server_libtfosserver_la_SOURCES = \
+	tfos/server/server.h \
+	tfos/server/server.c \
+	tfos/server/listen.c \
+	tfos/server/admit.c \
+	tfos/server/clock.c \
+	tfos/server/conn.c \
+	tfos/server/dispatch.c \
+	tfos/server/registry.c \
+	tfos/server/report.c
+tfos_server_libtfosserver_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/core \
+	-I$(top_srcdir)/tfos/wire $(LIBCRYPTO_CFLAGS)
+tfos_server_libtfosserver_la_LIBADD = tfos/wire/libtfoswire.la $(LIBCRYPTO_LIBS)
+# Into libmuster (its objects carry the wire's; the version script exports
+# only muster_*).
+core_libmuster_la_LIBADD += tfos/server/libtfosserver.la $(LIBCRYPTO_LIBS)
+endif
+
+# Its tests: Python clients written from the protocol description against
+# `muster reserve` (tests/reserve/reserve_test.py, one scenario per script),
+# and `muster resolve --exec` handing over a reserved port.
+shell_tests += tests/reserve/basic.sh
+shell_tests += tests/reserve/stall.sh
+shell_tests += tests/reserve/garbage.sh
+shell_tests += tests/reserve/duplicates.sh
+shell_tests += tests/reserve/stop.sh
+shell_tests += tests/reserve/timeout.sh
+shell_tests += tests/reserve/retry.sh
+shell_tests += tests/reserve/auth.sh
+shell_tests += tests/reserve/usage.sh
+shell_tests += tests/reserve/idle.sh
+shell_tests += tests/reserve/caps.sh
+shell_tests += tests/reserve/flood.sh
+shell_tests += tests/reserve/loris.sh
+shell_tests += tests/reserve/exec.sh
+EXTRA_DIST += tests/reserve/run.sh \
+	tests/reserve/reserve_test.py tests/reserve/flood_test.py tests/reserve/flood.py
+
+# The benchmark (`make bench-reserve`, never run by make check): 256 and
+# 1,024 concurrent executors from one load process against `muster reserve`
+# and against a Python select() server written from the same description.
+if BUILD_SPARK
+EXTRA_PROGRAMS += bench/reserve/load
+CLEANFILES += bench/reserve/load$(EXEEXT)
+bench_reserve_load_SOURCES = bench/reserve/load.c
+bench_reserve_load_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tfos/wire
+bench_reserve_load_LDADD = tfos/wire/libtfoswire.la $(LIBCRYPTO_LIBS)
+endif
+bench-reserve: bench/reserve/load$(EXEEXT) cli/muster$(EXEEXT)
+	$(PYTHON3) $(srcdir)/bench/reserve/bench.py '$(abs_top_builddir)/cli/muster' \
+		'$(abs_top_builddir)/bench/reserve/load' '$(abs_top_srcdir)/bench/reserve/pyserver.py'
+.PHONY: bench-reserve
+EXTRA_DIST += bench/reserve/bench.py bench/reserve/pyserver.py
