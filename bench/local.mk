@@ -1,13 +1,16 @@
 # Benchmarks: built and run by `make bench`, never by `make check`.
-EXTRA_PROGRAMS += bench/bench_process bench/bench_resolve
+EXTRA_PROGRAMS += bench/bench_process bench/bench_resolve bench/bench_chain
 bench_bench_process_SOURCES = bench/bench_process.c
 bench_bench_resolve_SOURCES = bench/bench_resolve.c
 bench_bench_resolve_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS)
 bench_bench_resolve_LDADD = core/libmuster.la $(CJSON_LIBS)
-CLEANFILES += bench/bench_process$(EXEEXT) bench/bench_resolve$(EXEEXT)
-EXTRA_DIST += bench/run.sh bench/README.md
+bench_bench_chain_SOURCES = bench/bench_chain.c
+bench_bench_chain_LDADD = core/libmuster.la
+CLEANFILES += bench/bench_process$(EXEEXT) bench/bench_resolve$(EXEEXT) bench/bench_chain$(EXEEXT)
+EXTRA_DIST += bench/run.sh bench/README.md bench/hpc/base.conf
 
-bench: bench/bench_process$(EXEEXT) bench/bench_resolve$(EXEEXT) cli/muster$(EXEEXT) all
+bench: bench/bench_process$(EXEEXT) bench/bench_resolve$(EXEEXT) bench/bench_chain$(EXEEXT) \
+		cli/muster$(EXEEXT) all
 	$(SHELL) $(srcdir)/bench/run.sh '$(abs_top_builddir)' '$(abs_top_srcdir)'
 .PHONY: bench
 
@@ -16,3 +19,14 @@ EXTRA_DIST += bench/budget/run.sh bench/budget/gen.py
 bench-budget: bench/bench_process$(EXEEXT) cli/muster$(EXEEXT) all
 	$(SHELL) $(srcdir)/bench/budget/run.sh '$(abs_top_builddir)' '$(abs_top_srcdir)'
 .PHONY: bench-budget
+
+# bench/launch: muster run's launch overhead against /bin/sh and torchrun
+# (`make bench-launch`).
+EXTRA_PROGRAMS += bench/launch/worker bench/launch/bench_launch
+bench_launch_worker_SOURCES = bench/launch/worker.c
+bench_launch_bench_launch_SOURCES = bench/launch/bench_launch.c
+CLEANFILES += bench/launch/worker$(EXEEXT) bench/launch/bench_launch$(EXEEXT)
+EXTRA_DIST += bench/launch/run.sh
+bench-launch: bench/launch/worker$(EXEEXT) bench/launch/bench_launch$(EXEEXT) cli/muster$(EXEEXT) all
+	$(SHELL) $(srcdir)/bench/launch/run.sh '$(abs_top_builddir)' '$(abs_top_srcdir)'
+.PHONY: bench-launch

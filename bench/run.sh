@@ -5,7 +5,11 @@ set -eu
 build=$1
 src=$2
 export LD_LIBRARY_PATH="$build/core/.libs"
-export MUSTER_PLUGIN_PATH="$build/plugins/tf_config/.libs"
+plugins=
+for p in tf_config slurm mpi pbs lsf sagemaker; do
+	plugins="$plugins${plugins:+:}$build/plugins/$p/.libs"
+done
+export MUSTER_PLUGIN_PATH="$plugins"
 unset TF_CONFIG MUSTER_CONF
 
 # The real binary, not libtool's wrapper script, so we time muster alone.
@@ -18,3 +22,11 @@ echo "== muster resolve on the default config, against /bin/true (whole processe
 echo
 echo "== muster_resolve() on 10,000 tasks, against the floor of the same work"
 "$build/bench/bench_resolve" 10000 51
+
+echo
+echo "== the default chain with no scheduler present, against tf_config + static alone"
+echo "   (whole processes, interleaved)"
+"$build/bench/bench_process" 301 -- "$muster" -c "$src/conf/muster.conf" resolve \
+	-- "$muster" -c "$src/bench/hpc/base.conf" resolve
+echo "   (muster_resolve() in one process, batches of 200 interleaved)"
+"$build/bench/bench_chain" 51 "$src/conf/muster.conf" "$src/bench/hpc/base.conf"

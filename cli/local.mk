@@ -17,7 +17,15 @@ cli_muster_SOURCES = \
 	cli/cmd_tf_config.c \
 	cli/cmd_plugins.c \
 	cli/cmd_check.c \
-	cli/cmd_reserve.c
+	cli/cmd_reserve.c \
+	cli/launch_opts.c \
+	cli/cmd_env.c \
+	cli/cmd_hostfile.c \
+	cli/run.h \
+	cli/run_env.c \
+	cli/run_supervise.c \
+	cli/cmd_run.c \
+	cli/local_accel.c
 cli_muster_LDADD = core/libmuster.la
 
 # Its tests: shell scripts driving the program against fixture configs.

@@ -100,6 +100,7 @@ int builder_accel(struct builder *b, const char *name, long index, const char *k
 	if (model_reserve((void **)&r->accels, &r->accels_cap, r->naccels + 1, sizeof(*r->accels)) < 0)
 		return fail(b, "out of memory");
 	struct accel *a = &r->accels[r->naccels];
+	a->ids = NULL;
 	a->job = (uint32_t)model_job_pos(r, job);
 	a->index = index;
 	a->count = (int32_t)count;
@@ -115,6 +116,30 @@ int builder_accel(struct builder *b, const char *name, long index, const char *k
 			b->kinds[b->nkinds++] = a->kind;
 	}
 	r->naccels++;
+	return 0;
+}
+
+int builder_accel_ids(struct builder *b, const char *name, long index, const char *kind,
+                      const int *ids, size_t n)
+{
+	if (n && !ids)
+		return fail(b, "accelerator ids of %s:%ld: NULL ids", name ? name : "?", index);
+	for (size_t i = 0; i < n; i++)
+		if (ids[i] < 0)
+			return fail(b, "accelerator ids of %s:%ld: negative id %d", name ? name : "?",
+			            index, ids[i]);
+	if (n > INT32_MAX)
+		return fail(b, "accelerators of %s:%ld: %zu %s is too many", name ? name : "?", index,
+		            n, kind ? kind : "?");
+	if (builder_accel(b, name, index, kind, (long)n) < 0)
+		return -1;
+	if (!n)
+		return 0;
+	int *copy = arena_alloc(&b->r->arena, n * sizeof(*copy));
+	if (!copy)
+		return fail(b, "out of memory");
+	memcpy(copy, ids, n * sizeof(*copy));
+	b->r->accels[b->r->naccels - 1].ids = copy;
 	return 0;
 }
 
@@ -158,6 +183,37 @@ static int finish_job(struct builder *b, struct job *job)
 	return 0;
 }
 
+/* A repeat of a kind keeps ids only when both parts have them: ids for
+ * some of a task's devices would name the wrong ones. */
+static int join_ids(struct builder *b, struct accel *into, const struct accel *a)
+{
+	if (!into->ids || !a->ids) {
+		into->ids = NULL;
+		return 0;
+	}
+	int *ids = arena_alloc(&b->r->arena, ((size_t)into->count + (size_t)a->count) * sizeof(*ids));
+	if (!ids)
+		return fail(b, "out of memory");
+	memcpy(ids, into->ids, (size_t)into->count * sizeof(*ids));
+	memcpy(ids + into->count, a->ids, (size_t)a->count * sizeof(*ids));
+	into->ids = ids;
+	return 0;
+}
+
+/* A task's ids are one list (what CUDA_VISIBLE_DEVICES and the JSON
+ * output carry), so at most one of its kinds may have them. */
+static int check_one_id_kind(struct builder *b)
+{
+	const struct muster_result *r = b->r;
+	for (size_t i = 1; i < r->naccels; i++) {
+		const struct accel *p = &r->accels[i - 1], *a = &r->accels[i];
+		if (p->ids && a->ids && p->job == a->job && p->index == a->index)
+			return fail(b, "accelerator ids of %s:%ld are given for both %s and %s",
+			            r->jobs[a->job].name, a->index, p->kind, a->kind);
+	}
+	return 0;
+}
+
 /* Sorts accelerators, adds up repeats of a kind (a task with two GPU
  * containers has both), drops zero counts, and rejects accelerators of a task that is not in
  * the cluster. */
@@ -178,6 +234,8 @@ static int finish_accels(struct builder *b)
 			if (sum > INT32_MAX)
 				return fail(b, "accelerators of %s:%ld: too many %s", r->jobs[a->job].name,
 				            a->index, a->kind);
+			if (join_ids(b, &r->accels[out - 1], a) < 0)
+				return -1;
 			r->accels[out - 1].count = (int32_t)sum;
 			continue;
 		}
@@ -189,7 +247,7 @@ static int finish_accels(struct builder *b)
 		if (r->accels[i].count > 0)
 			r->accels[kept++] = r->accels[i];
 	r->naccels = kept;
-	return 0;
+	return check_one_id_kind(b);
 }
 
 struct muster_result *builder_finish(struct builder *b)

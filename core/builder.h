@@ -21,6 +21,10 @@ void builder_discard(struct builder *b);
 struct job *builder_job(struct builder *b, const char *name);
 int builder_task(struct builder *b, const char *job, long index, const char *address);
 int builder_accel(struct builder *b, const char *job, long index, const char *kind, long count);
+/* `n` accelerators of `kind` with their device ids: counted as
+ * builder_accel() counts them, and the ids kept. */
+int builder_accel_ids(struct builder *b, const char *job, long index, const char *kind,
+                      const int *ids, size_t n);
 int builder_set_task(struct builder *b, const char *type, long index);
 /* Replaces *field with a copy of value (NULL clears it). */
 int builder_set_string(struct builder *b, const char **field, const char *value);

@@ -1,6 +1,7 @@
 /* The result as JSON: what `muster resolve` prints and hosts may parse. */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "error.h"
@@ -65,6 +66,45 @@ static void write_accelerators(struct jsonw *w, const muster_result *r)
 	jsonw_raw(w, "}}");
 }
 
+/* {"JOB": {"INDEX": [0, 1]}}: each task's one list of device ids. */
+static void write_accelerator_ids(struct jsonw *w, const muster_result *r)
+{
+	size_t last_job = SIZE_MAX;
+	jsonw_raw(w, ",\"accelerator_ids\":{");
+	for (size_t i = 0; i < r->naccels; i++) {
+		const struct accel *a = &r->accels[i];
+		if (!a->ids)
+			continue;
+		if (a->job != last_job) {
+			if (last_job != SIZE_MAX)
+				jsonw_raw(w, "},");
+			jsonw_string(w, r->jobs[a->job].name);
+			jsonw_raw(w, ":{");
+			last_job = a->job;
+		} else {
+			jsonw_char(w, ',');
+		}
+		jsonw_char(w, '"');
+		jsonw_long(w, a->index);
+		jsonw_raw(w, "\":[");
+		for (int32_t k = 0; k < a->count; k++) {
+			if (k)
+				jsonw_char(w, ',');
+			jsonw_long(w, a->ids[k]);
+		}
+		jsonw_char(w, ']');
+	}
+	jsonw_raw(w, "}}");
+}
+
+static int any_ids(const muster_result *r)
+{
+	for (size_t i = 0; i < r->naccels; i++)
+		if (r->accels[i].ids)
+			return 1;
+	return 0;
+}
+
 MUSTER_API int muster_result_to_json(char **out, const muster_result *r, muster_error *err)
 {
 	if (!out || !r)
@@ -102,6 +142,8 @@ MUSTER_API int muster_result_to_json(char **out, const muster_result *r, muster_
 	}
 	if (r->naccels)
 		write_accelerators(&w, r);
+	if (any_ids(r))
+		write_accelerator_ids(&w, r);
 	jsonw_char(&w, '}');
 	*out = jsonw_finish(&w);
 	return *out ? 0 : error_set(err, MUSTER_ENOMEM, "out of memory");

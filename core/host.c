@@ -156,6 +156,14 @@ static int host_add_accelerator(muster_call *call, const char *job, long index, 
 	return built(call, builder_accel(&call->builder, job, index, kind, count));
 }
 
+static int host_add_accelerator_ids(muster_call *call, const char *job, long index,
+                                    const char *kind, const int *ids, size_t n)
+{
+	if (!call || !job)
+		return refuse(call, "add_accelerator_ids: NULL job name");
+	return built(call, builder_accel_ids(&call->builder, job, index, kind, ids, n));
+}
+
 static int host_set_task(muster_call *call, const char *type, long index)
 {
 	if (!call)
@@ -238,4 +246,5 @@ const muster_host host_services = {
 	.set_master = host_set_master,
 	.set_master_rule = host_set_master_rule,
 	.hold_port = host_hold_port,
+	.add_accelerator_ids = host_add_accelerator_ids,
 };

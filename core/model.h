@@ -25,11 +25,12 @@ struct job {
 	int merged_as_map;  /* merge: some contributor was sparse (see merge.c) */
 };
 
-/* One accelerator kind of one task: 24 bytes, as a large cluster has one
+/* One accelerator kind of one task: 32 bytes, as a large cluster has one
  * or two of these per task. */
 struct accel {
 	long index;
 	const char *kind;
+	const int *ids;     /* `count` device ids in the arena; NULL: not known */
 	uint32_t job;       /* position in result->jobs */
 	int32_t count;
 };

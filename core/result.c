@@ -102,6 +102,33 @@ MUSTER_API int muster_result_accelerator_at(const muster_result *r, const char *
 	return 0;
 }
 
+MUSTER_API int muster_result_accelerator_ids(const muster_result *r, const char *name, long index,
+                                             const char **kind, const int **ids, size_t *n)
+{
+	if (!r)
+		return MUSTER_EINVAL;
+	if (!name) {
+		name = r->task_type;
+		index = r->task_index;
+	}
+	const struct job *job = find_job(r, name);
+	if (!job)
+		return MUSTER_ENOENT;
+	size_t count;
+	const struct accel *a = model_accels(r, model_job_pos(r, job), index, &count);
+	for (size_t i = 0; i < count; i++)
+		if (a[i].ids) {
+			if (kind)
+				*kind = a[i].kind;
+			if (ids)
+				*ids = a[i].ids;
+			if (n)
+				*n = (size_t)a[i].count;
+			return 0;
+		}
+	return MUSTER_ENOENT;
+}
+
 MUSTER_API int muster_result_reserved_port(const muster_result *r)
 {
 	return r && __atomic_load_n(&r->held_fd, __ATOMIC_ACQUIRE) >= 0 ? r->held_port : -1;

@@ -42,7 +42,8 @@
 #include <unistd.h>
 
 /* The only header a plugin needs.  It declares no function to link against:
- * everything the plugin may call arrives in the muster_host table. */
+ * everything the plugin may call arrives in the muster_host table, and the
+ * option reader is inline code over it. */
 #include <muster/plugin.h>
 
 /*
@@ -68,27 +69,16 @@ static void hostfile_close(void *state)
 	}
 }
 
-/* A string option: 0 when absent or read, -1 after reporting a wrong type.
- * Passing the node to open_error() puts its file:line in the message. */
-static int opt_string(const muster_host *host, muster_plugin_ctx *pc, const char *name,
-                      char **out)
-{
-	const muster_cfg *node = host->cfg_get(host->cfg_root(pc), name);
-	const char *s;
-
-	*out = NULL;
-	if (!node)
-		return 0;
-	if (host->cfg_string(node, &s) != 0) {
-		host->open_error(pc, node, "'%s' must be a string", name);
-		return -1;
-	}
-	if (!(*out = strdup(s))) {
-		host->open_error(pc, node, "out of memory");
-		return -1;
-	}
-	return 0;
-}
+/*
+ * The options, one row each: key, type, field and default.  One call in
+ * open() reads them all, checking types with file:line in the messages;
+ * keys not in the table are reported by the core as unknown options.
+ */
+static const muster_popt options[] = {
+	MUSTER_POPT_REQUIRED_STRING("file", struct hostfile, file, 0, "the host file to read"),
+	MUSTER_POPT_STRING("rpc_layer", struct hostfile, rpc_layer, MUSTER_POPT_EMPTY, NULL),
+	MUSTER_POPT_BOOL("match_hostname", struct hostfile, match_hostname, 0),
+};
 
 /*
  * open(): read and check the config, keep what resolve() needs.  It must
@@ -98,31 +88,18 @@ static int opt_string(const muster_host *host, muster_plugin_ctx *pc, const char
 static int hostfile_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 {
 	struct hostfile *hf = calloc(1, sizeof(*hf));
-	const muster_cfg *node;
+	muster_popts o = { host, pc, host->cfg_root(pc) };
 
 	if (!hf) {
 		host->open_error(pc, NULL, "out of memory");
 		return -1;
 	}
-	if (opt_string(host, pc, "file", &hf->file) != 0 ||
-	    opt_string(host, pc, "rpc_layer", &hf->rpc_layer) != 0)
-		goto fail;
-	if (!hf->file) {
-		host->open_error(pc, NULL, "'file' is required: the host file to read");
-		goto fail;
+	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), hf) != 0) {
+		hostfile_close(hf);
+		return -1;
 	}
-	node = host->cfg_get(host->cfg_root(pc), "match_hostname");
-	if (node && host->cfg_bool(node, &hf->match_hostname) != 0) {
-		host->open_error(pc, node, "'match_hostname' must be true or false");
-		goto fail;
-	}
-	/* Options we never asked for with cfg_get() are reported by the core as
-	 * unknown keys, with their file:line. */
 	*state = hf;
 	return 0;
-fail:
-	hostfile_close(hf);
-	return -1;
 }
 
 /* "host:port", "[v6]:port": the host part (brackets stripped) and its

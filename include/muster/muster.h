@@ -179,6 +179,16 @@ MUSTER_API int muster_result_accelerator_at(const muster_result *result, const c
                                             long *count);
 
 /*
+ * The device ids one task should use (`job` NULL: this process's own
+ * task), e.g. for its CUDA_VISIBLE_DEVICES: *kind names their kind and
+ * *ids points at *n ids inside the result.  MUSTER_ENOENT when the task
+ * does not exist or its backend gave no ids.
+ */
+MUSTER_API int muster_result_accelerator_ids(const muster_result *result, const char *job,
+                                             long index, const char **kind, const int **ids,
+                                             size_t *n);
+
+/*
  * The master URL of a task (TensorFlow's master()), by the rules of the
  * backend that answered:
  * `task_type` NULL and `task_id` < 0 mean "not given" (Python's None);
@@ -190,7 +200,8 @@ MUSTER_API int muster_result_master_url(char **out, const muster_result *result,
                                         const char *rpc_layer, muster_error *err);
 
 /* {"cluster": ..., "task": ..., "rpc_layer": ..., "environment": ...,
- *  "accelerators": ...}: dense jobs as arrays, sparse as objects. */
+ *  "accelerators": ..., "accelerator_ids": {"JOB": {"INDEX": [id, ...]}}}:
+ *  dense jobs as arrays, sparse as objects. */
 MUSTER_API int muster_result_to_json(char **out, const muster_result *result, muster_error *err);
 
 /* The TF_CONFIG a task should get, byte-identical to what the Kubeflow
@@ -204,6 +215,75 @@ MUSTER_API int muster_result_to_tf_config(char **out, const muster_result *resul
 /* The accelerator map of one task as JSON {"GPU": 8}; `job` NULL: self. */
 MUSTER_API int muster_result_accelerators_json(char **out, const muster_result *result,
                                                const char *job, long index, muster_error *err);
+
+/*
+ * Launch contracts: what a framework's processes read to find each other.
+ * The nodes of a launch are the tasks of the jobs that train (`jobs`, a
+ * comma-separated list; NULL: every job but "ps" and "evaluator"); node 0
+ * is the master task (the chief's task 0, else the "master" job's, else
+ * task 0 of the first training job), the others follow in the cluster's
+ * job order, then by index.  Start from MUSTER_LAUNCH_INIT; fields are
+ * only ever appended.
+ */
+typedef struct muster_launch {
+	size_t size;
+	const char *framework; /* env: "tensorflow", "pytorch", "jax";
+	                          hostfile: "openmpi", "mpich", "horovod", "deepspeed" */
+	const char *task_type; /* NULL: this process's own task */
+	long task_id;          /* < 0: this process's own task */
+	const char *jobs;      /* the jobs that train; NULL: all but ps and evaluator */
+	long nproc_per_node;   /* processes per node, at least 1 */
+	long local_rank;       /* this process's rank on its node, 0..nproc_per_node-1 */
+	const char *local_device_ids; /* jax: this process's devices ("0,1"); NULL: unset */
+} muster_launch;
+
+#define MUSTER_LAUNCH_INIT { sizeof(muster_launch), NULL, NULL, -1, NULL, 1, 0, NULL }
+
+/*
+ * The environment of one process of a launch, in the order a launcher
+ * sets it: a NULL-terminated array of "NAME=value" strings, released with
+ * one muster_free(*out).  tensorflow: TF_CONFIG; pytorch: MASTER_ADDR,
+ * MASTER_PORT, WORLD_SIZE, RANK, LOCAL_RANK, LOCAL_WORLD_SIZE, GROUP_RANK,
+ * NODE_RANK, and torchrun's arguments as it reads them from the
+ * environment (PET_NNODES, PET_NODE_RANK, PET_NPROC_PER_NODE,
+ * PET_MASTER_ADDR, PET_MASTER_PORT); jax: JAX_COORDINATOR_ADDRESS,
+ * JAX_NUM_PROCESSES, JAX_PROCESS_ID and, when given, JAX_LOCAL_DEVICE_IDS.
+ * MUSTER_ENOENT names what is missing: the task, the master, a training
+ * job, or dense ranks in a sparse job.
+ */
+MUSTER_API int muster_launch_env(char ***out, const muster_result *result,
+                                 const muster_launch *launch, muster_error *err);
+
+/*
+ * A hostfile for an MPI-style launcher: one line per host (hosts as the
+ * cluster writes them, in node order), its slots the sum of
+ * nproc_per_node over its tasks: "HOST slots=N" (openmpi, deepspeed) or
+ * "HOST:N" (mpich, horovod).  The task fields are not used.
+ */
+MUSTER_API int muster_launch_hostfile(char **out, const muster_result *result,
+                                      const muster_launch *launch, muster_error *err);
+
+/*
+ * The accelerators of this machine.  `sysroot` stands for "/" (its sys,
+ * dev and proc are read, NVML is not used); NULL: $MUSTER_SYSROOT when set,
+ * else the real machine, NVIDIA devices through NVML when its library
+ * loads.  CUDA_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES and
+ * HIP_VISIBLE_DEVICES filter what is found, by index or UUID.
+ */
+typedef struct muster_devices muster_devices;
+MUSTER_API int muster_local_devices(muster_devices **out, const char *sysroot,
+                                    muster_error *err);
+MUSTER_API void muster_devices_free(muster_devices *devices);
+MUSTER_API size_t muster_devices_count(const muster_devices *devices);
+/* One device: its kind ("GPU", "TPU", "HPU", "NPU"), its vendor ("nvidia",
+ * "amd", "google", "habana", "intel", ...) and the id its vendor's
+ * visible-devices variable takes (an index, or a UUID as the user gave
+ * it).  MUSTER_ENOENT past the last. */
+MUSTER_API int muster_devices_at(const muster_devices *devices, size_t i, const char **kind,
+                                 const char **vendor, const char **id);
+/* Counts by kind as JSON, e.g. {"GPU":4}; {} when there are none. */
+MUSTER_API int muster_devices_to_json(char **out, const muster_devices *devices,
+                                      muster_error *err);
 
 /* Release a string the library handed to the caller. */
 MUSTER_API void muster_free(void *p);

@@ -24,6 +24,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <muster/version.h>
 
@@ -78,7 +80,7 @@ enum muster_master_rule {
 #define MUSTER_PLUGIN_THREADSAFE 0x1u /* resolve() may run concurrently on one state */
 
 #define MUSTER_PLUGIN_ABI_MAJOR 1
-#define MUSTER_PLUGIN_ABI_MINOR 1
+#define MUSTER_PLUGIN_ABI_MINOR 2
 
 /* Opaque handles owned by the core. */
 typedef struct muster_plugin_ctx muster_plugin_ctx; /* one chain entry */
@@ -144,6 +146,13 @@ typedef struct muster_host {
 	 * result owns `fd` from here on, even on failure; the host releases it
 	 * with muster_result_release_port() right before binding the port. */
 	int (*hold_port)(muster_call *call, int fd, int port);
+
+	/* ABI 1.2: `n` accelerators of `kind` for one task with their device
+	 * ids (the ordinals the task should see, e.g. its CUDA_VISIBLE_DEVICES),
+	 * counted as add_accelerator() counts them: call one or the other.  A
+	 * task's ids come from one kind. */
+	int (*add_accelerator_ids)(muster_call *call, const char *job, long index, const char *kind,
+	                           const int *ids, size_t n);
 } muster_host;
 
 /* The descriptor a plugin returns.  Read-only to the core. */
@@ -174,6 +183,313 @@ typedef struct muster_plugin {
 /* Fills the descriptor's header. */
 #define MUSTER_PLUGIN_HEADER                                                                \
 	MUSTER_PLUGIN_ABI_MAJOR, MUSTER_PLUGIN_ABI_MINOR, sizeof(muster_plugin)
+
+/*
+ * Reading options: one table per plugin, one call in open().
+ *
+ * Each row names a key of the entry's config group, its type, its default
+ * and the field of the plugin's own struct that it fills.  A wrong type or
+ * value fails open() with the key's file:line, in the same words in every
+ * plugin ("port must be between 1 and 65535, not 0").  Every key of the
+ * table is asked for, present or not; keys no row names are never read, so
+ * the core reports each as "unknown option 'KEY' (file:line)" (with "did
+ * you mean" from the table's keys, an error under strict).  All of it is
+ * static inline over the host services above: a plugin still links nothing.
+ *
+ *     struct conf { char *file, *rpc_layer; int match; long port; int order; };
+ *     static const char *const orders[] = { "natural", "name", NULL };
+ *     static const muster_popt options[] = {
+ *         MUSTER_POPT_REQUIRED_STRING("file", struct conf, file, 0, "the file to read"),
+ *         MUSTER_POPT_STRING("rpc_layer", struct conf, rpc_layer, MUSTER_POPT_EMPTY, "grpc"),
+ *         MUSTER_POPT_BOOL("match_hostname", struct conf, match, 0),
+ *         MUSTER_POPT_INT("port", struct conf, port, 1, 65535, 8470),
+ *         MUSTER_POPT_CHOICE("order", struct conf, order, orders, 0),
+ *         MUSTER_POPT_CUSTOM("jobs", read_jobs), // read_jobs(o, node or NULL, conf)
+ *     };
+ *     muster_popts o = { host, pc, host->cfg_root(pc) };
+ *     if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), conf) != 0)
+ *             goto fail; // reported; free what conf holds
+ *     // then only the rules between options, e.g. "a and b exclude each other"
+ *
+ * Strings are malloc()ed copies that the plugin frees, also after a failed
+ * read; integer fields may be any integer of 1, 2, 4 or 8 bytes (int, long,
+ * int64_t, bool, an enum).  A CUSTOM row's reader may read a sub-group the
+ * same way, with a muster_popts whose group is that node.
+ */
+
+/* Where the options are read and failures go. */
+typedef struct muster_popts {
+	const muster_host *host;
+	muster_plugin_ctx *pc;
+	const muster_cfg *group; /* host->cfg_root(pc), or a group inside it */
+} muster_popts;
+
+enum muster_popt_type {
+	MUSTER_POPT_T_STRING,
+	MUSTER_POPT_T_INT,
+	MUSTER_POPT_T_BOOL,
+	MUSTER_POPT_T_CHOICE, /* a string among `choices`: its position */
+	MUSTER_POPT_T_CUSTOM  /* `read` is called with the node, NULL when absent */
+};
+
+#define MUSTER_POPT_EMPTY 0x1u    /* a string may be "" */
+#define MUSTER_POPT_REQUIRED 0x2u /* absent: "KEY is required: HINT" */
+
+/* One row of the table: fill it with the MUSTER_POPT_* macros below. */
+typedef struct muster_popt {
+	const char *key;
+	int type;                   /* MUSTER_POPT_T_* */
+	unsigned flags;             /* MUSTER_POPT_EMPTY, MUSTER_POPT_REQUIRED */
+	size_t offset, size;        /* the field filled */
+	long long min, max, def;    /* INT range; INT, BOOL, CHOICE value when absent */
+	const char *def_string;     /* STRING copied when absent (NULL: left alone) */
+	const char *hint;           /* REQUIRED: says what the key is for */
+	const char *const *choices; /* CHOICE: NULL-terminated */
+	int (*read)(const muster_popts *o, const muster_cfg *node, void *conf); /* 0 or -1 */
+} muster_popt;
+
+#define MUSTER_POPT_FIELD_(T, f) offsetof(T, f), sizeof(((T *)0)->f)
+#define MUSTER_POPT_STRING(key, T, f, flags, def)                                           \
+	{ key, MUSTER_POPT_T_STRING, flags, MUSTER_POPT_FIELD_(T, f), 0, 0, 0, def, NULL, NULL, NULL }
+#define MUSTER_POPT_REQUIRED_STRING(key, T, f, flags, hint)                                 \
+	{ key, MUSTER_POPT_T_STRING, (flags) | MUSTER_POPT_REQUIRED, MUSTER_POPT_FIELD_(T, f), 0, 0, \
+	  0, NULL, hint, NULL, NULL }
+#define MUSTER_POPT_INT(key, T, f, min, max, def)                                           \
+	{ key, MUSTER_POPT_T_INT, 0, MUSTER_POPT_FIELD_(T, f), min, max, def, NULL, NULL, NULL, NULL }
+#define MUSTER_POPT_REQUIRED_INT(key, T, f, min, max, hint)                                 \
+	{ key, MUSTER_POPT_T_INT, MUSTER_POPT_REQUIRED, MUSTER_POPT_FIELD_(T, f), min, max, 0, NULL, \
+	  hint, NULL, NULL }
+#define MUSTER_POPT_BOOL(key, T, f, def)                                                    \
+	{ key, MUSTER_POPT_T_BOOL, 0, MUSTER_POPT_FIELD_(T, f), 0, 1, def, NULL, NULL, NULL, NULL }
+#define MUSTER_POPT_CHOICE(key, T, f, choices, def)                                         \
+	{ key, MUSTER_POPT_T_CHOICE, 0, MUSTER_POPT_FIELD_(T, f), 0, 0, def, NULL, NULL, choices, NULL }
+#define MUSTER_POPT_CUSTOM(key, read)                                                       \
+	{ key, MUSTER_POPT_T_CUSTOM, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, read }
+#define MUSTER_POPT_COUNT(table) (sizeof(table) / sizeof((table)[0]))
+
+#ifdef __cplusplus
+#define MUSTER_POPT_CAST_(T, v) static_cast<T>(v)
+#else
+#define MUSTER_POPT_CAST_(T, v) ((T)(v))
+#endif
+
+/* "a string", "an integer", ... for messages. */
+static inline const char *muster_popt_kind(const muster_host *host, const muster_cfg *node)
+{
+	switch (host->cfg_type(node)) {
+	case MUSTER_CFG_INT: return "an integer";
+	case MUSTER_CFG_FLOAT: return "a float";
+	case MUSTER_CFG_STRING: return "a string";
+	case MUSTER_CFG_BOOL: return "a boolean";
+	case MUSTER_CFG_GROUP: return "a group";
+	case MUSTER_CFG_ARRAY: return "an array";
+	case MUSTER_CFG_LIST: return "a list";
+	default: return "of unknown type";
+	}
+}
+
+/* Reports "out of memory" at `at`; returns -1. */
+static inline int muster_popt_nomem(const muster_popts *o, const muster_cfg *at)
+{
+	o->host->open_error(o->pc, at, "out of memory");
+	return -1;
+}
+
+/* A copy of `s` into *out (freeing what was there): 0, or -1 reported at `at`. */
+static inline int muster_popt_copy(const muster_popts *o, const muster_cfg *at, const char *s,
+                                   char **out)
+{
+	size_t len = strlen(s) + 1;
+	char *copy = MUSTER_POPT_CAST_(char *, malloc(len));
+
+	if (copy == NULL)
+		return muster_popt_nomem(o, at);
+	memcpy(copy, s, len);
+	free(*out);
+	*out = copy;
+	return 0;
+}
+
+/* A string node's value (named `what` in messages): 0, or -1 reported
+ * when it is not a string, or "" without MUSTER_POPT_EMPTY. */
+static inline int muster_popt_node_string(const muster_popts *o, const muster_cfg *node,
+                                          const char *what, unsigned flags, const char **out)
+{
+	if (o->host->cfg_string(node, out) != 0 || *out == NULL) {
+		o->host->open_error(o->pc, node, "%s must be a string, not %s", what,
+		                    muster_popt_kind(o->host, node));
+		return -1;
+	}
+	if (!(flags & MUSTER_POPT_EMPTY) && (*out)[0] == '\0') {
+		o->host->open_error(o->pc, node, "%s must not be empty", what);
+		return -1;
+	}
+	return 0;
+}
+
+/* A string, or a non-empty array/list of strings, into a fresh vector of
+ * copies (*n of them): 0, or -1 reported.  The caller frees what is set in
+ * *out also on failure. */
+static inline int muster_popt_string_list(const muster_popts *o, const muster_cfg *node,
+                                          const char *what, char ***out, size_t *n)
+{
+	int type = o->host->cfg_type(node);
+	size_t count = 1, i;
+	const char *s;
+
+	if (type != MUSTER_CFG_STRING && type != MUSTER_CFG_ARRAY && type != MUSTER_CFG_LIST) {
+		o->host->open_error(o->pc, node, "%s must be a list of strings, not %s", what,
+		                    muster_popt_kind(o->host, node));
+		return -1;
+	}
+	if (type != MUSTER_CFG_STRING && (count = o->host->cfg_count(node)) == 0) {
+		o->host->open_error(o->pc, node, "%s must not be empty", what);
+		return -1;
+	}
+	if ((*out = MUSTER_POPT_CAST_(char **, calloc(count, sizeof(char *)))) == NULL)
+		return muster_popt_nomem(o, node);
+	for (i = 0; i < count; i++) {
+		const muster_cfg *el = type == MUSTER_CFG_STRING ? node : o->host->cfg_at(node, i);
+
+		if (muster_popt_node_string(o, el, what, 0, &s) < 0 ||
+		    muster_popt_copy(o, el, s, &(*out)[i]) < 0)
+			return -1;
+		*n = i + 1;
+	}
+	return 0;
+}
+
+/* A group node whose members are named by the user (`shape` shows one,
+ * e.g. "job = [\"selector\", ...]"): 0 with its member count, or -1. */
+static inline int muster_popt_group(const muster_popts *o, const muster_cfg *node,
+                                    const char *shape, size_t *count)
+{
+	if (o->host->cfg_type(node) != MUSTER_CFG_GROUP) {
+		o->host->open_error(o->pc, node, "%s must be a group of %s, not %s",
+		                    o->host->cfg_name(node), shape, muster_popt_kind(o->host, node));
+		return -1;
+	}
+	*count = o->host->cfg_count(node);
+	return 0;
+}
+
+/* Stores an integer into a field of `size` bytes. */
+static inline void muster_popt_store_(void *field, size_t size, long long v)
+{
+	int8_t v8 = MUSTER_POPT_CAST_(int8_t, v);
+	int16_t v16 = MUSTER_POPT_CAST_(int16_t, v);
+	int32_t v32 = MUSTER_POPT_CAST_(int32_t, v);
+	int64_t v64 = v;
+
+	switch (size) {
+	case 1: memcpy(field, &v8, 1); break;
+	case 2: memcpy(field, &v16, 2); break;
+	case 4: memcpy(field, &v32, 4); break;
+	default: memcpy(field, &v64, 8); break;
+	}
+}
+
+/* A CHOICE row's present key: 0, or -1 reported. */
+static inline int muster_popt_choice_(const muster_popts *o, const muster_popt *opt,
+                                      const muster_cfg *node, void *field)
+{
+	char list[160];
+	size_t len = 0, n;
+	const char *s;
+	int i;
+
+	if (muster_popt_node_string(o, node, opt->key, 0, &s) < 0)
+		return -1;
+	for (i = 0; opt->choices[i] != NULL; i++) {
+		if (strcmp(s, opt->choices[i]) == 0) {
+			muster_popt_store_(field, opt->size, i);
+			return 0;
+		}
+		if (i > 0 && len + 2 < sizeof(list)) {
+			memcpy(list + len, ", ", 2);
+			len += 2;
+		}
+		n = strlen(opt->choices[i]);
+		if (len + n < sizeof(list)) {
+			memcpy(list + len, opt->choices[i], n);
+			len += n;
+		}
+	}
+	list[len] = '\0';
+	o->host->open_error(o->pc, node, "%s must be one of %s, not \"%s\"", opt->key, list, s);
+	return -1;
+}
+
+/* One row whose key is present: 0, or -1 reported. */
+static inline int muster_popt_value_(const muster_popts *o, const muster_popt *opt,
+                                     const muster_cfg *node, void *field)
+{
+	const muster_host *h = o->host;
+	const char *s;
+	long long v;
+	int b;
+
+	switch (opt->type) {
+	case MUSTER_POPT_T_STRING:
+		if (muster_popt_node_string(o, node, opt->key, opt->flags, &s) < 0)
+			return -1;
+		return muster_popt_copy(o, node, s, MUSTER_POPT_CAST_(char **, field));
+	case MUSTER_POPT_T_INT:
+		if (h->cfg_int(node, &v) != 0) {
+			h->open_error(o->pc, node, "%s must be an integer, not %s", opt->key,
+			              muster_popt_kind(h, node));
+			return -1;
+		}
+		if (v < opt->min || v > opt->max) {
+			h->open_error(o->pc, node, "%s must be between %lld and %lld, not %lld", opt->key,
+			              opt->min, opt->max, v);
+			return -1;
+		}
+		muster_popt_store_(field, opt->size, v);
+		return 0;
+	case MUSTER_POPT_T_BOOL:
+		if (h->cfg_bool(node, &b) != 0) {
+			h->open_error(o->pc, node, "%s must be true or false, not %s", opt->key,
+			              muster_popt_kind(h, node));
+			return -1;
+		}
+		muster_popt_store_(field, opt->size, b != 0);
+		return 0;
+	default:
+		return muster_popt_choice_(o, opt, node, field);
+	}
+}
+
+/* Reads every row of `table` into the struct at `conf`, in table order:
+ * 0, or -1 after the host's open_error(). */
+static inline int muster_popt_read(const muster_popts *o, const muster_popt *table, size_t n,
+                                   void *conf)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const muster_popt *opt = &table[i];
+		const muster_cfg *node = o->host->cfg_get(o->group, opt->key);
+		void *field = MUSTER_POPT_CAST_(char *, conf) + opt->offset;
+		int rc = 0;
+
+		if (opt->type == MUSTER_POPT_T_CUSTOM)
+			rc = opt->read(o, node, conf);
+		else if (node != NULL)
+			rc = muster_popt_value_(o, opt, node, field);
+		else if (opt->flags & MUSTER_POPT_REQUIRED) {
+			o->host->open_error(o->pc, NULL, "%s is required%s%s", opt->key,
+			                    opt->hint ? ": " : "", opt->hint ? opt->hint : "");
+			rc = -1;
+		} else if (opt->type != MUSTER_POPT_T_STRING)
+			muster_popt_store_(field, opt->size, opt->def);
+		else if (opt->def_string != NULL)
+			rc = muster_popt_copy(o, NULL, opt->def_string, MUSTER_POPT_CAST_(char **, field));
+		if (rc != 0)
+			return -1;
+	}
+	return 0;
+}
 
 #ifdef __cplusplus
 }

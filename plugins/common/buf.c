@@ -97,6 +97,13 @@ int plugin_read_file(const char *path, size_t max, char **data, size_t *len)
 		errno = saved;
 		return -1;
 	}
+	/* Refused before reading when already too big; the loop still
+	 * bounds a file that grows while it is read. */
+	if (st.st_size > 0 && (unsigned long long)st.st_size > max) {
+		close(fd);
+		errno = EFBIG;
+		return -1;
+	}
 	pbuf_init(&b, max);
 	if (pbuf_append(&b, "", 0) < 0)
 		goto fail;

@@ -1,14 +1,17 @@
-# plugins/common: small helpers the bundled plugins share (option getters,
-# natural order, media types, time, and the core's address check, so that a
-# plugin leaves out what the core would refuse), linked into each as a PIC
+# plugins/common: small helpers the bundled plugins share (natural order,
+# media types, time, and the core's address check, so that a plugin leaves
+# out what the core would refuse), linked into each as a PIC
 # convenience library; its symbols stay hidden, so every plugin still
 # exports only its entry.
 noinst_LTLIBRARIES += plugins/common/libplugin_common.la
 plugins_common_libplugin_common_la_SOURCES = \
-	plugins/common/options.c plugins/common/options.h \
 	plugins/common/natural.c plugins/common/natural.h \
 	plugins/common/buf.c plugins/common/buf.h \
 	plugins/common/media.c plugins/common/media.h \
+	plugins/common/slots.c plugins/common/slots.h \
+	plugins/common/layout.c plugins/common/layout.h \
+	plugins/common/envnum.c plugins/common/envnum.h \
+	plugins/common/hostfile.c plugins/common/hostfile.h \
 	plugins/common/clock.c plugins/common/clock.h \
 	core/address.c core/address.h
 
@@ -27,6 +30,7 @@ plugins_common_test_net_SOURCES = plugins/common/test_net.c
 plugins_common_test_net_CPPFLAGS = $(AM_CPPFLAGS) $(LIBCURL_CFLAGS)
 plugins_common_test_net_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 plugins_common_test_net_LDADD = plugins/common/libplugin_http.la $(CMOCKA_LIBS)
+endif
 endif
 
 # Its tests: the shared name order (cmocka).

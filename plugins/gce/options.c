@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "gce.h"
-#include "../common/options.h"
 
 /* Names the Compute API accepts: [a-z]([-a-z0-9]*[a-z0-9])?, at most 63. */
 static int valid_name(const char *s)
@@ -28,20 +27,20 @@ static int valid_name(const char *s)
 }
 
 /* "group" or "zone/group". */
-static int read_group(const struct popts *o, const muster_cfg *el, const char *what,
+static int read_group(const muster_popts *o, const muster_cfg *el, const char *what,
                       struct gce_group *g)
 {
 	const char *s, *slash;
 
-	if (popt_node_string(o, el, what, 0, &s) < 0)
+	if (muster_popt_node_string(o, el, what, 0, &s) < 0)
 		return -1;
 	slash = strchr(s, '/');
 	if (slash != NULL) {
 		if ((g->zone = strndup(s, (size_t)(slash - s))) == NULL ||
 		    (g->name = strdup(slash + 1)) == NULL)
-			return popt_nomem(o, el);
+			return muster_popt_nomem(o, el);
 	} else if ((g->name = strdup(s)) == NULL)
-		return popt_nomem(o, el);
+		return muster_popt_nomem(o, el);
 	if (!valid_name(g->name) || (g->zone != NULL && !valid_name(g->zone))) {
 		o->host->open_error(o->pc, el,
 		                    "%s: \"%s\" is not an instance group name (\"GROUP\" or "
@@ -52,9 +51,9 @@ static int read_group(const struct popts *o, const muster_cfg *el, const char *w
 	return 0;
 }
 
-static int read_jobs(const struct popts *o, struct gce_conf *conf)
+static int read_jobs(const muster_popts *o, const muster_cfg *node, void *base)
 {
-	const muster_cfg *node = o->host->cfg_get(o->root, "jobs");
+	struct gce_conf *conf = base;
 	size_t count, i, k;
 
 	if (node == NULL) {
@@ -62,19 +61,14 @@ static int read_jobs(const struct popts *o, struct gce_conf *conf)
 		                    "jobs is required: jobs = { worker = [\"instance-group\", ...]; };");
 		return -1;
 	}
-	if (o->host->cfg_type(node) != MUSTER_CFG_GROUP) {
-		o->host->open_error(o->pc, node,
-		                    "jobs must be a group of job = [\"instance group\", ...], not %s",
-		                    popt_kind(o->host, node));
+	if (muster_popt_group(o, node, "job = [\"instance group\", ...]", &count) < 0)
 		return -1;
-	}
-	count = o->host->cfg_count(node);
 	if (count == 0) {
 		o->host->open_error(o->pc, node, "jobs must name at least one job");
 		return -1;
 	}
 	if ((conf->jobs = calloc(count, sizeof(*conf->jobs))) == NULL)
-		return popt_nomem(o, node);
+		return muster_popt_nomem(o, node);
 	for (i = 0; i < count; i++) {
 		const muster_cfg *el = o->host->cfg_at(node, i);
 		struct gce_job *job = &conf->jobs[i];
@@ -84,11 +78,11 @@ static int read_jobs(const struct popts *o, struct gce_conf *conf)
 
 		conf->njobs = i + 1;
 		if ((job->name = strdup(o->host->cfg_name(el))) == NULL)
-			return popt_nomem(o, el);
+			return muster_popt_nomem(o, el);
 		snprintf(what, sizeof(what), "jobs.%s", job->name);
 		if (type == MUSTER_CFG_STRING) {
 			if ((job->groups = calloc(1, sizeof(*job->groups))) == NULL)
-				return popt_nomem(o, el);
+				return muster_popt_nomem(o, el);
 			job->ngroups = 1;
 			if (read_group(o, el, what, &job->groups[0]) < 0)
 				return -1;
@@ -96,7 +90,7 @@ static int read_jobs(const struct popts *o, struct gce_conf *conf)
 		}
 		if (type != MUSTER_CFG_ARRAY && type != MUSTER_CFG_LIST) {
 			o->host->open_error(o->pc, el, "%s must be a list of instance groups, not %s",
-			                    what, popt_kind(o->host, el));
+			                    what, muster_popt_kind(o->host, el));
 			return -1;
 		}
 		n = o->host->cfg_count(el);
@@ -105,7 +99,7 @@ static int read_jobs(const struct popts *o, struct gce_conf *conf)
 			return -1;
 		}
 		if ((job->groups = calloc(n, sizeof(*job->groups))) == NULL)
-			return popt_nomem(o, el);
+			return muster_popt_nomem(o, el);
 		for (k = 0; k < n; k++) {
 			job->ngroups = k + 1;
 			if (read_group(o, o->host->cfg_at(el, k), what, &job->groups[k]) < 0)
@@ -153,11 +147,50 @@ void gce_conf_free(struct gce_conf *conf)
 static const char *const order_names[] = { "natural", "name", "ip", NULL };
 static const char *const address_names[] = { "internal", "external", NULL };
 
+static const muster_popt options[] = {
+	MUSTER_POPT_CUSTOM("jobs", read_jobs),
+	MUSTER_POPT_STRING("project", struct gce_conf, project, 0, NULL),
+	MUSTER_POPT_STRING("zone", struct gce_conf, zone, 0, NULL),
+	MUSTER_POPT_INT("port", struct gce_conf, port, 1, 65535, 8470), /* TF's tf_server_port */
+	MUSTER_POPT_STRING("rpc_layer", struct gce_conf, rpc_layer, MUSTER_POPT_EMPTY, "grpc"),
+	MUSTER_POPT_INT("interface", struct gce_conf, interface, 0, 63, 0),
+	MUSTER_POPT_STRING("compute_endpoint", struct gce_conf, endpoint, 0, GCE_DEFAULT_ENDPOINT),
+	MUSTER_POPT_STRING("access_token_file", struct gce_conf, access_token_file, 0, NULL),
+	MUSTER_POPT_STRING("credentials_file", struct gce_conf, credentials_file, 0, NULL),
+	MUSTER_POPT_STRING("dmi_product_name", struct gce_conf, dmi_path, 0, GCE_DEFAULT_DMI),
+	MUSTER_POPT_STRING("self_instance", struct gce_conf, self_instance, 0, NULL),
+	MUSTER_POPT_INT("metadata_timeout_ms", struct gce_conf, metadata_timeout_ms, 1, 60000, 1000),
+	/* 500: the Compute API's maximum */
+	MUSTER_POPT_INT("page_size", struct gce_conf, page_size, 1, 500, 500),
+	MUSTER_POPT_INT("retries", struct gce_conf, retries, 0, 10, 3),
+	MUSTER_POPT_CHOICE("order", struct gce_conf, order, order_names, 0),
+	MUSTER_POPT_CHOICE("address", struct gce_conf, address, address_names, 0),
+};
+
+static int check_conf(const muster_popts *o, struct gce_conf *conf)
+{
+	size_t n = strlen(conf->endpoint);
+
+	if (conf->zone != NULL && !valid_name(conf->zone)) {
+		o->host->open_error(o->pc, o->host->cfg_get(o->group, "zone"),
+		                    "zone \"%s\" is not a zone name", conf->zone);
+		return -1;
+	}
+	if (strncmp(conf->endpoint, "https://", 8) != 0 && strncmp(conf->endpoint, "http://", 7) != 0) {
+		o->host->open_error(o->pc, o->host->cfg_get(o->group, "compute_endpoint"),
+		                    "compute_endpoint must be an https:// or http:// URL, not \"%s\"",
+		                    conf->endpoint);
+		return -1;
+	}
+	while (n > 0 && conf->endpoint[n - 1] == '/')
+		conf->endpoint[--n] = '\0';
+	return 0;
+}
+
 int gce_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 {
-	struct popts o = { host, pc, NULL };
+	muster_popts o = { host, pc, host->cfg_root(pc) };
 	struct gce_conf *conf;
-	int choice;
 
 	if (host->abi_major != MUSTER_PLUGIN_ABI_MAJOR) {
 		host->open_error(pc, NULL, "host speaks plugin ABI %u, this plugin %d",
@@ -174,62 +207,11 @@ int gce_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 		return -1;
 	}
 	conf->pc = pc;
-	conf->port = 8470; /* TF's tf_server_port */
-	conf->metadata_timeout_ms = 1000;
-	conf->page_size = 500; /* the Compute API's maximum */
-	conf->retries = 3;
-	o.root = host->cfg_root(pc);
-
-	if (read_jobs(&o, conf) < 0 || popt_string(&o, "project", 0, &conf->project) < 0 ||
-	    popt_string(&o, "zone", 0, &conf->zone) < 0 ||
-	    popt_int(&o, "port", 1, 65535, &conf->port) < 0 ||
-	    popt_string(&o, "rpc_layer", 1, &conf->rpc_layer) < 0 ||
-	    popt_int(&o, "interface", 0, 63, &conf->interface) < 0 ||
-	    popt_string(&o, "compute_endpoint", 0, &conf->endpoint) < 0 ||
-	    popt_string(&o, "access_token_file", 0, &conf->access_token_file) < 0 ||
-	    popt_string(&o, "credentials_file", 0, &conf->credentials_file) < 0 ||
-	    popt_string(&o, "dmi_product_name", 0, &conf->dmi_path) < 0 ||
-	    popt_string(&o, "self_instance", 0, &conf->self_instance) < 0 ||
-	    popt_int(&o, "metadata_timeout_ms", 1, 60000, &conf->metadata_timeout_ms) < 0 ||
-	    popt_int(&o, "page_size", 1, 500, &conf->page_size) < 0 ||
-	    popt_int(&o, "retries", 0, 10, &conf->retries) < 0)
-		goto fail;
-	choice = 0;
-	if (popt_choice(&o, "order", order_names, &choice) < 0)
-		goto fail;
-	conf->order = (enum gce_order)choice;
-	choice = 0;
-	if (popt_choice(&o, "address", address_names, &choice) < 0)
-		goto fail;
-	conf->address = (enum gce_address)choice;
-	if (conf->zone != NULL && !valid_name(conf->zone)) {
-		host->open_error(pc, host->cfg_get(o.root, "zone"), "zone \"%s\" is not a zone name",
-		                 conf->zone);
-		goto fail;
+	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), conf) != 0 ||
+	    check_conf(&o, conf) != 0) {
+		gce_conf_free(conf);
+		return -1;
 	}
-	if (conf->endpoint != NULL) {
-		size_t n = strlen(conf->endpoint);
-
-		if (strncmp(conf->endpoint, "https://", 8) != 0 &&
-		    strncmp(conf->endpoint, "http://", 7) != 0) {
-			host->open_error(pc, host->cfg_get(o.root, "compute_endpoint"),
-			                 "compute_endpoint must be an https:// or http:// URL, not \"%s\"",
-			                 conf->endpoint);
-			goto fail;
-		}
-		while (n > 0 && conf->endpoint[n - 1] == '/')
-			conf->endpoint[--n] = '\0';
-	} else if ((conf->endpoint = strdup(GCE_DEFAULT_ENDPOINT)) == NULL)
-		goto popt_nomem;
-	if (conf->rpc_layer == NULL && (conf->rpc_layer = strdup("grpc")) == NULL)
-		goto popt_nomem;
-	if (conf->dmi_path == NULL && (conf->dmi_path = strdup(GCE_DEFAULT_DMI)) == NULL)
-		goto popt_nomem;
 	*state = conf;
 	return 0;
-popt_nomem:
-	popt_nomem(&o, NULL);
-fail:
-	gce_conf_free(conf);
-	return -1;
 }

@@ -11,39 +11,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/options.h"
 #include "virt.h"
 
-static int read_jobs(const struct popts *o, struct virt_conf *conf)
+static int read_jobs(const muster_popts *o, const muster_cfg *node, void *base)
 {
-	const muster_cfg *node = o->host->cfg_get(o->root, "jobs");
+	struct virt_conf *conf = base;
 	size_t count, i;
 
 	if (node == NULL)
 		return 0; /* membership by metadata only */
-	if (o->host->cfg_type(node) != MUSTER_CFG_GROUP) {
-		o->host->open_error(o->pc, node,
-		                    "jobs must be a group of job = \"name glob\" or [\"glob\", ...], "
-		                    "not %s",
-		                    popt_kind(o->host, node));
+	if (muster_popt_group(o, node, "job = \"name glob\" or [\"glob\", ...]", &count) < 0)
 		return -1;
-	}
-	count = o->host->cfg_count(node);
 	if (count == 0) {
 		o->host->open_error(o->pc, node, "jobs must name at least one job");
 		return -1;
 	}
 	if ((conf->jobs = calloc(count, sizeof(*conf->jobs))) == NULL)
-		return popt_nomem(o, node);
+		return muster_popt_nomem(o, node);
 	for (i = 0; i < count; i++) {
 		const muster_cfg *el = o->host->cfg_at(node, i);
 		char what[160];
 
 		conf->njobs = i + 1;
 		if ((conf->jobs[i].name = strdup(o->host->cfg_name(el))) == NULL)
-			return popt_nomem(o, el);
+			return muster_popt_nomem(o, el);
 		snprintf(what, sizeof(what), "jobs.%s", conf->jobs[i].name);
-		if (popt_string_list(o, el, what, &conf->jobs[i].globs, &conf->jobs[i].nglobs) < 0)
+		if (muster_popt_string_list(o, el, what, &conf->jobs[i].globs, &conf->jobs[i].nglobs) < 0)
 			return -1;
 	}
 	return 0;
@@ -65,13 +58,13 @@ const char *virt_source_name(unsigned source)
 }
 
 /* One element of a sources list: its position in source_names, or -1
- * after open_error (popt_choice reads keys, not list elements). */
-static int source_of(const struct popts *o, const muster_cfg *el)
+ * after open_error (a CHOICE row reads keys, not list elements). */
+static int source_of(const muster_popts *o, const muster_cfg *el)
 {
 	const char *s;
 	int i;
 
-	if (popt_node_string(o, el, "sources", 0, &s) < 0)
+	if (muster_popt_node_string(o, el, "sources", 0, &s) < 0)
 		return -1;
 	for (i = 0; source_names[i] != NULL; i++)
 		if (strcmp(s, source_names[i]) == 0)
@@ -80,9 +73,9 @@ static int source_of(const struct popts *o, const muster_cfg *el)
 	return -1;
 }
 
-static int read_sources(const struct popts *o, struct virt_conf *conf)
+static int read_sources(const muster_popts *o, const muster_cfg *node, void *base)
 {
-	const muster_cfg *node = o->host->cfg_get(o->root, "sources");
+	struct virt_conf *conf = base;
 	size_t count, i, j;
 
 	if (node == NULL) {
@@ -103,7 +96,7 @@ static int read_sources(const struct popts *o, struct virt_conf *conf)
 	if (o->host->cfg_type(node) != MUSTER_CFG_ARRAY && o->host->cfg_type(node) != MUSTER_CFG_LIST) {
 		o->host->open_error(o->pc, node, "sources must be a list of \"lease\", \"agent\", "
 		                                 "\"arp\", not %s",
-		                    popt_kind(o->host, node));
+		                    muster_popt_kind(o->host, node));
 		return -1;
 	}
 	count = o->host->cfg_count(node);
@@ -168,40 +161,34 @@ static int valid_kind(const char *k)
 	return 1;
 }
 
-static int read_accelerators(const struct popts *o, struct virt_conf *conf)
+static int read_accelerators(const muster_popts *o, const muster_cfg *node, void *base)
 {
-	const muster_cfg *node = o->host->cfg_get(o->root, "accelerators");
+	struct virt_conf *conf = base;
 	size_t count, i, j;
 
 	if (node == NULL) {
 		count = sizeof(default_kinds) / sizeof(default_kinds[0]);
 		if ((conf->kinds = calloc(count, sizeof(*conf->kinds))) == NULL)
-			return popt_nomem(o, NULL);
+			return muster_popt_nomem(o, NULL);
 		for (i = 0; i < count; i++) {
 			struct virt_accel_kind *k = &conf->kinds[i];
 
 			conf->nkinds = i + 1;
 			if ((k->kind = strdup(default_kinds[i].kind)) == NULL ||
 			    (k->vendors = calloc(default_kinds[i].n, sizeof(unsigned))) == NULL)
-				return popt_nomem(o, NULL);
+				return muster_popt_nomem(o, NULL);
 			memcpy(k->vendors, default_kinds[i].vendors, default_kinds[i].n * sizeof(unsigned));
 			k->nvendors = default_kinds[i].n;
 		}
 		return 0;
 	}
 	/* accelerators = { GPU = ["0x10de", "0x1002"]; TPU = "0x1ae0"; }; */
-	if (o->host->cfg_type(node) != MUSTER_CFG_GROUP) {
-		o->host->open_error(o->pc, node,
-		                    "accelerators must be a group of KIND = [\"PCI vendor ID\", ...], "
-		                    "not %s",
-		                    popt_kind(o->host, node));
+	if (muster_popt_group(o, node, "KIND = [\"PCI vendor ID\", ...]", &count) < 0)
 		return -1;
-	}
-	count = o->host->cfg_count(node);
 	if (count == 0)
 		return 0;
 	if ((conf->kinds = calloc(count, sizeof(*conf->kinds))) == NULL)
-		return popt_nomem(o, node);
+		return muster_popt_nomem(o, node);
 	for (i = 0; i < count; i++) {
 		const muster_cfg *el = o->host->cfg_at(node, i);
 		struct virt_accel_kind *k = &conf->kinds[i];
@@ -211,16 +198,16 @@ static int read_accelerators(const struct popts *o, struct virt_conf *conf)
 
 		conf->nkinds = i + 1;
 		if ((k->kind = strdup(o->host->cfg_name(el))) == NULL)
-			return popt_nomem(o, el);
+			return muster_popt_nomem(o, el);
 		if (!valid_kind(k->kind)) {
 			o->host->open_error(o->pc, el, "accelerator kind \"%s\" is too long", k->kind);
 			return -1;
 		}
 		snprintf(what, sizeof(what), "accelerators.%s", k->kind);
-		if (popt_string_list(o, el, what, &ids, &nids) < 0)
+		if (muster_popt_string_list(o, el, what, &ids, &nids) < 0)
 			rc = -1;
 		if (rc == 0 && (k->vendors = calloc(nids, sizeof(unsigned))) == NULL)
-			rc = popt_nomem(o, el);
+			rc = muster_popt_nomem(o, el);
 		for (j = 0; rc == 0 && j < nids; j++) {
 			if (parse_vendor(ids[j], &k->vendors[j]) < 0) {
 				o->host->open_error(o->pc, o->host->cfg_type(el) == MUSTER_CFG_STRING
@@ -271,11 +258,26 @@ static const char *const order_names[] = { "natural", "name", NULL };
 static const char *const family_names[] = { "any", "ipv4", "ipv6", NULL };
 static const char *const inactive_names[] = { "tryagain", "skip", NULL };
 
+static const muster_popt options[] = {
+	MUSTER_POPT_STRING("uri", struct virt_conf, uri, 0, VIRT_DEFAULT_URI),
+	MUSTER_POPT_CUSTOM("jobs", read_jobs),
+	MUSTER_POPT_CUSTOM("sources", read_sources),
+	MUSTER_POPT_STRING("network", struct virt_conf, network, 0, NULL),
+	MUSTER_POPT_STRING("interface", struct virt_conf, interface, 0, NULL),
+	MUSTER_POPT_INT("port", struct virt_conf, port, 1, 65535, 8470), /* TF's tf_server_port */
+	MUSTER_POPT_CUSTOM("accelerators", read_accelerators),
+	MUSTER_POPT_STRING("self_domain", struct virt_conf, self_domain, 0, NULL),
+	MUSTER_POPT_STRING("dmi_uuid_path", struct virt_conf, dmi_uuid_path, 0, VIRT_DMI_UUID),
+	MUSTER_POPT_STRING("rpc_layer", struct virt_conf, rpc_layer, MUSTER_POPT_EMPTY, "grpc"),
+	MUSTER_POPT_CHOICE("order", struct virt_conf, order, order_names, 0),
+	MUSTER_POPT_CHOICE("family", struct virt_conf, family, family_names, 0),
+	MUSTER_POPT_CHOICE("inactive", struct virt_conf, inactive, inactive_names, 0),
+};
+
 int virt_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 {
-	struct popts o = { host, pc, NULL };
+	muster_popts o = { host, pc, host->cfg_root(pc) };
 	struct virt_conf *conf;
-	int c, rc;
 
 	if (host->abi_major != MUSTER_PLUGIN_ABI_MAJOR) {
 		host->open_error(pc, NULL, "host speaks plugin ABI %u, this plugin %d",
@@ -287,44 +289,11 @@ int virt_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 		return -1;
 	}
 	conf->pc = pc;
-	conf->port = 8470; /* TF's tf_server_port, as the other backends */
-	o.root = host->cfg_root(pc);
-
-	if ((rc = popt_string(&o, "uri", 0, &conf->uri)) < 0)
-		goto fail;
-	conf->uri_explicit = rc == 1;
-	if (conf->uri == NULL && (conf->uri = strdup(VIRT_DEFAULT_URI)) == NULL) {
-		popt_nomem(&o, NULL);
-		goto fail;
+	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), conf) != 0) {
+		virt_conf_free(conf);
+		return -1;
 	}
-	if (read_jobs(&o, conf) < 0 || read_sources(&o, conf) < 0 ||
-	    popt_string(&o, "network", 0, &conf->network) < 0 ||
-	    popt_string(&o, "interface", 0, &conf->interface) < 0 ||
-	    popt_int(&o, "port", 1, 65535, &conf->port) < 0 || read_accelerators(&o, conf) < 0 ||
-	    popt_string(&o, "self_domain", 0, &conf->self_domain) < 0 ||
-	    popt_string(&o, "dmi_uuid_path", 0, &conf->dmi_uuid_path) < 0 ||
-	    popt_string(&o, "rpc_layer", 1, &conf->rpc_layer) < 0)
-		goto fail;
-	c = 0;
-	if (popt_choice(&o, "order", order_names, &c) < 0)
-		goto fail;
-	conf->order = (enum virt_order)c;
-	c = 0;
-	if (popt_choice(&o, "family", family_names, &c) < 0)
-		goto fail;
-	conf->family = (enum virt_family)c;
-	c = 0;
-	if (popt_choice(&o, "inactive", inactive_names, &c) < 0)
-		goto fail;
-	conf->inactive = (enum virt_inactive)c;
-	if ((conf->dmi_uuid_path == NULL && (conf->dmi_uuid_path = strdup(VIRT_DMI_UUID)) == NULL) ||
-	    (conf->rpc_layer == NULL && (conf->rpc_layer = strdup("grpc")) == NULL)) {
-		popt_nomem(&o, NULL);
-		goto fail;
-	}
+	conf->uri_explicit = host->cfg_get(o.group, "uri") != NULL;
 	*state = conf;
 	return 0;
-fail:
-	virt_conf_free(conf);
-	return -1;
 }

@@ -16,9 +16,6 @@
  *                             TENSORFLOW_PORT: fixed TF port, nothing bound
  */
 #include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1 /* strdup */
-#endif
 
 #include <errno.h>
 #include <limits.h>
@@ -32,65 +29,6 @@
 
 /* Largest executor id / cluster: TFoS's ids are Spark partition numbers. */
 #define SPARK_MAX_CLUSTER 1000000LL
-
-static const char *cfg_kind(const muster_host *host, const muster_cfg *node)
-{
-	switch (host->cfg_type(node)) {
-	case MUSTER_CFG_INT: return "an integer";
-	case MUSTER_CFG_FLOAT: return "a float";
-	case MUSTER_CFG_STRING: return "a string";
-	case MUSTER_CFG_BOOL: return "a boolean";
-	case MUSTER_CFG_GROUP: return "a group";
-	case MUSTER_CFG_ARRAY: return "an array";
-	case MUSTER_CFG_LIST: return "a list";
-	default: return "of unknown type";
-	}
-}
-
-/* An optional string option copied into *out.  0 absent, 1 present, -1 error. */
-static int opt_string(const muster_host *host, muster_plugin_ctx *pc, const muster_cfg *root,
-                      const char *key, int allow_empty, char **out)
-{
-	const muster_cfg *node = host->cfg_get(root, key);
-	const char *s = NULL;
-
-	if (node == NULL)
-		return 0;
-	if (host->cfg_string(node, &s) != 0 || s == NULL) {
-		host->open_error(pc, node, "%s must be a string, not %s", key, cfg_kind(host, node));
-		return -1;
-	}
-	if (!allow_empty && s[0] == '\0') {
-		host->open_error(pc, node, "%s must not be empty", key);
-		return -1;
-	}
-	if ((*out = strdup(s)) == NULL) {
-		host->open_error(pc, node, "out of memory");
-		return -1;
-	}
-	return 1;
-}
-
-/* An optional integer option in [lo, hi].  0 absent, 1 present, -1 error. */
-static int opt_int(const muster_host *host, muster_plugin_ctx *pc, const muster_cfg *root,
-                   const char *key, long long lo, long long hi, long long *out)
-{
-	const muster_cfg *node = host->cfg_get(root, key);
-	long long v;
-
-	if (node == NULL)
-		return 0;
-	if (host->cfg_int(node, &v) != 0) {
-		host->open_error(pc, node, "%s must be an integer, not %s", key, cfg_kind(host, node));
-		return -1;
-	}
-	if (v < lo || v > hi) {
-		host->open_error(pc, node, "%s must be between %lld and %lld, not %lld", key, lo, hi, v);
-		return -1;
-	}
-	*out = v;
-	return 1;
-}
 
 /*
  * "host:port", "[v6]:port" or "v6::addr:port" (last colon): the pieces into
@@ -132,18 +70,6 @@ static int split_server(const char *s, char *host, size_t hostlen, char *port, s
 	return 0;
 }
 
-static int validate_server(const muster_host *host, muster_plugin_ctx *pc, const muster_cfg *node,
-                           const char *server)
-{
-	char h[256], p[8], why[160];
-
-	if (split_server(server, h, sizeof(h), p, sizeof(p), why, sizeof(why)) != 0) {
-		host->open_error(pc, node, "server: %s", why);
-		return -1;
-	}
-	return 0;
-}
-
 void spark_conf_free(struct spark_conf *conf)
 {
 	if (conf == NULL)
@@ -157,122 +83,111 @@ void spark_conf_free(struct spark_conf *conf)
 	free(conf);
 }
 
-static int read_template(const muster_host *host, muster_plugin_ctx *pc, const muster_cfg *root,
-                         struct spark_conf *conf)
+/* Read now, so a missing or exposed key is a config error with its line. */
+static int read_key(const muster_popts *o, const muster_cfg *node, void *base)
 {
-	const muster_cfg *node;
-	long long v = 0;
-	char why[200];
-	int b = 0;
+	struct spark_conf *conf = base;
+	const char *path;
+	char why[300];
 
-	switch (opt_int(host, pc, root, "cluster_size", 1, SPARK_MAX_CLUSTER, &v)) {
-	case -1:
+	if (node == NULL)
+		return 0;
+	if (muster_popt_node_string(o, node, "auth_key_file", 0, &path) < 0)
 		return -1;
-	case 0:
-		host->open_error(pc, NULL, "cluster_size is required: the number of executors "
-		                           "(TensorFlowOnSpark's num_executors)");
+	if (res_auth_key_load(path, conf->key, &conf->key_len, why, sizeof(why)) != 0) {
+		o->host->open_error(o->pc, node, "%s", why);
 		return -1;
 	}
-	conf->tmpl.cluster_size = v;
-	v = 0;
-	if (opt_int(host, pc, root, "num_ps", 0, SPARK_MAX_CLUSTER, &v) < 0)
-		return -1;
-	conf->tmpl.num_ps = v;
+	conf->have_key = true;
+	return 0;
+}
 
-	if (opt_string(host, pc, root, "master_node", 1, &conf->master_node) < 0)
+static const muster_popt options[] = {
+	MUSTER_POPT_STRING("server", struct spark_conf, server, 0, NULL),
+	MUSTER_POPT_REQUIRED_INT("cluster_size", struct spark_conf, tmpl.cluster_size, 1,
+	                         SPARK_MAX_CLUSTER, "the number of executors (TensorFlowOnSpark's "
+	                                            "num_executors)"),
+	MUSTER_POPT_INT("num_ps", struct spark_conf, tmpl.num_ps, 0, SPARK_MAX_CLUSTER, 0),
+	MUSTER_POPT_STRING("master_node", struct spark_conf, master_node, MUSTER_POPT_EMPTY, NULL),
+	MUSTER_POPT_BOOL("eval_node", struct spark_conf, tmpl.eval_node, 0),
+	MUSTER_POPT_INT("executor_id", struct spark_conf, executor_id, 0, SPARK_MAX_CLUSTER, -1),
+	MUSTER_POPT_STRING("executor_id_variable", struct spark_conf, executor_id_variable, 0, NULL),
+	MUSTER_POPT_INT("reservation_timeout_ms", struct spark_conf, reservation_timeout_ms, 1,
+	                86400000, SPARK_DEFAULT_RESERVATION_TIMEOUT_MS),
+	MUSTER_POPT_INT("io_timeout_ms", struct spark_conf, io_timeout_ms, 1, 86400000,
+	                SPARK_DEFAULT_IO_TIMEOUT_MS),
+	MUSTER_POPT_STRING("host", struct spark_conf, host, 0, NULL),
+	MUSTER_POPT_STRING("rpc_layer", struct spark_conf, rpc_layer, MUSTER_POPT_EMPTY, "grpc"),
+	MUSTER_POPT_CUSTOM("auth_key_file", read_key),
+};
+
+/* The rules between options; `o` has read them all. */
+static int check_conf(const muster_popts *o, struct spark_conf *conf)
+{
+	const muster_host *host = o->host;
+	char h[256], p[8], why[200];
+
+	if (conf->server != NULL &&
+	    split_server(conf->server, h, sizeof(h), p, sizeof(p), why, sizeof(why)) != 0) {
+		host->open_error(o->pc, host->cfg_get(o->group, "server"), "server: %s", why);
 		return -1;
+	}
 	if (conf->master_node != NULL && conf->master_node[0] != '\0' &&
 	    strcmp(conf->master_node, "chief") != 0 && strcmp(conf->master_node, "master") != 0) {
-		host->open_error(pc, host->cfg_get(root, "master_node"),
+		host->open_error(o->pc, host->cfg_get(o->group, "master_node"),
 		                 "master_node must be \"\", \"chief\" or \"master\", not \"%.40s\"",
 		                 conf->master_node);
 		return -1;
 	}
-	conf->tmpl.master_node = conf->master_node;
-
-	node = host->cfg_get(root, "eval_node");
-	if (node != NULL) {
-		if (host->cfg_bool(node, &b) != 0) {
-			host->open_error(pc, node, "eval_node must be a boolean, not %s",
-			                 cfg_kind(host, node));
-			return -1;
-		}
-		conf->tmpl.eval_node = b != 0;
+	if (conf->host != NULL && strpbrk(conf->host, "[]/ ") != NULL) {
+		host->open_error(o->pc, host->cfg_get(o->group, "host"),
+		                 "host must be a bare name or address (no brackets, port or spaces)");
+		return -1;
 	}
+	conf->tmpl.master_node = conf->master_node;
 	if (res_template_check(&conf->tmpl, why, sizeof(why)) != 0) {
-		host->open_error(pc, NULL, "the cluster template is impossible: %s", why);
+		host->open_error(o->pc, NULL, "the cluster template is impossible: %s", why);
 		return -1;
 	}
 	return 0;
 }
 
-static int read_identity(const muster_host *host, muster_plugin_ctx *pc, const muster_cfg *root,
-                         struct spark_conf *conf)
+static int check_identity(const muster_popts *o, struct spark_conf *conf)
 {
-	long long v = -1;
-	int has_id, has_var;
+	const muster_host *host = o->host;
+	const muster_cfg *id = host->cfg_get(o->group, "executor_id");
+	const muster_cfg *var = host->cfg_get(o->group, "executor_id_variable");
 
-	has_id = opt_int(host, pc, root, "executor_id", 0, SPARK_MAX_CLUSTER, &v);
-	if (has_id < 0)
-		return -1;
-	has_var = opt_string(host, pc, root, "executor_id_variable", 0, &conf->executor_id_variable);
-	if (has_var < 0)
-		return -1;
-	if (has_id && has_var) {
-		host->open_error(pc, host->cfg_get(root, "executor_id_variable"),
-		                 "executor_id and executor_id_variable exclude each other");
+	if (id != NULL && var != NULL) {
+		host->open_error(o->pc, var, "executor_id and executor_id_variable exclude each other");
 		return -1;
 	}
-	if (!has_id && !has_var) {
-		host->open_error(pc, NULL, "executor_id or executor_id_variable is required: which "
-		                           "executor (Spark partition) this process is");
+	if (id == NULL && var == NULL) {
+		host->open_error(o->pc, NULL, "executor_id or executor_id_variable is required: which "
+		                              "executor (Spark partition) this process is");
 		return -1;
 	}
-	if (has_var && strchr(conf->executor_id_variable, '=') != NULL) {
-		host->open_error(pc, host->cfg_get(root, "executor_id_variable"),
-		                 "executor_id_variable must be an environment variable's name, "
-		                 "without '='");
+	if (var != NULL && strchr(conf->executor_id_variable, '=') != NULL) {
+		host->open_error(o->pc, var, "executor_id_variable must be an environment variable's "
+		                             "name, without '='");
 		return -1;
 	}
 	/* TFoS would make such an executor job "default", index -1: in a
 	 * resolver that is a misconfiguration, so say it here. */
-	if (has_id && v >= conf->tmpl.cluster_size) {
-		host->open_error(pc, host->cfg_get(root, "executor_id"),
-		                 "executor_id %lld is outside the cluster of %lld executors (ids 0 "
-		                 "to %lld)", v, (long long)conf->tmpl.cluster_size,
+	if (id != NULL && conf->executor_id >= conf->tmpl.cluster_size) {
+		host->open_error(o->pc, id, "executor_id %lld is outside the cluster of %lld executors "
+		                            "(ids 0 to %lld)", (long long)conf->executor_id,
+		                 (long long)conf->tmpl.cluster_size,
 		                 (long long)conf->tmpl.cluster_size - 1);
 		return -1;
 	}
-	conf->executor_id = has_id ? v : -1;
-	return 0;
-}
-
-static int read_key(const muster_host *host, muster_plugin_ctx *pc, const muster_cfg *root,
-                    struct spark_conf *conf)
-{
-	char *path = NULL;
-	char why[300];
-	int rc;
-
-	rc = opt_string(host, pc, root, "auth_key_file", 0, &path);
-	if (rc <= 0)
-		return rc;
-	/* Read now, so a missing or exposed key is a config error with its line. */
-	if (res_auth_key_load(path, conf->key, &conf->key_len, why, sizeof(why)) != 0) {
-		host->open_error(pc, host->cfg_get(root, "auth_key_file"), "%s", why);
-		free(path);
-		return -1;
-	}
-	free(path);
-	conf->have_key = true;
 	return 0;
 }
 
 int spark_conf_open(const muster_host *host, muster_plugin_ctx *pc, struct spark_conf **out)
 {
-	const muster_cfg *root;
+	muster_popts o = { host, pc, host->cfg_root(pc) };
 	struct spark_conf *conf;
-	long long v;
 
 	conf = calloc(1, sizeof(*conf));
 	if (conf == NULL) {
@@ -280,46 +195,13 @@ int spark_conf_open(const muster_host *host, muster_plugin_ctx *pc, struct spark
 		return -1;
 	}
 	conf->pc = pc;
-	conf->reservation_timeout_ms = SPARK_DEFAULT_RESERVATION_TIMEOUT_MS;
-	conf->io_timeout_ms = SPARK_DEFAULT_IO_TIMEOUT_MS;
-	root = host->cfg_root(pc);
-
-	switch (opt_string(host, pc, root, "server", 0, &conf->server)) {
-	case -1:
-		goto fail;
-	case 1:
-		if (validate_server(host, pc, host->cfg_get(root, "server"), conf->server) != 0)
-			goto fail;
+	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), conf) != 0 ||
+	    check_conf(&o, conf) != 0 || check_identity(&o, conf) != 0) {
+		spark_conf_free(conf);
+		return -1;
 	}
-	if (read_template(host, pc, root, conf) != 0 || read_identity(host, pc, root, conf) != 0)
-		goto fail;
-	v = conf->reservation_timeout_ms;
-	if (opt_int(host, pc, root, "reservation_timeout_ms", 1, 86400000, &v) < 0)
-		goto fail;
-	conf->reservation_timeout_ms = (long)v;
-	v = conf->io_timeout_ms;
-	if (opt_int(host, pc, root, "io_timeout_ms", 1, 86400000, &v) < 0)
-		goto fail;
-	conf->io_timeout_ms = (long)v;
-	if (opt_string(host, pc, root, "host", 0, &conf->host) < 0 ||
-	    opt_string(host, pc, root, "rpc_layer", 1, &conf->rpc_layer) < 0)
-		goto fail;
-	if (conf->host != NULL && strpbrk(conf->host, "[]/ ") != NULL) {
-		host->open_error(pc, host->cfg_get(root, "host"),
-		                 "host must be a bare name or address (no brackets, port or spaces)");
-		goto fail;
-	}
-	if (conf->rpc_layer == NULL && (conf->rpc_layer = strdup("grpc")) == NULL) {
-		host->open_error(pc, NULL, "out of memory");
-		goto fail;
-	}
-	if (read_key(host, pc, root, conf) != 0)
-		goto fail;
 	*out = conf;
 	return 0;
-fail:
-	spark_conf_free(conf);
-	return -1;
 }
 
 /* A decimal integer in [lo, hi] from the environment.  0, or -1. */

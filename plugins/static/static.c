@@ -39,7 +39,7 @@ struct static_state {
 	const muster_cfg *accelerators; /* per-job groups, or NULL */
 	const char *task_type;
 	long task_index;
-	const char *rpc_layer, *environment, *master;
+	char *rpc_layer, *environment, *master;
 };
 
 static int get_string(const muster_host *h, muster_plugin_ctx *pc, const muster_cfg *group,
@@ -147,12 +147,14 @@ static int read_task(struct static_state *st, muster_plugin_ctx *pc, const char 
 	return add_task(st, pc, h->cfg_get(el, "address"), job, index, address, acc);
 }
 
-static int read_jobs(struct static_state *st, muster_plugin_ctx *pc, const muster_cfg *root)
+static int read_jobs(const muster_popts *o, const muster_cfg *jobs, void *base)
 {
+	struct static_state *st = base;
 	const muster_host *h = st->host;
-	st->jobs = h->cfg_get(root, "jobs");
+	muster_plugin_ctx *pc = o->pc;
+	st->jobs = jobs;
 	if (!st->jobs) {
-		h->open_error(pc, root, "'jobs' is missing: jobs = { worker = [\"host:2222\"]; };");
+		h->open_error(pc, o->group, "'jobs' is missing: jobs = { worker = [\"host:2222\"]; };");
 		return -1;
 	}
 	if (h->cfg_type(st->jobs) != MUSTER_CFG_GROUP) {
@@ -173,11 +175,13 @@ static int read_jobs(struct static_state *st, muster_plugin_ctx *pc, const muste
 	return 0;
 }
 
-static int read_job_accelerators(struct static_state *st, muster_plugin_ctx *pc,
-                                 const muster_cfg *root)
+static int read_job_accelerators(const muster_popts *o, const muster_cfg *accelerators,
+                                 void *base)
 {
+	struct static_state *st = base;
 	const muster_host *h = st->host;
-	st->accelerators = h->cfg_get(root, "accelerators");
+	muster_plugin_ctx *pc = o->pc;
+	st->accelerators = accelerators;
 	if (!st->accelerators)
 		return 0;
 	if (h->cfg_type(st->accelerators) != MUSTER_CFG_GROUP) {
@@ -196,10 +200,11 @@ static int read_job_accelerators(struct static_state *st, muster_plugin_ctx *pc,
 	return 0;
 }
 
-static int read_self(struct static_state *st, muster_plugin_ctx *pc, const muster_cfg *root)
+static int read_self(const muster_popts *o, const muster_cfg *task, void *base)
 {
+	struct static_state *st = base;
 	const muster_host *h = st->host;
-	const muster_cfg *task = h->cfg_get(root, "task");
+	muster_plugin_ctx *pc = o->pc;
 	st->task_index = -1;
 	if (!task)
 		return 0;
@@ -215,10 +220,23 @@ static int read_self(struct static_state *st, muster_plugin_ctx *pc, const muste
 static void static_close(void *state)
 {
 	struct static_state *st = state;
-	if (st)
+	if (st) {
 		free(st->tasks);
+		free(st->rpc_layer);
+		free(st->environment);
+		free(st->master);
+	}
 	free(st);
 }
+
+static const muster_popt options[] = {
+	MUSTER_POPT_CUSTOM("jobs", read_jobs),
+	MUSTER_POPT_CUSTOM("accelerators", read_job_accelerators),
+	MUSTER_POPT_CUSTOM("task", read_self),
+	MUSTER_POPT_STRING("rpc_layer", struct static_state, rpc_layer, MUSTER_POPT_EMPTY, NULL),
+	MUSTER_POPT_STRING("environment", struct static_state, environment, MUSTER_POPT_EMPTY, NULL),
+	MUSTER_POPT_STRING("master", struct static_state, master, MUSTER_POPT_EMPTY, NULL),
+};
 
 static int static_open(const muster_host *h, muster_plugin_ctx *pc, void **state)
 {
@@ -228,11 +246,8 @@ static int static_open(const muster_host *h, muster_plugin_ctx *pc, void **state
 		return -1;
 	}
 	st->host = h;
-	const muster_cfg *root = h->cfg_root(pc);
-	if (read_jobs(st, pc, root) < 0 || read_job_accelerators(st, pc, root) < 0 ||
-	    read_self(st, pc, root) < 0 || get_string(h, pc, root, "rpc_layer", &st->rpc_layer) < 0 ||
-	    get_string(h, pc, root, "environment", &st->environment) < 0 ||
-	    get_string(h, pc, root, "master", &st->master) < 0) {
+	muster_popts o = { h, pc, h->cfg_root(pc) };
+	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), st) != 0) {
 		static_close(st);
 		return -1;
 	}

@@ -315,6 +315,38 @@ def pickles():
     put("pickle", "query", b"\x80\x03}X\x04\x00\x00\x00typeX\x05\x00\x00\x00QUERYs.")
 
 
+# ------------------------------------------------------------ slurm_lists
+def slurm_lists():
+    pairs = [("t02n13,t02n41,t02n43", "2(x2),1"), ("node[001-003,7],gpu[1-2]", "1(x6)"),
+             ("n[1-2]x[3-4]y[5-6]", "8"), ("n[0001-4096]", "8(x4096)"), ("a,,b c\tb", "1,1,1"),
+             ("n[1-", "2x3"), ("n[3-1]", "(x3)"), ("n[1-99999999]", "2(x)"),
+             ("x[0-65535],y", "1(x70000)"), ("n[1-2]a", "2(x3"), ("r[0-9][0-9][0-9][0-9][0-9]", "")]
+    for i, (hosts, tpn) in enumerate(pairs):
+        put("slurm_lists", "seed%02d" % i, hosts.encode() + SEP + tpn.encode())
+
+
+def schedulers():
+    # hostfile: option byte, then a PBS node file or an LSF rank file.
+    put("hostfile", "pbs-nodefile1", b"\x00t02n13\nt02n41\nt02n43\n")
+    put("hostfile", "pbs-two-slots", b"\x52t02n13\nt02n13\nt02n41\nt02n41\nt02n43\n")
+    put("hostfile", "lsf-lightning", b"\x07batch\n10.10.10.0\n10.10.10.1\n10.10.10.2\n10.10.10.3")
+    put("hostfile", "blank-line", b"\x00a1\n\na2\n")
+    put("hostfile", "bracket", b"\x00n[1-3]\n")
+    put("hostfile", "high-port", b"\x80h\nh\nh\n \tg \r\n\n\n")
+    # lsf_mcpu: the rank, then LSB_MCPU_HOSTS.
+    put("lsf_mcpu", "three-hosts", b"\x02batch1 1 h10 2 h9 1")
+    put("lsf_mcpu", "no-count", b"\x00batch1 1 h1")
+    put("lsf_mcpu", "bad-count", b"\x00batch1 1 h1 x h2 99999999999")
+    # sagemaker: even first byte, SM_HOSTS SEP SM_CURRENT_HOST; odd, the file.
+    put("sagemaker", "sm-hosts", b"\x00" + js(["algo-2", "algo-10", "algo-1"]) + SEP + b"algo-2")
+    put("sagemaker", "sm-hosts-empty", b"\x00" + SEP + b"algo-1")
+    put("sagemaker", "sm-hosts-not-json", b"\x00algo-1,algo-2" + SEP + b"algo-1")
+    put("sagemaker", "resourceconfig", b"\x01" + json.dumps(
+        {"current_host": "algo-3", "current_instance_type": "ml.p3.16xlarge",
+         "hosts": ["algo-1", "algo-2", "algo-3"], "network_interface_name": "eth0"}).encode())
+    put("sagemaker", "resourceconfig-no-hosts", b"\x01" + js({"current_host": "algo-1"}))
+
+
 def main():
     if os.path.isdir(OUT):
         shutil.rmtree(OUT)
@@ -328,6 +360,8 @@ def main():
     libvirt()
     reservation()
     pickles()
+    slurm_lists()
+    schedulers()
 
 
 if __name__ == "__main__":

@@ -20,6 +20,12 @@ tests_fuzz_fuzz_config_SOURCES = tests/fuzz/config.c tests/fuzz/files.c $(fuzz_c
 tests_fuzz_fuzz_config_CPPFLAGS = $(fuzz_cppflags)
 tests_fuzz_fuzz_config_LDADD = $(FUZZ_DRIVER) $(fuzz_call_ldadd)
 
+# Local device detection: sysfs/proc text and visible-devices variables.
+fuzz_programs += tests/fuzz/fuzz_local_devices
+tests_fuzz_fuzz_local_devices_SOURCES = tests/fuzz/local_devices.c tests/fuzz/fuzz.h
+tests_fuzz_fuzz_local_devices_CPPFLAGS = $(fuzz_cppflags)
+tests_fuzz_fuzz_local_devices_LDADD = $(FUZZ_DRIVER) $(fuzz_call_ldadd)
+
 if BUILD_TF_CONFIG
 check_LTLIBRARIES += tests/fuzz/libfuzz_tf_config.la
 tests_fuzz_libfuzz_tf_config_la_SOURCES = $(plugins_tf_config_tf_config_la_SOURCES)
@@ -91,6 +97,28 @@ tests_fuzz_fuzz_pickle_LDADD = $(fuzz_res_ldadd)
 tests_fuzz_fuzz_reservation_SOURCES = tests/fuzz/reservation.c
 tests_fuzz_fuzz_reservation_CPPFLAGS = $(fuzz_res_cppflags) $(LIBCRYPTO_CFLAGS)
 tests_fuzz_fuzz_reservation_LDADD = $(fuzz_res_ldadd)
+endif
+
+fuzz_programs += tests/fuzz/fuzz_slurm_lists
+tests_fuzz_fuzz_slurm_lists_SOURCES = tests/fuzz/slurm_lists.c
+tests_fuzz_fuzz_slurm_lists_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/fuzz -I$(top_srcdir)/plugins/slurm
+tests_fuzz_fuzz_slurm_lists_LDADD = $(FUZZ_DRIVER) plugins/slurm/libslurm_lists.la
+# The scheduler backends' host files, LSB_MCPU_HOSTS and SageMaker's JSON.
+fuzz_hpc_ldadd = $(FUZZ_DRIVER) plugins/common/libplugin_common.la $(fuzz_call_ldadd)
+fuzz_programs += tests/fuzz/fuzz_hostfile tests/fuzz/fuzz_lsf_mcpu
+tests_fuzz_fuzz_hostfile_SOURCES = tests/fuzz/hostfile.c $(fuzz_call)
+tests_fuzz_fuzz_hostfile_CPPFLAGS = $(fuzz_cppflags) -I$(top_srcdir)
+tests_fuzz_fuzz_hostfile_LDADD = $(fuzz_hpc_ldadd)
+tests_fuzz_fuzz_lsf_mcpu_SOURCES = tests/fuzz/lsf_mcpu.c plugins/lsf/mcpu.c $(fuzz_call)
+tests_fuzz_fuzz_lsf_mcpu_CPPFLAGS = $(fuzz_cppflags) -I$(top_srcdir) -I$(top_srcdir)/plugins/lsf
+tests_fuzz_fuzz_lsf_mcpu_LDADD = $(fuzz_hpc_ldadd)
+if BUILD_SAGEMAKER
+fuzz_programs += tests/fuzz/fuzz_sagemaker
+tests_fuzz_fuzz_sagemaker_SOURCES = tests/fuzz/sagemaker.c plugins/sagemaker/hosts.c \
+	plugins/sagemaker/build.c $(fuzz_call)
+tests_fuzz_fuzz_sagemaker_CPPFLAGS = $(fuzz_cppflags) -I$(top_srcdir) \
+	-I$(top_srcdir)/plugins/sagemaker $(CJSON_CFLAGS)
+tests_fuzz_fuzz_sagemaker_LDADD = $(fuzz_hpc_ldadd) $(CJSON_LIBS)
 endif
 
 check_PROGRAMS += $(fuzz_programs)

@@ -13,6 +13,7 @@
  *     rpc_layer = "grpc"; environment = "env"; master = "m:1";
  *     master_rule = "simple";      # tf_config / simple / task
  *     accelerators = { worker = { GPU = 2; }; };  # every task of the job
+ *     accelerator_ids = { worker = { GPU = [0, 1]; }; };  # ids (ABI 1.2), each task
  *     report_concurrency = true;   # environment = "peak=N" (resolves in flight)
  *     hold_port = true;            # bind a loopback port and hand it to the host
  *   };
@@ -95,7 +96,7 @@ static int stub_open(const muster_host *h, muster_plugin_ctx *pc, void **state)
 	h->cfg_bool(h->cfg_get(cfg, "hold_port"), &st->hold_port);
 	/* Mark the data keys read, so they are not warned about as unknown. */
 	const char *keys[] = {"jobs", "task", "rpc_layer", "environment", "master", "master_rule",
-	                      "accelerators"};
+	                      "accelerators", "accelerator_ids"};
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		const muster_cfg *n = h->cfg_get(cfg, keys[i]);
 		for (size_t j = 0; j < h->cfg_count(n); j++) {
@@ -120,6 +121,37 @@ static void nap(long long ms)
 	struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000L };
 	while (nanosleep(&ts, &ts) != 0)
 		;
+}
+
+/* Each task of a job gets the same ids of each listed kind. */
+static int add_ids(const muster_host *h, muster_call *call, const muster_cfg *jobs,
+                   const muster_cfg *acc)
+{
+	if (acc && h->struct_size < offsetof(muster_host, add_accelerator_ids) + sizeof(void *))
+		return -1;
+	for (size_t j = 0; j < h->cfg_count(acc); j++) {
+		const muster_cfg *g = h->cfg_at(acc, j);
+		const muster_cfg *job = h->cfg_get(jobs, h->cfg_name(g));
+		for (size_t k = 0; k < h->cfg_count(g); k++) {
+			const muster_cfg *list = h->cfg_at(g, k);
+			int ids[16];
+			size_t n = h->cfg_count(list);
+			for (size_t m = 0; m < n && m < 16; m++) {
+				long long v = 0;
+				h->cfg_int(h->cfg_at(list, m), &v);
+				ids[m] = (int)v;
+			}
+			for (size_t i = 0; i < h->cfg_count(job); i++) {
+				const char *addr = NULL;
+				h->cfg_string(h->cfg_at(job, i), &addr);
+				if (addr && strcmp(addr, "-") != 0 &&
+				    h->add_accelerator_ids(call, h->cfg_name(g), (long)i,
+				                           h->cfg_name(list), ids, n < 16 ? n : 16) < 0)
+					return -1;
+			}
+		}
+	}
+	return 0;
 }
 
 static int build(struct stub *st, const muster_host *h, muster_call *call)
@@ -153,6 +185,8 @@ static int build(struct stub *st, const muster_host *h, muster_call *call)
 			}
 		}
 	}
+	if (add_ids(h, call, jobs, h->cfg_get(st->cfg, "accelerator_ids")) < 0)
+		return -1;
 	const muster_cfg *task = h->cfg_get(st->cfg, "task");
 	long long index = -1;
 	h->cfg_int(h->cfg_get(task, "index"), &index);

@@ -85,6 +85,48 @@ static void builder_appends_and_sums_accelerators(void **state)
 	builder_discard(&b);
 }
 
+/* Ids count as accelerators; a repeat keeps them only when both parts
+ * have them; a task's ids come from one kind; the own task reads its own. */
+static void builder_keeps_accelerator_ids(void **state)
+{
+	struct builder b;
+	const int two[] = {4, 5}, one[] = {7}, bad[] = {-1};
+	assert_int_equal(builder_init(&b), 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(builder_task(&b, "w", -1, "h:1"), 0);
+	assert_int_equal(builder_accel_ids(&b, "w", 0, "GPU", two, 2), 0);
+	assert_int_equal(builder_accel_ids(&b, "w", 0, "GPU", one, 1), 0);
+	assert_int_equal(builder_accel_ids(&b, "w", 1, "GPU", two, 2), 0);
+	assert_int_equal(builder_accel(&b, "w", 1, "GPU", 1), 0);
+	assert_int_equal(builder_accel_ids(&b, "w", 2, "GPU", bad, 1), -1);
+	assert_string_equal(b.reason, "accelerator ids of w:2: negative id -1");
+	assert_int_equal(builder_set_task(&b, "w", 0), 0);
+	struct muster_result *r = builder_finish(&b);
+	assert_non_null(r);
+	const char *kind = NULL;
+	const int *ids = NULL;
+	size_t n = 0;
+	long count;
+	assert_int_equal(muster_result_accelerator_ids(r, NULL, -1, &kind, &ids, &n), 0);
+	assert_string_equal(kind, "GPU");
+	assert_int_equal(n, 3);
+	assert_int_equal(ids[0], 4);
+	assert_int_equal(ids[2], 7);
+	assert_int_equal(muster_result_accelerator_ids(r, "w", 1, &kind, &ids, &n), MUSTER_ENOENT);
+	assert_int_equal(muster_result_accelerator_at(r, "w", 1, 0, &kind, &count), 0);
+	assert_int_equal(count, 3);
+	assert_int_equal(muster_result_accelerator_ids(r, "x", 0, &kind, &ids, &n), MUSTER_ENOENT);
+	muster_result_free(r);
+
+	assert_int_equal(builder_init(&b), 0);
+	assert_int_equal(builder_task(&b, "w", 0, "h:1"), 0);
+	assert_int_equal(builder_accel_ids(&b, "w", 0, "GPU", one, 1), 0);
+	assert_int_equal(builder_accel_ids(&b, "w", 0, "TPU", two, 2), 0);
+	assert_null(builder_finish(&b));
+	assert_string_equal(b.reason, "accelerator ids of w:0 are given for both GPU and TPU");
+	builder_discard(&b);
+}
+
 static void arena_aligns_and_grows(void **state)
 {
 	struct arena a;
@@ -125,6 +167,7 @@ int main(void)
 		cmocka_unit_test(json_strings_escape_like_go),
 		cmocka_unit_test(builder_rejects_duplicates_and_orphan_accelerators),
 		cmocka_unit_test(builder_appends_and_sums_accelerators),
+		cmocka_unit_test(builder_keeps_accelerator_ids),
 		cmocka_unit_test(arena_aligns_and_grows),
 		cmocka_unit_test(suggestions_are_near_typos_only),
 	};

@@ -184,6 +184,20 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* Device ids travel with their tasks through a merge, counted as accelerators. */
+static void accelerator_ids_follow_their_tasks(void **state)
+{
+	(void)state;
+	expect_union("jobs = { worker = [\"w0:1\"]; }; accelerator_ids = { worker = { GPU = [2, 3]; }; };",
+	             "jobs = { worker = [\"x0:1\"]; ps = [\"p0:1\"]; };"
+	             " accelerator_ids = { worker = { GPU = [0]; }; ps = { TPU = [5]; }; };",
+	             NULL,
+	             "{\"cluster\":{\"worker\":[\"w0:1\",\"x0:1\"],\"ps\":[\"p0:1\"]},"
+	             "\"accelerators\":{\"worker\":{\"0\":{\"GPU\":2},\"1\":{\"GPU\":1}},"
+	             "\"ps\":{\"0\":{\"TPU\":1}}},"
+	             "\"accelerator_ids\":{\"worker\":{\"0\":[2,3],\"1\":[0]},\"ps\":{\"0\":[5]}}}");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -196,6 +210,7 @@ int main(void)
 		cmocka_unit_test_teardown(identity_comes_from_the_first_that_has_it, teardown),
 		cmocka_unit_test_teardown(accelerators_follow_reindexed_tasks, teardown),
 		cmocka_unit_test_teardown(accelerators_follow_united_tasks, teardown),
+		cmocka_unit_test_teardown(accelerator_ids_follow_their_tasks, teardown),
 		cmocka_unit_test_teardown(union_master, teardown),
 		cmocka_unit_test_teardown(three_way_union, teardown),
 	};

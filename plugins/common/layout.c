@@ -1,0 +1,149 @@
+#include "config.h"
+
+#include "layout.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../../core/address.h"
+
+/* "host:port" into buf, checked; 0, or -1 after fail(). */
+static int format_address(const muster_host *host, muster_call *call, const struct layout *l,
+                          const char *name, long k, char *buf, size_t size)
+{
+	char why[300];
+	long port = l->port_base + k;
+
+	if (port > 65535) {
+		host->fail(call, "%s: host %.64s needs port %ld (port_base %ld + %ld), past 65535",
+		           l->source, name, port, l->port_base, k);
+		return -1;
+	}
+	if ((size_t)snprintf(buf, size, "%s:%ld", name, port) >= size) {
+		host->fail(call, "%s: host name \"%.64s...\" is too long", l->source, name);
+		return -1;
+	}
+	if (address_check(buf, why, sizeof(why)) != 0) {
+		host->fail(call, "%s: %s", l->source, why);
+		return -1;
+	}
+	return 0;
+}
+
+static int add_one(const muster_host *host, muster_call *call, const struct layout *l,
+                   const char *job, long index, const char *address)
+{
+	if (host->add_task(call, job, index, address) != 0)
+		return -1;
+	if (l->gpus_per_task > 0 &&
+	    host->add_accelerator(call, job, index, "GPU", l->gpus_per_task) != 0)
+		return -1;
+	return 0;
+}
+
+static muster_status finish(const muster_host *host, muster_call *call, const struct layout *l,
+                            const char *job, long index)
+{
+	if (host->set_task(call, job, index) != 0 ||
+	    (l->rpc_layer != NULL && l->rpc_layer[0] != '\0' &&
+	     host->set_rpc_layer(call, l->rpc_layer) != 0) ||
+	    host->set_master_rule(call, MUSTER_MASTER_TASK) != 0)
+		return MUSTER_STATUS_UNAVAIL;
+	return MUSTER_STATUS_SUCCESS;
+}
+
+muster_status layout_build(const muster_host *host, muster_call *call, const struct layout *l,
+                           const struct slots *s)
+{
+	char address[300];
+	long requested = 0, start = 0, pos = 0;
+	size_t j = 0, h;
+	const char *self_job = NULL;
+	long self_index = -1;
+
+	for (j = 0; j < l->njobs; j++)
+		requested += l->jobs[j].count;
+	if (requested != s->total) {
+		host->fail(call, "Requested %ld tasks but only %ld were assigned (%s)", requested,
+		           s->total, l->source);
+		return MUSTER_STATUS_UNAVAIL;
+	}
+	if (l->rank < 0 || l->rank >= s->total) {
+		host->fail(call, "rank %ld is outside the %ld tasks of %s", l->rank, s->total,
+		           l->source);
+		return MUSTER_STATUS_UNAVAIL;
+	}
+	for (j = 0; j < l->njobs; j++) {
+		if (host->add_job(call, l->jobs[j].name) != 0)
+			return MUSTER_STATUS_UNAVAIL;
+		if (l->rank >= start && l->rank < start + l->jobs[j].count) {
+			self_job = l->jobs[j].name;
+			self_index = l->rank - start;
+		}
+		start += l->jobs[j].count;
+	}
+	/* Walk the slots once, handing each to the job whose range holds it. */
+	j = 0;
+	start = 0;
+	for (h = 0; h < s->nhosts; h++)
+		for (long k = 0; k < s->hosts[h].tasks; k++, pos++) {
+			while (pos >= start + l->jobs[j].count)
+				start += l->jobs[j++].count;
+			if (format_address(host, call, l, s->hosts[h].name, k, address,
+			                   sizeof(address)) != 0 ||
+			    add_one(host, call, l, l->jobs[j].name, pos - start, address) != 0)
+				return MUSTER_STATUS_UNAVAIL;
+		}
+	return finish(host, call, l, self_job, self_index);
+}
+
+muster_status layout_build_ranks(const muster_host *host, muster_call *call,
+                                 const struct layout *l, const char *const *rank_hosts,
+                                 size_t n)
+{
+	struct slots s;
+	char address[300];
+	muster_status st = MUSTER_STATUS_SUCCESS;
+	long at;
+
+	if (l->rank < 0 || (size_t)l->rank >= n) {
+		host->fail(call, "rank %ld is outside the %zu ranks of %s", l->rank, n, l->source);
+		return MUSTER_STATUS_UNAVAIL;
+	}
+	if (host->add_job(call, "worker") != 0)
+		return MUSTER_STATUS_UNAVAIL;
+	slots_init(&s);
+	for (size_t r = 0; r < n && st == MUSTER_STATUS_SUCCESS; r++) {
+		at = slots_add(&s, rank_hosts[r], 1, LAYOUT_MAX_TASKS);
+		if (at < 0) {
+			host->fail(call, "%s: out of memory or more than %ld ranks", l->source,
+			           LAYOUT_MAX_TASKS);
+			st = MUSTER_STATUS_UNAVAIL;
+		} else if (format_address(host, call, l, rank_hosts[r], s.hosts[at].tasks - 1,
+		                          address, sizeof(address)) != 0 ||
+		           add_one(host, call, l, "worker", (long)r, address) != 0) {
+			st = MUSTER_STATUS_UNAVAIL;
+		}
+	}
+	slots_free(&s);
+	if (st != MUSTER_STATUS_SUCCESS)
+		return st;
+	return finish(host, call, l, "worker", l->rank);
+}
+
+long layout_gpus_per_task(const muster_host *host, muster_call *call, long gpus_per_node,
+                          long gpus_per_task, long max_tasks_per_host)
+{
+	if (gpus_per_task < 0 && gpus_per_node >= 0)
+		gpus_per_task = max_tasks_per_host > 0 ? gpus_per_node / max_tasks_per_host : 0;
+	if (gpus_per_task < 0)
+		return 0;
+	if (gpus_per_node >= 0 && max_tasks_per_host * gpus_per_task > gpus_per_node) {
+		host->fail(call, "Requested more GPUs per node than available: %ld tasks on one "
+		           "host with gpus_per_task %ld need %ld GPUs, gpus_per_node is %ld",
+		           max_tasks_per_host, gpus_per_task, max_tasks_per_host * gpus_per_task,
+		           gpus_per_node);
+		return -1;
+	}
+	return gpus_per_task;
+}

@@ -1,0 +1,48 @@
+/* The cluster a scheduler backend answers, laid out as TensorFlow's Slurm
+ * family of resolvers does: each host's k-th task listens on
+ * port_base + k, and the task list is cut into jobs in allocation order.
+ * Addresses are checked before they reach the result, so a bad host name
+ * is named with the variable or file it came from. */
+#ifndef MUSTER_PLUGIN_COMMON_LAYOUT_H
+#define MUSTER_PLUGIN_COMMON_LAYOUT_H
+
+#include <muster/plugin.h>
+
+#include "slots.h"
+
+/* Task slots a backend accepts at most (as the Slurm hostlist limit). */
+#define LAYOUT_MAX_TASKS 65536L
+
+struct layout_job {
+	const char *name;
+	long count;
+};
+
+struct layout {
+	const char *source;      /* names where the hosts came from, in reasons */
+	const struct layout_job *jobs;
+	size_t njobs;
+	long port_base;
+	long gpus_per_task;      /* accelerators of each task; 0: none known */
+	long rank;               /* this process's position in the task list */
+	const char *rpc_layer;   /* NULL or "": none */
+};
+
+/* Hosts in the order given, each with its slots, cut into l->jobs; the
+ * job counts must add up to the slots ("Requested N tasks but only M were
+ * assigned.", TensorFlow's words).  SUCCESS or UNAVAIL after fail(). */
+muster_status layout_build(const muster_host *host, muster_call *call, const struct layout *l,
+                           const struct slots *s);
+
+/* One job `worker` whose task r runs on rank_hosts[r]: the k-th rank on a
+ * host listens on port_base + k.  SUCCESS or UNAVAIL after fail(). */
+muster_status layout_build_ranks(const muster_host *host, muster_call *call,
+                                 const struct layout *l, const char *const *rank_hosts,
+                                 size_t n);
+
+/* TensorFlow's default share of a node's GPUs: gpus_per_node divided by the
+ * most tasks on one host, and its check; -1 after fail() ("GPU"). */
+long layout_gpus_per_task(const muster_host *host, muster_call *call, long gpus_per_node,
+                          long gpus_per_task, long max_tasks_per_host);
+
+#endif

@@ -1,0 +1,116 @@
+/*
+ * The lsf cluster: one job `worker`, rank r in the r-th compute slot (the
+ * packed placement jsrun and mpirun use by default), a host's k-th task
+ * listening on port_base + k.
+ *
+ * Rank, size and local rank come from jsrun (JSM_NAMESPACE_*), else from
+ * mpirun (OMPI_COMM_WORLD_*).  A size below the slots uses the first
+ * slots; above them is an error naming both numbers.  A local rank that
+ * disagrees with the slot the rank was given means the ranks were not
+ * placed in rank-file order, and the cluster would be wrong: unavail.
+ */
+#include "config.h"
+
+#include <stdio.h>
+
+#include "lsf.h"
+#include "plugins/common/envnum.h"
+#include "plugins/common/layout.h"
+
+/* The first set variable of `names` into *out: 1, 0 when none is set, -1
+ * after fail(); *which names it. */
+static int env_pick(const muster_host *host, muster_call *call, const char *const *names,
+                    long lo, long hi, long *out, const char **which)
+{
+	char why[200];
+	int i = env_first(names);
+
+	if (i < 0)
+		return 0;
+	*which = names[i];
+	if (env_long(names[i], lo, hi, out, why, sizeof(why)) < 0) {
+		host->fail(call, "%s", why);
+		return -1;
+	}
+	return 1;
+}
+
+/* The first n slots of s. */
+static int first_slots(const struct slots *s, long n, struct slots *out)
+{
+	for (size_t i = 0; i < s->nhosts && n > 0; i++) {
+		long take = s->hosts[i].tasks < n ? s->hosts[i].tasks : n;
+		if (slots_add(out, s->hosts[i].name, take, LAYOUT_MAX_TASKS) < 0)
+			return -1;
+		n -= take;
+	}
+	return 0;
+}
+
+/* The slot k on its host of rank r. */
+static long slot_on_host(const struct slots *s, long r)
+{
+	for (size_t i = 0; i < s->nhosts; i++) {
+		if (r < s->hosts[i].tasks)
+			return r;
+		r -= s->hosts[i].tasks;
+	}
+	return -1;
+}
+
+muster_status lsf_build(const muster_host *host, muster_call *call, const struct lsf_conf *conf,
+                        const struct slots *s, const char *source)
+{
+	static const char *const ranks[] = { "JSM_NAMESPACE_RANK", "OMPI_COMM_WORLD_RANK", NULL };
+	static const char *const sizes[] = { "JSM_NAMESPACE_SIZE", "OMPI_COMM_WORLD_SIZE", NULL };
+	static const char *const locals[] = { "JSM_NAMESPACE_LOCAL_RANK",
+	                                      "OMPI_COMM_WORLD_LOCAL_RANK", NULL };
+	const char *rank_var = NULL, *size_var = NULL, *local_var = NULL;
+	long rank = 0, size = s->total, local = 0;
+	struct slots used;
+	struct layout_job all;
+	struct layout l = { source, &all, 1, conf->port_base, 0, 0, conf->rpc_layer };
+	muster_status st;
+	int rc;
+
+	rc = env_pick(host, call, ranks, 0, LAYOUT_MAX_TASKS - 1, &rank, &rank_var);
+	if (rc == 0)
+		host->fail(call, "no rank: neither JSM_NAMESPACE_RANK nor OMPI_COMM_WORLD_RANK is "
+		                 "set (start the tasks with jsrun or mpirun)");
+	if (rc <= 0)
+		return MUSTER_STATUS_UNAVAIL;
+	if (env_pick(host, call, sizes, 1, LAYOUT_MAX_TASKS, &size, &size_var) < 0)
+		return MUSTER_STATUS_UNAVAIL;
+	if (size > s->total) {
+		host->fail(call, "%s is %ld but %s has %ld compute slots", size_var, size, source,
+		           s->total);
+		return MUSTER_STATUS_UNAVAIL;
+	}
+	if (rank >= size) {
+		host->fail(call, "%s is %ld, outside the %ld tasks (%s)", rank_var, rank, size,
+		           size_var != NULL ? size_var : source);
+		return MUSTER_STATUS_UNAVAIL;
+	}
+	slots_init(&used);
+	if (first_slots(s, size, &used) != 0) {
+		slots_free(&used);
+		host->fail(call, "out of memory");
+		return MUSTER_STATUS_UNAVAIL;
+	}
+	rc = env_pick(host, call, locals, 0, LAYOUT_MAX_TASKS - 1, &local, &local_var);
+	if (rc > 0 && local != slot_on_host(&used, rank)) {
+		host->fail(call, "%s is %ld but rank %ld has slot %ld of its host in %s: the ranks "
+		           "are not placed in rank-file order", local_var, local, rank,
+		           slot_on_host(&used, rank), source);
+		rc = -1;
+	}
+	st = MUSTER_STATUS_UNAVAIL;
+	if (rc >= 0) {
+		all.name = "worker";
+		all.count = used.total;
+		l.rank = rank;
+		st = layout_build(host, call, &l, &used);
+	}
+	slots_free(&used);
+	return st;
+}

@@ -1,0 +1,150 @@
+/*
+ * lsf: the cluster of an IBM Spectrum LSF job as PyTorch Lightning's
+ * LSFEnvironment reads it: the compute hosts from LSB_DJOB_RANKFILE (one
+ * line per slot), else LSB_MCPU_HOSTS, the launch host (listed first)
+ * left out; rank, size and local rank from jsrun's JSM_NAMESPACE_*.
+ *
+ * Answers:
+ *   notfound  LSB_JOBID is not set: not an LSF job
+ *   unavail   neither host list, an empty or unreadable one, no rank, a
+ *             size above the slots, ranks not in rank-file order
+ *
+ * Options: port_base (8888), rpc_layer ("grpc").  Only the environment and
+ * the rank file are read; resolve() keeps its state in locals.
+ */
+#include "config.h"
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1 /* strdup */
+#endif
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lsf.h"
+#include "plugins/common/buf.h"
+#include "plugins/common/hostfile.h"
+#include "plugins/common/options.h"
+
+static void lsf_close(void *state)
+{
+	struct lsf_conf *conf = state;
+
+	if (conf != NULL)
+		free(conf->rpc_layer);
+	free(conf);
+}
+
+static int lsf_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
+{
+	struct popts o = { host, pc, host->cfg_root(pc) };
+	struct lsf_conf *conf;
+
+	if (host->abi_major != MUSTER_PLUGIN_ABI_MAJOR) {
+		host->open_error(pc, NULL, "host speaks plugin ABI %u, this plugin %d",
+		                 (unsigned)host->abi_major, MUSTER_PLUGIN_ABI_MAJOR);
+		return -1;
+	}
+	if ((conf = calloc(1, sizeof(*conf))) == NULL)
+		return popt_nomem(&o, NULL);
+	conf->port_base = 8888;
+	if (popt_int(&o, "port_base", 1, 65535, &conf->port_base) < 0 ||
+	    popt_string(&o, "rpc_layer", 1, &conf->rpc_layer) < 0)
+		goto fail;
+	if (conf->rpc_layer == NULL && (conf->rpc_layer = strdup("grpc")) == NULL) {
+		popt_nomem(&o, NULL);
+		goto fail;
+	}
+	*state = conf;
+	return 0;
+fail:
+	lsf_close(conf);
+	return -1;
+}
+
+static muster_status from_rankfile(const muster_host *host, muster_call *call,
+                                   const struct lsf_conf *conf, const char *path)
+{
+	char source[300], why[300];
+	const char *first = NULL;
+	struct slots s;
+	char *data = NULL;
+	size_t len = 0;
+	muster_status st = MUSTER_STATUS_UNAVAIL;
+
+	if (path[0] == '\0') {
+		host->fail(call, "LSB_DJOB_RANKFILE is empty: no rank file");
+		return MUSTER_STATUS_UNAVAIL;
+	}
+	snprintf(source, sizeof(source), "LSB_DJOB_RANKFILE %.256s", path);
+	if (plugin_read_file(path, LSF_MAX_RANKFILE, &data, &len) != 0) {
+		if (errno == EFBIG)
+			host->fail(call, "%s: larger than %zu MiB, more than a rank file holds", source,
+			           LSF_MAX_RANKFILE >> 20);
+		else
+			host->fail(call, "%s: %s", source, plugin_strerror(errno, why, sizeof(why)));
+		return MUSTER_STATUS_UNAVAIL;
+	}
+	slots_init(&s);
+	if (hostfile_parse(data, len, 1, &first, &s, why, sizeof(why)) != 0)
+		host->fail(call, "%s: %s", source, why);
+	else
+		st = lsf_build(host, call, conf, &s, source);
+	slots_free(&s);
+	free(data);
+	return st;
+}
+
+static muster_status from_mcpu_hosts(const muster_host *host, muster_call *call,
+                                     const struct lsf_conf *conf, const char *value)
+{
+	const char *first = NULL;
+	char why[300];
+	struct slots s;
+	char *text = strdup(value);
+	muster_status st = MUSTER_STATUS_UNAVAIL;
+
+	if (text == NULL) {
+		host->fail(call, "out of memory");
+		return MUSTER_STATUS_UNAVAIL;
+	}
+	slots_init(&s);
+	if (lsf_mcpu_parse(text, &first, &s, why, sizeof(why)) != 0)
+		host->fail(call, "LSB_MCPU_HOSTS: %s", why);
+	else
+		st = lsf_build(host, call, conf, &s, "LSB_MCPU_HOSTS");
+	slots_free(&s);
+	free(text);
+	return st;
+}
+
+static muster_status lsf_resolve(void *state, const muster_host *host, muster_call *call)
+{
+	const char *rankfile = plugin_getenv("LSB_DJOB_RANKFILE");
+	const char *mcpu = plugin_getenv("LSB_MCPU_HOSTS");
+
+	if (plugin_getenv("LSB_JOBID") == NULL) {
+		host->fail(call, "LSB_JOBID is not set: not an LSF job");
+		return MUSTER_STATUS_NOTFOUND;
+	}
+	if (rankfile != NULL)
+		return from_rankfile(host, call, state, rankfile);
+	if (mcpu != NULL)
+		return from_mcpu_hosts(host, call, state, mcpu);
+	host->fail(call, "LSB_JOBID is set but LSB_DJOB_RANKFILE and LSB_MCPU_HOSTS are not: "
+	                 "no host list");
+	return MUSTER_STATUS_UNAVAIL;
+}
+
+static const muster_plugin lsf_plugin = {
+	MUSTER_PLUGIN_HEADER,
+	MUSTER_PLUGIN_THREADSAFE,
+	"lsf",
+	PACKAGE_VERSION,
+	lsf_open,
+	lsf_resolve,
+	lsf_close,
+};
+
+MUSTER_PLUGIN_DEFINE(lsf_plugin)

@@ -1,0 +1,51 @@
+/*
+ * mpi backend: internal interfaces between its files.
+ *
+ *   mpi.c      descriptor, open()/close(), resolve(): the environment, the
+ *              hosts of the ranks, the cluster
+ *   options.c  the entry's options
+ *   env.c      rank, size and ranks on this host from the launcher's
+ *              variables (Open MPI, PMIx, MPICH's Hydra)
+ *   pmix.c     every rank's host from the launcher's PMIx server, through
+ *              libpmix loaded only then
+ */
+#ifndef MUSTER_PLUGINS_MPI_H
+#define MUSTER_PLUGINS_MPI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <muster/plugin.h>
+
+#define MPI_DEFAULT_PMIX_LIBRARY "libpmix.so.2"
+
+struct mpi_conf {
+	long port_base;
+	long gpus_per_node;  /* -1: not given */
+	long gpus_per_task;  /* -1: not given */
+	char *rpc_layer;
+	char *pmix_library;
+};
+
+struct mpi_env {
+	long rank;
+	long size;          /* 0: not in the environment (PMIx knows it) */
+	long local_size;    /* ranks on this host; 0: not in the environment */
+	const char *rank_var, *size_var, *local_var;
+	bool pmix;          /* a PMIx server is there to ask */
+};
+
+/* options.c */
+int mpi_conf_open(const muster_host *host, muster_plugin_ctx *pc, struct mpi_conf **out);
+void mpi_conf_free(struct mpi_conf *conf);
+
+/* env.c: SUCCESS, NOTFOUND (no rank variable: not an MPI process) or
+ * UNAVAIL, with the variable at fault. */
+muster_status mpi_read_env(const muster_host *host, muster_call *call, struct mpi_env *env);
+
+/* pmix.c: the host of every rank (e->size of them, asked for when 0),
+ * each a fresh string in *hosts.  SUCCESS or UNAVAIL after fail(). */
+muster_status mpi_pmix_hosts(const muster_host *host, muster_call *call, const char *library,
+                             struct mpi_env *env, char ***hosts);
+
+#endif

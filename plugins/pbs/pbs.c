@@ -1,0 +1,110 @@
+/*
+ * pbs: the cluster of a PBS (OpenPBS, PBS Pro, Torque) job, as
+ * TensorFlow's PBSClusterResolver reads it: the hosts from PBS_NODEFILE,
+ * this task's rank from PBS_TASKNUM, else OMPI_COMM_WORLD_RANK (mpirun
+ * inside the job).
+ *
+ * Answers:
+ *   notfound  PBS_NODEFILE is not set: not a PBS job
+ *   unavail   no rank, a bad rank, a node file that is empty, missing,
+ *             unreadable or larger than 16 MiB, a bad host line, jobs that
+ *             do not add up to the slots, more GPUs than a node has
+ *
+ * Nothing but the environment and the node file is read; resolve() keeps
+ * its state in locals, so one state serves many threads.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "pbs.h"
+#include "plugins/common/buf.h"
+#include "plugins/common/envnum.h"
+
+static int pbs_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
+{
+	struct pbs_conf *conf = NULL;
+
+	if (host->abi_major != MUSTER_PLUGIN_ABI_MAJOR) {
+		host->open_error(pc, NULL, "host speaks plugin ABI %u, this plugin %d",
+		                 (unsigned)host->abi_major, MUSTER_PLUGIN_ABI_MAJOR);
+		return -1;
+	}
+	if (pbs_conf_open(host, pc, &conf) != 0)
+		return -1;
+	*state = conf;
+	return 0;
+}
+
+static muster_status read_rank(const muster_host *host, muster_call *call, long *rank)
+{
+	static const char *const names[] = { "PBS_TASKNUM", "OMPI_COMM_WORLD_RANK", NULL };
+	char why[200];
+	int which = env_first(names);
+
+	if (which < 0) {
+		host->fail(call, "no rank: neither PBS_TASKNUM nor OMPI_COMM_WORLD_RANK is set "
+		                 "(start the tasks with pbsdsh or mpirun)");
+		return MUSTER_STATUS_UNAVAIL;
+	}
+	if (env_long(names[which], 0, LAYOUT_MAX_TASKS - 1, rank, why, sizeof(why)) < 0) {
+		host->fail(call, "%s", why);
+		return MUSTER_STATUS_UNAVAIL;
+	}
+	return MUSTER_STATUS_SUCCESS;
+}
+
+static muster_status pbs_resolve(void *state, const muster_host *host, muster_call *call)
+{
+	const struct pbs_conf *conf = state;
+	const char *path = plugin_getenv("PBS_NODEFILE");
+	char source[300], ebuf[128];
+	char *data = NULL;
+	size_t len = 0;
+	long rank = 0;
+	muster_status st;
+
+	if (path == NULL) {
+		host->fail(call, "PBS_NODEFILE is not set: not a PBS job");
+		return MUSTER_STATUS_NOTFOUND;
+	}
+	if ((st = read_rank(host, call, &rank)) != MUSTER_STATUS_SUCCESS)
+		return st;
+	if (conf->fixed.nhosts > 0)
+		return pbs_build(host, call, conf, NULL, 0, NULL, rank);
+	if (path[0] == '\0') {
+		host->fail(call, "PBS_NODEFILE is empty: no node file");
+		return MUSTER_STATUS_UNAVAIL;
+	}
+	snprintf(source, sizeof(source), "PBS_NODEFILE %.256s", path);
+	if (plugin_read_file(path, PBS_MAX_NODEFILE, &data, &len) != 0) {
+		if (errno == EFBIG)
+			host->fail(call, "%s: larger than %zu MiB, more than a node file holds", source,
+			           PBS_MAX_NODEFILE >> 20);
+		else
+			host->fail(call, "%s: %s", source, plugin_strerror(errno, ebuf, sizeof(ebuf)));
+		return MUSTER_STATUS_UNAVAIL;
+	}
+	st = pbs_build(host, call, conf, data, len, source, rank);
+	free(data);
+	return st;
+}
+
+static void pbs_close(void *state)
+{
+	pbs_conf_free(state);
+}
+
+static const muster_plugin pbs_plugin = {
+	MUSTER_PLUGIN_HEADER,
+	MUSTER_PLUGIN_THREADSAFE,
+	"pbs",
+	PACKAGE_VERSION,
+	pbs_open,
+	pbs_resolve,
+	pbs_close,
+};
+
+MUSTER_PLUGIN_DEFINE(pbs_plugin)

@@ -1,0 +1,13 @@
+# plugins/sagemaker: SM_HOSTS / SM_CURRENT_HOST and resourceconfig.json
+# (TensorFlow's SageMakerClusterResolver), with cJSON.
+if BUILD_SAGEMAKER
+plugins_LTLIBRARIES += plugins/sagemaker/sagemaker.la
+plugins_sagemaker_sagemaker_la_SOURCES = \
+	plugins/sagemaker/sagemaker.c plugins/sagemaker/sagemaker.h \
+	plugins/sagemaker/options.c \
+	plugins/sagemaker/hosts.c \
+	plugins/sagemaker/build.c
+plugins_sagemaker_sagemaker_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) $(CJSON_CFLAGS)
+plugins_sagemaker_sagemaker_la_LDFLAGS = $(muster_plugin_ldflags)
+plugins_sagemaker_sagemaker_la_LIBADD = plugins/common/libplugin_common.la $(CJSON_LIBS)
+endif

@@ -1,0 +1,200 @@
+/*
+ * TensorFlow's Slurm layout: hosts in string order, port_base + k for the
+ * k-th task of a host, jobs in name order taking the next tasks, the own
+ * task at position SLURM_PROCID, and the k-th task of a host getting GPUs
+ * k*gpus_per_task up to (k+1)*gpus_per_task.  TensorFlow writes that slice
+ * into its own CUDA_VISIBLE_DEVICES; here it is each task's accelerator ids.
+ */
+#include "config.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slurm.h"
+
+struct slot {
+	const char *host;
+	long count;
+	size_t pos; /* in the host list: the later of two mentions wins */
+};
+
+static int by_host(const void *pa, const void *pb)
+{
+	const struct slot *a = pa, *b = pb;
+	int c = strcmp(a->host, b->host);
+	return c ? c : (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+/* Host -> tasks, sorted, a host listed twice kept once with its last count. */
+static struct slot *task_configuration(const struct slurm_conf *conf, const struct slurm_env *env,
+                                       size_t *n)
+{
+	size_t total = conf->ntpn_map ? conf->ntpn_map : env->hosts.n, out = 0;
+	struct slot *s = malloc((total ? total : 1) * sizeof(*s));
+	if (!s)
+		return NULL;
+	for (size_t i = 0; i < total; i++) {
+		s[i].pos = i;
+		s[i].host = conf->ntpn_map ? conf->tpn_map[i].name : env->hosts.names[i];
+		s[i].count = conf->ntpn_map         ? conf->tpn_map[i].count
+		             : conf->tasks_per_node >= 0 ? conf->tasks_per_node
+		                                         : env->counts[i];
+	}
+	qsort(s, total, sizeof(*s), by_host);
+	for (size_t i = 0; i < total; i++) {
+		if (out && strcmp(s[out - 1].host, s[i].host) == 0)
+			out--;
+		s[out++] = s[i];
+	}
+	*n = out;
+	return s;
+}
+
+struct plan {
+	const struct slurm_job *jobs;
+	size_t njobs;
+	struct slurm_job single; /* { "worker", SLURM_STEP_NUM_TASKS } */
+	long total, max_tpn, gpn, gpt;
+};
+
+static muster_status check(const struct slurm_conf *conf, const struct slurm_env *env,
+                           const struct slot *s, size_t n, struct plan *p, const muster_host *h,
+                           muster_call *call)
+{
+	long wanted = 0;
+	p->total = p->max_tpn = 0;
+	for (size_t i = 0; i < n; i++) {
+		p->total += s[i].count;
+		if (s[i].count > p->max_tpn)
+			p->max_tpn = s[i].count;
+		if (p->total > SLURM_MAX_TASKS) {
+			h->fail(call, "more than %ld tasks", SLURM_MAX_TASKS);
+			return MUSTER_STATUS_UNAVAIL;
+		}
+	}
+	p->gpn = conf->gpus_per_node >= 0 ? conf->gpus_per_node : env->gpus;
+	p->gpt = conf->gpus_per_task >= 0 ? conf->gpus_per_task
+	         : p->max_tpn           ? p->gpn / p->max_tpn
+	                                : 0;
+	if (p->max_tpn * p->gpt > p->gpn) {
+		h->fail(call, "Requested more GPUs per node than available. (%ld tasks on a node "
+		              "with %ld GPUs each, %ld GPUs per node)", p->max_tpn, p->gpt, p->gpn);
+		return MUSTER_STATUS_UNAVAIL;
+	}
+	p->jobs = conf->jobs;
+	p->njobs = conf->njobs;
+	if (!conf->njobs) {
+		p->single.name = (char *)"worker";
+		p->single.count = env->num_tasks >= 0 ? env->num_tasks : p->total;
+		p->jobs = &p->single;
+		p->njobs = 1;
+	}
+	for (size_t i = 0; i < p->njobs; i++)
+		wanted += p->jobs[i].count;
+	if (wanted != p->total) {
+		h->fail(call, "Requested %ld tasks but only %ld were assigned.", wanted, p->total);
+		return MUSTER_STATUS_UNAVAIL;
+	}
+	if (p->max_tpn && conf->port_base + p->max_tpn - 1 > 65535) {
+		h->fail(call, "port_base %ld + %ld tasks on a node passes port 65535", conf->port_base,
+		        p->max_tpn);
+		return MUSTER_STATUS_UNAVAIL;
+	}
+	if (env->rank >= p->total) {
+		h->fail(call, "SLURM_PROCID %ld is not among the %ld tasks", env->rank, p->total);
+		return MUSTER_STATUS_UNAVAIL;
+	}
+	return MUSTER_STATUS_SUCCESS;
+}
+
+/* The GPUs of a host's k-th task: Slurm's ids when it gave them. */
+static int add_gpus(const struct slurm_conf *conf, const struct slurm_env *env,
+                    const struct plan *p, const char *job, long index, long k,
+                    const muster_host *h, muster_call *call)
+{
+	int ids[64];
+	if (!p->gpt)
+		return 0;
+	if (!conf->auto_set_gpu || h->struct_size < offsetof(muster_host, add_accelerator_ids) +
+	                                                sizeof(h->add_accelerator_ids))
+		return h->add_accelerator(call, job, index, "GPU", p->gpt);
+	int *all = p->gpt <= 64 ? ids : malloc((size_t)p->gpt * sizeof(*all));
+	if (!all)
+		return h->add_accelerator(call, job, index, "GPU", p->gpt) < 0 ? -1 : 0;
+	for (long m = 0; m < p->gpt; m++) {
+		long ordinal = k * p->gpt + m;
+		all[m] = conf->gpus_per_node < 0 && env->gpu_ids ? env->gpu_ids[ordinal] : (int)ordinal;
+	}
+	int rc = h->add_accelerator_ids(call, job, index, "GPU", all, (size_t)p->gpt);
+	if (all != ids)
+		free(all);
+	return rc;
+}
+
+/* "host:port" into `out` (room for SLURM_MAX_NAME + 7); snprintf per task
+ * would be a fifth of a 32,768-task resolve. */
+static void format_address(char *out, const char *host, long port)
+{
+	size_t len = strlen(host);
+	char digits[8];
+	int n = 0;
+	memcpy(out, host, len);
+	out[len++] = ':';
+	do
+		digits[n++] = (char)('0' + port % 10);
+	while ((port /= 10) > 0);
+	while (n > 0)
+		out[len++] = digits[--n];
+	out[len] = '\0';
+}
+
+static int add_tasks(const struct slurm_conf *conf, const struct slurm_env *env,
+                     const struct slot *s, size_t n, const struct plan *p, const muster_host *h,
+                     muster_call *call)
+{
+	char address[SLURM_MAX_NAME + 8];
+	size_t j = 0;
+	long index = 0, rank = 0;
+
+	for (size_t i = 0; i < p->njobs; i++)
+		if (h->add_job(call, p->jobs[i].name) < 0)
+			return -1;
+	for (size_t i = 0; i < n; i++) {
+		for (long k = 0; k < s[i].count; k++, rank++, index++) {
+			while (index == p->jobs[j].count) {
+				j++;
+				index = 0;
+			}
+			format_address(address, s[i].host, conf->port_base + k);
+			if (h->add_task(call, p->jobs[j].name, index, address) < 0 ||
+			    add_gpus(conf, env, p, p->jobs[j].name, index, k, h, call) < 0)
+				return -1;
+			if (rank == env->rank && h->set_task(call, p->jobs[j].name, index) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+muster_status slurm_build(const struct slurm_conf *conf, const struct slurm_env *env,
+                          const muster_host *h, muster_call *call)
+{
+	struct plan p;
+	size_t n;
+	struct slot *s = task_configuration(conf, env, &n);
+	muster_status st;
+
+	if (!s) {
+		h->fail(call, "out of memory");
+		return MUSTER_STATUS_UNAVAIL;
+	}
+	st = check(conf, env, s, n, &p, h, call);
+	if (st == MUSTER_STATUS_SUCCESS &&
+	    (add_tasks(conf, env, s, n, &p, h, call) < 0 ||
+	     h->set_rpc_layer(call, conf->rpc_layer) < 0 ||
+	     h->set_master_rule(call, MUSTER_MASTER_TASK) < 0))
+		st = MUSTER_STATUS_UNAVAIL;
+	free(s);
+	return st;
+}

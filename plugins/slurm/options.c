@@ -1,0 +1,119 @@
+/*
+ * The slurm entry's options, with TensorFlow's keyword names:
+ *   jobs = { ps = 1; worker = 3; };  default { worker = SLURM_STEP_NUM_TASKS }
+ *   port_base = 8888;
+ *   gpus_per_node, gpus_per_task;    default: the step's GPUs, split
+ *   tasks_per_node = 2;              or { n1 = 2; n2 = 1; } (no host list read)
+ *   auto_set_gpu = true;             each task's GPU ids in the result
+ *   rpc_layer = "grpc";
+ */
+#include "config.h"
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1 /* strdup */
+#endif
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/options.h"
+#include "slurm.h"
+
+#define MAX_GPUS 65536
+
+void slurm_conf_free(struct slurm_conf *conf)
+{
+	if (!conf)
+		return;
+	for (size_t i = 0; i < conf->njobs; i++)
+		free(conf->jobs[i].name);
+	for (size_t i = 0; i < conf->ntpn_map; i++)
+		free(conf->tpn_map[i].name);
+	free(conf->jobs);
+	free(conf->tpn_map);
+	free(conf->rpc_layer);
+	free(conf);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct slurm_job *)a)->name, ((const struct slurm_job *)b)->name);
+}
+
+/* A group of NAME = count members, sorted by name; -1 after open_error. */
+static int read_counts(const struct popts *o, const char *key, long min,
+                       struct slurm_job **out, size_t *n)
+{
+	const muster_host *h = o->host;
+	const muster_cfg *group = h->cfg_get(o->root, key);
+	size_t count = h->cfg_count(group);
+
+	if (h->cfg_type(group) != MUSTER_CFG_GROUP) {
+		h->open_error(o->pc, group, "%s must be a group like { worker = 4; }, not %s", key,
+		              popt_kind(h, group));
+		return -1;
+	}
+	if (count == 0) {
+		h->open_error(o->pc, group, "%s must not be empty", key);
+		return -1;
+	}
+	if (!(*out = calloc(count, sizeof(**out))))
+		return popt_nomem(o, group);
+	for (size_t i = 0; i < count; i++) {
+		const muster_cfg *m = h->cfg_at(group, i);
+		long long v;
+		if (h->cfg_int(m, &v) != 0 || v < min || v > SLURM_MAX_TASKS) {
+			h->open_error(o->pc, m, "%s: %s must be an integer from %ld to %ld", key,
+			              h->cfg_name(m), min, SLURM_MAX_TASKS);
+			return -1;
+		}
+		if (!((*out)[i].name = strdup(h->cfg_name(m))))
+			return popt_nomem(o, m);
+		(*out)[i].count = (long)v;
+		*n = i + 1;
+	}
+	qsort(*out, *n, sizeof(**out), by_name);
+	return 0;
+}
+
+static int read_tasks_per_node(const struct popts *o, struct slurm_conf *conf)
+{
+	const muster_cfg *node = o->host->cfg_get(o->root, "tasks_per_node");
+
+	if (!node)
+		return 0;
+	if (o->host->cfg_type(node) == MUSTER_CFG_GROUP)
+		return read_counts(o, "tasks_per_node", 0, &conf->tpn_map, &conf->ntpn_map);
+	return popt_int(o, "tasks_per_node", 1, SLURM_MAX_TASKS, &conf->tasks_per_node) < 0 ? -1 : 0;
+}
+
+int slurm_conf_open(const muster_host *host, muster_plugin_ctx *pc, struct slurm_conf **out)
+{
+	struct slurm_conf *conf = calloc(1, sizeof(*conf));
+	struct popts o = { host, pc, host->cfg_root(pc) };
+
+	if (!conf) {
+		host->open_error(pc, NULL, "out of memory");
+		return -1;
+	}
+	conf->port_base = 8888;
+	conf->gpus_per_node = conf->gpus_per_task = conf->tasks_per_node = -1;
+	conf->auto_set_gpu = 1;
+	if ((host->cfg_get(o.root, "jobs") &&
+	     read_counts(&o, "jobs", 0, &conf->jobs, &conf->njobs) < 0) ||
+	    popt_int(&o, "port_base", 1, 65535, &conf->port_base) < 0 ||
+	    popt_int(&o, "gpus_per_node", 0, MAX_GPUS, &conf->gpus_per_node) < 0 ||
+	    popt_int(&o, "gpus_per_task", 0, MAX_GPUS, &conf->gpus_per_task) < 0 ||
+	    read_tasks_per_node(&o, conf) < 0 ||
+	    popt_bool(&o, "auto_set_gpu", &conf->auto_set_gpu) < 0 ||
+	    popt_string(&o, "rpc_layer", 1, &conf->rpc_layer) < 0)
+		goto fail;
+	if (!conf->rpc_layer && !(conf->rpc_layer = strdup("grpc"))) {
+		popt_nomem(&o, NULL);
+		goto fail;
+	}
+	*out = conf;
+	return 0;
+fail:
+	slurm_conf_free(conf);
+	return -1;
+}

@@ -1,0 +1,41 @@
+/* The slurm backend's descriptor: options read once, the environment on
+ * every resolve (each task of a step has its own SLURM_PROCID). */
+#include "config.h"
+
+#include "slurm.h"
+
+static int slurm_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
+{
+	struct slurm_conf *conf;
+	if (slurm_conf_open(host, pc, &conf) < 0)
+		return -1;
+	*state = conf;
+	return 0;
+}
+
+static muster_status slurm_resolve(void *state, const muster_host *host, muster_call *call)
+{
+	struct slurm_env env;
+	muster_status st = slurm_read_env(state, host, call, &env);
+	if (st == MUSTER_STATUS_SUCCESS)
+		st = slurm_build(state, &env, host, call);
+	slurm_env_free(&env);
+	return st;
+}
+
+static void slurm_close(void *state)
+{
+	slurm_conf_free(state);
+}
+
+static const muster_plugin slurm_plugin = {
+	MUSTER_PLUGIN_HEADER,
+	MUSTER_PLUGIN_THREADSAFE,
+	"slurm",
+	PACKAGE_VERSION,
+	slurm_open,
+	slurm_resolve,
+	slurm_close,
+};
+
+MUSTER_PLUGIN_DEFINE(slurm_plugin)

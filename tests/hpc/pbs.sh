@@ -1,0 +1,139 @@
+#!/bin/sh
+# The pbs backend under PBS environments: TensorFlow's PBSClusterResolver
+# cases (its test's layouts, with the source's behaviour where they
+# disagree), and bad input, each a clear unavail naming the culprit.
+. "${MUSTER_TEST_SRCDIR:?}/tests/hpc/lib.sh"
+require_plugin pbs
+
+# TensorFlow's node files: three hosts once, and the same with two slots on
+# the first two (the layout its multi-task cases need).
+printf 't02n13\nt02n41\nt02n43\n' >"$tmp/nodefile1"
+printf 't02n13\nt02n13\nt02n41\nt02n41\nt02n43\n' >"$tmp/nodefile2"
+
+# Not a PBS job: notfound, quietly, whatever else is set.
+c=$(conf pbs "")
+(export PBS_TASKNUM=0; mu "$c" resolve); got
+expect_err "no PBS_NODEFILE" 1 "PBS_NODEFILE is not set"
+
+# testSimpleRetrievalFromEnv: every line a worker, one GPU each (the
+# source's num_accelerators).
+(export PBS_TASKNUM=0 PBS_NODEFILE="$tmp/nodefile1"; mu "$c" resolve); got
+expect "from the environment" 0 '{"cluster":{"worker":["t02n13:8888","t02n41:8888","t02n43:8888"]},"task":{"type":"worker","index":0},"rpc_layer":"grpc","accelerators":{"worker":{"0":{"GPU":1},"1":{"GPU":1},"2":{"GPU":1}}}}'
+(export PBS_TASKNUM=0 PBS_NODEFILE="$tmp/nodefile1"; mu "$c" master --task worker:0); got
+expect "master worker:0" 0 "grpc://t02n13:8888"
+
+# testSimpleSuccessfulRetrieval / testTaskPerNodeNotSetRetrieval: jobs in
+# the order written, ps first.
+c=$(conf pbs "jobs = { ps = 1; worker = 2; }; port_base = 8888; tasks_per_node = 1; gpus_per_node = 1; gpus_per_task = 1;")
+(export PBS_TASKNUM=0 PBS_NODEFILE="$tmp/nodefile1"; mu "$c" resolve --format text); got
+expect "ps and workers, one task per node" 0 "ps 0 t02n13:8888 GPU=1
+worker 0 t02n41:8888 GPU=1
+worker 1 t02n43:8888 GPU=1
+task: ps 0
+rpc_layer: grpc
+source: pbs"
+c=$(conf pbs "jobs = { ps = 1; worker = 2; }; gpus_per_node = 1; gpus_per_task = 1;")
+(export PBS_TASKNUM=2 PBS_NODEFILE="$tmp/nodefile1"; mu "$c" master); got
+expect "tasks_per_node from the file; master of rank 2" 0 "grpc://t02n43:8888"
+
+# testMultiTaskPerNodeRetrieval and testMultipleGpusPerTaskRetrieval (with
+# the node file their layout needs): rank 1 is worker 0.
+c=$(conf pbs "jobs = { ps = 1; worker = 4; }; gpus_per_node = 2; gpus_per_task = 1;")
+(export PBS_TASKNUM=1 PBS_NODEFILE="$tmp/nodefile2"; mu "$c" resolve --format text); got
+expect "two tasks on a node" 0 "ps 0 t02n13:8888 GPU=1
+worker 0 t02n13:8889 GPU=1
+worker 1 t02n41:8888 GPU=1
+worker 2 t02n41:8889 GPU=1
+worker 3 t02n43:8888 GPU=1
+task: worker 0
+rpc_layer: grpc
+source: pbs"
+c=$(conf pbs "jobs = { ps = 1; worker = 4; }; gpus_per_node = 4; gpus_per_task = 2;")
+(export PBS_TASKNUM=1 PBS_NODEFILE="$tmp/nodefile2"; mu "$c" resolve --format text); got
+check_eq "two GPUs per task" "$(echo "$out" | sed -n 2p)" "worker 0 t02n13:8889 GPU=2"
+c=$(conf pbs "gpus_per_node = 4;")
+(export PBS_TASKNUM=4 PBS_NODEFILE="$tmp/nodefile2"; mu "$c" resolve --format text); got
+check_eq "gpus_per_task defaults to gpus_per_node over the most tasks on a node" \
+	"$(echo "$out" | sed -n 5p)" "worker 4 t02n43:8888 GPU=2"
+
+# The rank from mpirun when PBS_TASKNUM is unset; use_cpus: no GPU.
+c=$(conf pbs "use_cpus = true; port_base = 7000;")
+(export OMPI_COMM_WORLD_RANK=3 PBS_NODEFILE="$tmp/nodefile2"; mu "$c" resolve); got
+expect "OMPI_COMM_WORLD_RANK, use_cpus" 0 '{"cluster":{"worker":["t02n13:7000","t02n13:7001","t02n41:7000","t02n41:7001","t02n43:7000"]},"task":{"type":"worker","index":3},"rpc_layer":"grpc"}'
+
+# The source's order: hosts as the file lists them, not sorted.
+printf 'n8\nn10\nn8\n' >"$tmp/unsorted"
+(export PBS_TASKNUM=1 PBS_NODEFILE="$tmp/unsorted"; mu "$c" resolve); got
+expect "file order, a host's slots together" 0 '{"cluster":{"worker":["n8:7000","n8:7001","n10:7000"]},"task":{"type":"worker","index":1},"rpc_layer":"grpc"}'
+
+# tasks_per_node as a group: no file read.
+c=$(conf pbs "tasks_per_node = { a1 = 2; b1 = 1; }; use_cpus = true;")
+(export PBS_TASKNUM=2 PBS_NODEFILE="$tmp/missing"; mu "$c" resolve); got
+expect "tasks_per_node group" 0 '{"cluster":{"worker":["a1:8888","a1:8889","b1:8888"]},"task":{"type":"worker","index":2},"rpc_layer":"grpc"}'
+
+# PBS_NODENUM agrees with the rank's host, or the answer would be wrong.
+c=$(conf pbs "use_cpus = true;")
+(export PBS_TASKNUM=2 PBS_NODENUM=1 PBS_NODEFILE="$tmp/nodefile2"; mu "$c" master); got
+expect "PBS_NODENUM agrees" 0 "grpc://t02n41:8888"
+(export PBS_TASKNUM=2 PBS_NODENUM=0 PBS_NODEFILE="$tmp/nodefile2"; mu "$c" resolve); got
+expect_err "PBS_NODENUM disagrees" 2 "PBS_NODENUM is 0 but rank 2 is on host 1 (t02n41)"
+
+# Bad input.
+(export PBS_NODEFILE="$tmp/nodefile1"; mu "$c" resolve); got
+expect_err "no rank" 2 "neither PBS_TASKNUM nor OMPI_COMM_WORLD_RANK is set"
+(export PBS_TASKNUM=x1 PBS_NODEFILE="$tmp/nodefile1"; mu "$c" resolve); got
+expect_err "a rank that is no number" 2 'PBS_TASKNUM must be an integer' '"x1"'
+(export PBS_TASKNUM=3 PBS_NODEFILE="$tmp/nodefile1"; mu "$c" resolve); got
+expect_err "a rank past the tasks" 2 "rank 3 is outside the 3 tasks"
+(export PBS_TASKNUM=0 PBS_NODEFILE=""; mu "$c" resolve); got
+expect_err "PBS_NODEFILE empty" 2 "PBS_NODEFILE is empty"
+(export PBS_TASKNUM=0 PBS_NODEFILE="$tmp/missing"; mu "$c" resolve); got
+expect_err "node file missing" 2 "PBS_NODEFILE $tmp/missing: No such file or directory"
+(export PBS_TASKNUM=0 PBS_NODEFILE="$tmp"; mu "$c" resolve); got
+expect_err "node file a directory" 2 "PBS_NODEFILE $tmp: Is a directory"
+: >"$tmp/empty"
+(export PBS_TASKNUM=0 PBS_NODEFILE="$tmp/empty"; mu "$c" resolve); got
+expect_err "node file empty" 2 "no host in the file"
+printf 'a1\n\na2\n' >"$tmp/blank"
+(export PBS_TASKNUM=0 PBS_NODEFILE="$tmp/blank"; mu "$c" resolve); got
+expect_err "a blank line between hosts" 2 "PBS_NODEFILE $tmp/blank: line 2 is empty"
+printf 'n[1-3]\n' >"$tmp/bracket"
+(export PBS_TASKNUM=0 PBS_NODEFILE="$tmp/bracket"; mu "$c" resolve); got
+expect_err "a hostlist, not a host" 2 'line 1: "n[1-3]" is not a host name'
+printf 'good\nbad host\n' >"$tmp/space"
+(export PBS_TASKNUM=0 PBS_NODEFILE="$tmp/space"; mu "$c" resolve); got
+expect_err "a host name with a space" 2 "PBS_NODEFILE $tmp/space" "bad host"
+# 1 GB (sparse): refused at once, in bounded memory.
+truncate -s 1G "$tmp/huge"
+(export PBS_TASKNUM=0 PBS_NODEFILE="$tmp/huge"; mu "$c" resolve); got
+expect_err "a 1 GB node file" 2 "PBS_NODEFILE $tmp/huge: larger than 16 MiB"
+if [ -x /usr/bin/time ]; then
+	(export PBS_TASKNUM=0 PBS_NODEFILE="$tmp/huge"
+	 /usr/bin/time -f %M -o "$tmp/rss" "$MUSTER_BIN" -c "$c" resolve >/dev/null 2>&1)
+	rss=$(tail -n 1 "$tmp/rss")
+	if [ "$rss" -lt 262144 ]; then
+		pass "a 1 GB node file: peak memory ${rss} KiB"
+	else
+		fail "a 1 GB node file: peak memory ${rss} KiB, want under 256 MiB"
+	fi
+fi
+rm -f "$tmp/huge"
+# More lines than the layout takes.
+awk 'BEGIN { for (i = 0; i < 65537; i++) print "n" i }' >"$tmp/many"
+(export PBS_TASKNUM=0 PBS_NODEFILE="$tmp/many"; mu "$c" resolve); got
+expect_err "65,537 slots" 2 "line 65537: more than 65536 slots"
+
+c=$(conf pbs "jobs = { ps = 1; worker = 1; };")
+(export PBS_TASKNUM=0 PBS_NODEFILE="$tmp/nodefile1"; mu "$c" resolve); got
+expect_err "jobs that do not add up" 2 "Requested 2 tasks but only 3 were assigned"
+c=$(conf pbs "gpus_per_node = 2; gpus_per_task = 2;")
+(export PBS_TASKNUM=0 PBS_NODEFILE="$tmp/nodefile2"; mu "$c" resolve); got
+expect_err "more GPUs than a node has" 2 "more GPUs per node than available"
+c=$(conf pbs "port_base = 65535;")
+(export PBS_TASKNUM=0 PBS_NODEFILE="$tmp/nodefile2"; mu "$c" resolve); got
+expect_err "ports past 65535" 2 "needs port 65536"
+c=$(conf pbs "jobs = { worker = -1; };")
+(export PBS_TASKNUM=0 PBS_NODEFILE="$tmp/nodefile1"; mu "$c" resolve); got
+expect_err "a negative job size is a config error" 4 "jobs: worker must be an integer from 0"
+
+finish

@@ -1,0 +1,144 @@
+#!/bin/sh
+# The slurm backend under the variables Slurm gives a task: TensorFlow's
+# own SlurmClusterResolver cases, the step/batch difference, GPUs, and bad
+# input answered unavail (exit 2) naming the variable at fault.
+. "${MUSTER_TEST_SRCDIR:?run me with make check}/tests/slurm/lib.sh"
+
+T3='SLURM_STEP_NODELIST=t02n13,t02n41,t02n43'
+
+# --- TensorFlow's test cases ---------------------------------------------
+slurm "$plain" SLURM_PROCID=0 SLURM_STEP_NUM_TASKS=3 SLURM_STEP_TASKS_PER_NODE='1(x3)' "$T3" \
+	CUDA_VISIBLE_DEVICES=0
+expect_result "retrieval from the environment" 0 \
+	'{"cluster":{"worker":["t02n13:8888","t02n41:8888","t02n43:8888"]},"task":{"type":"worker","index":0},"rpc_layer":"grpc","accelerators":{"worker":{"0":{"GPU":1},"1":{"GPU":1},"2":{"GPU":1}}},"accelerator_ids":{"worker":{"0":[0],"1":[0],"2":[0]}}}'
+slurm "$plain" SLURM_PROCID=0 SLURM_STEP_NUM_TASKS=3 SLURM_STEP_TASKS_PER_NODE='1(x3)' "$T3" \
+	-- master --task worker:0 --rpc-layer grpc
+expect "master of worker 0" "$EX_OK" "grpc://t02n13:8888"
+
+fixed=$(conf fixed 'jobs = { ps = 1; worker = 2; }; port_base = 8888; tasks_per_node = 1;
+	gpus_per_node = 1; gpus_per_task = 1; auto_set_gpu = false;')
+slurm "$fixed" SLURM_PROCID=0 "$T3"
+expect_result "jobs, tasks_per_node and GPUs as options" 0 \
+	'{"cluster":{"ps":["t02n13:8888"],"worker":["t02n41:8888","t02n43:8888"]},"task":{"type":"ps","index":0},"rpc_layer":"grpc","accelerators":{"ps":{"0":{"GPU":1}},"worker":{"0":{"GPU":1},"1":{"GPU":1}}}}'
+slurm "$fixed" SLURM_PROCID=0 "$T3" -- master --task worker:0
+expect "master of worker 0 with grpc" "$EX_OK" "grpc://t02n41:8888"
+slurm "$fixed" SLURM_PROCID=2 "$T3" -- master
+expect "own master" "$EX_OK" "grpc://t02n43:8888"
+
+mtpn=$(conf mtpn 'jobs = { ps = 1; worker = 4; }; gpus_per_node = 2; gpus_per_task = 1;')
+slurm "$mtpn" SLURM_PROCID=1 "$T3" SLURM_STEP_TASKS_PER_NODE='2(x2),1'
+expect_result "tasks per node from the environment" 0 \
+	'{"cluster":{"ps":["t02n13:8888"],"worker":["t02n13:8889","t02n41:8888","t02n41:8889","t02n43:8888"]},"task":{"type":"worker","index":0},"rpc_layer":"grpc","accelerators":{"ps":{"0":{"GPU":1}},"worker":{"0":{"GPU":1},"1":{"GPU":1},"2":{"GPU":1},"3":{"GPU":1}}},"accelerator_ids":{"ps":{"0":[0]},"worker":{"0":[1],"1":[0],"2":[1],"3":[0]}}}'
+
+mgpu=$(conf mgpu 'jobs = { ps = 1; worker = 4; }; gpus_per_node = 4; gpus_per_task = 2;')
+slurm "$mgpu" SLURM_PROCID=1 "$T3" SLURM_STEP_TASKS_PER_NODE='2(x2),1' -- accelerators
+expect "several GPUs per task: the own task's count" "$EX_OK" '{"GPU":2}'
+slurm "$mgpu" SLURM_PROCID=1 "$T3" SLURM_STEP_TASKS_PER_NODE='2(x2),1'
+expect_out_has "rank 1 gets GPUs 2,3" '"worker":{"0":[2,3],'
+
+# --- Slurm's own forms ---------------------------------------------------
+slurm "$plain" SLURM_PROCID=3 SLURM_STEP_NUM_TASKS=4 SLURM_STEP_NODELIST='n[8-10],gpu[01-02]x[1]' \
+	SLURM_STEP_TASKS_PER_NODE='1(x4),0' -- resolve --format text
+expect "hosts sorted as strings, bracket groups, zero padding, a node of 0 tasks" "$EX_OK" 'worker 0 gpu01x1:8888
+worker 1 n10:8888
+worker 2 n8:8888
+worker 3 n9:8888
+task: worker 3
+rpc_layer: grpc
+source: slurm'
+slurm "$plain" SLURM_PROCID=0 SLURM_STEP_NUM_TASKS=3 SLURM_STEP_NODELIST='t1,t1,t2' \
+	SLURM_STEP_TASKS_PER_NODE='1,2,1' -- resolve --format text
+expect "a host listed twice keeps its last count (TensorFlow's dict)" "$EX_OK" 'worker 0 t1:8888
+worker 1 t1:8889
+worker 2 t2:8888
+task: worker 0
+rpc_layer: grpc
+source: slurm'
+
+# A batch script has no step: the job's variables, documented.
+slurm "$plain" SLURM_JOB_ID=7 SLURM_PROCID=0 SLURM_JOB_NODELIST='b[1-2]' SLURM_NTASKS=2 \
+	SLURM_TASKS_PER_NODE='1(x2)' -- resolve --format text
+expect "job-level variables without a step" "$EX_OK" 'worker 0 b1:8888
+worker 1 b2:8888
+task: worker 0
+rpc_layer: grpc
+source: slurm'
+slurm "$plain" SLURM_JOB_ID=7 SLURM_PROCID=0 SLURM_NODELIST='b1' SLURM_TASKS_PER_NODE='2' \
+	-- resolve --format text
+expect "without SLURM_NTASKS a batch job has its slots' tasks" "$EX_OK" 'worker 0 b1:8888
+worker 1 b1:8889
+task: worker 0
+rpc_layer: grpc
+source: slurm'
+
+# --- GPUs from the allocation --------------------------------------------
+step2='SLURM_STEP_NUM_TASKS=4 SLURM_STEP_NODELIST=g[1-2] SLURM_STEP_TASKS_PER_NODE=2(x2)'
+# shellcheck disable=SC2086
+slurm "$plain" SLURM_PROCID=1 $step2 SLURM_GPUS_ON_NODE=4 CUDA_VISIBLE_DEVICES=4,5,6,7
+expect_result "Slurm's GPU ids, split by local rank" 0 \
+	'{"cluster":{"worker":["g1:8888","g1:8889","g2:8888","g2:8889"]},"task":{"type":"worker","index":1},"rpc_layer":"grpc","accelerators":{"worker":{"0":{"GPU":2},"1":{"GPU":2},"2":{"GPU":2},"3":{"GPU":2}}},"accelerator_ids":{"worker":{"0":[4,5],"1":[6,7],"2":[4,5],"3":[6,7]}}}'
+# shellcheck disable=SC2086
+slurm "$plain" SLURM_PROCID=1 $step2 SLURM_STEP_GPUS=2,3 -- resolve --format json
+expect_out_has "SLURM_STEP_GPUS counts, ids are ordinals without CUDA_VISIBLE_DEVICES" \
+	'"accelerator_ids":{"worker":{"0":[0],"1":[1],"2":[0],"3":[1]}}'
+# shellcheck disable=SC2086
+slurm "$plain" SLURM_PROCID=1 $step2 SLURM_GPUS_ON_NODE=1
+expect_result "fewer GPUs than tasks: a CPU-only layout" 0 \
+	'{"cluster":{"worker":["g1:8888","g1:8889","g2:8888","g2:8889"]},"task":{"type":"worker","index":1},"rpc_layer":"grpc"}'
+# shellcheck disable=SC2086
+slurm "$plain" SLURM_PROCID=1 $step2
+expect_result "no GPUs: a CPU-only layout" 0 \
+	'{"cluster":{"worker":["g1:8888","g1:8889","g2:8888","g2:8889"]},"task":{"type":"worker","index":1},"rpc_layer":"grpc"}'
+
+# --- Bad input: unavail, naming the variable -----------------------------
+slurm "$plain"
+expect_err "outside Slurm: notfound" "$EX_NOTFOUND" "not inside Slurm"
+slurm "$plain" SLURM_JOB_ID=1
+expect_err "no SLURM_PROCID" "$EX_UNAVAIL" "SLURM_PROCID not found in environment"
+slurm "$plain" SLURM_PROCID=x "$T3"
+expect_err "SLURM_PROCID not a number" "$EX_UNAVAIL" "SLURM_PROCID must be an integer"
+slurm "$plain" SLURM_PROCID=0 "$T3" SLURM_STEP_TASKS_PER_NODE='1(x3)'
+expect_err "no SLURM_STEP_NUM_TASKS" "$EX_UNAVAIL" "SLURM_STEP_NUM_TASKS not found"
+slurm "$plain" SLURM_PROCID=0 SLURM_STEP_NUM_TASKS=3 SLURM_STEP_TASKS_PER_NODE='1(x3)'
+expect_err "no SLURM_STEP_NODELIST" "$EX_UNAVAIL" "SLURM_STEP_NODELIST not found"
+slurm "$plain" SLURM_PROCID=0 SLURM_STEP_NUM_TASKS=3 SLURM_STEP_NODELIST= SLURM_STEP_TASKS_PER_NODE='1(x3)'
+expect_err "empty SLURM_STEP_NODELIST" "$EX_UNAVAIL" "SLURM_STEP_NODELIST is empty"
+slurm "$plain" SLURM_PROCID=0 SLURM_STEP_NUM_TASKS=3 "$T3"
+expect_err "no SLURM_STEP_TASKS_PER_NODE" "$EX_UNAVAIL" "SLURM_STEP_TASKS_PER_NODE not found"
+for bad in 'n[1-' 'n[3-1]' 'n[1-99999999]' 'n[1-2]a' 'n]' 'n[[1]' 'n[a-b]' 'n[]' 'x[0-65535],y'; do
+	slurm "$plain" SLURM_PROCID=0 SLURM_STEP_NUM_TASKS=1 SLURM_STEP_NODELIST="$bad" SLURM_STEP_TASKS_PER_NODE=1
+	expect_err "host list $bad" "$EX_UNAVAIL" "SLURM_STEP_NODELIST: invalid host list '$bad'"
+done
+for bad in '' '2x3' '(x3)' ' 2' '2(x)' '2,' '2(x3' '1(x70000)'; do
+	slurm "$plain" SLURM_PROCID=0 SLURM_STEP_NUM_TASKS=1 SLURM_STEP_NODELIST=n1 SLURM_STEP_TASKS_PER_NODE="$bad"
+	if [ -z "$bad" ]; then
+		expect_err "tasks per node ''" "$EX_UNAVAIL" "SLURM_STEP_TASKS_PER_NODE is empty"
+	else
+		expect_err "tasks per node $bad" "$EX_UNAVAIL" "Invalid tasks-per-node list format in SLURM_STEP_TASKS_PER_NODE"
+	fi
+done
+slurm "$plain" SLURM_PROCID=0 SLURM_STEP_NUM_TASKS=3 "$T3" SLURM_STEP_TASKS_PER_NODE='2,1'
+expect_err "tasks per node that do not pair with the hosts" "$EX_UNAVAIL" \
+	"SLURM_STEP_TASKS_PER_NODE gives 2 task counts for the 3 hosts of SLURM_STEP_NODELIST"
+slurm "$plain" SLURM_PROCID=0 SLURM_STEP_NUM_TASKS=5 "$T3" SLURM_STEP_TASKS_PER_NODE='1(x3)'
+expect_err "tasks that do not add up" "$EX_UNAVAIL" "Requested 5 tasks but only 3 were assigned."
+slurm "$plain" SLURM_PROCID=3 SLURM_STEP_NUM_TASKS=3 "$T3" SLURM_STEP_TASKS_PER_NODE='1(x3)'
+expect_err "a rank outside the step" "$EX_UNAVAIL" "SLURM_PROCID 3 is not among the 3 tasks"
+short=$(conf short 'gpus_per_task = 2;')
+# shellcheck disable=SC2086
+slurm "$short" SLURM_PROCID=0 $step2 SLURM_GPUS_ON_NODE=3
+expect_err "a GPU shortage" "$EX_UNAVAIL" "Requested more GPUs per node than available." "GPU"
+slurm "$plain" SLURM_PROCID=0 SLURM_STEP_NUM_TASKS=2 SLURM_STEP_NODELIST=n1 SLURM_STEP_TASKS_PER_NODE=2 SLURM_GPUS_ON_NODE=two
+expect_err "SLURM_GPUS_ON_NODE not a number" "$EX_UNAVAIL" "SLURM_GPUS_ON_NODE"
+high=$(conf high 'port_base = 65535;')
+slurm "$high" SLURM_PROCID=0 SLURM_STEP_NUM_TASKS=2 SLURM_STEP_NODELIST=n1 SLURM_STEP_TASKS_PER_NODE=2
+expect_err "ports past 65535" "$EX_UNAVAIL" "port_base 65535"
+badjobs=$(conf badjobs 'jobs = 3;')
+slurm "$badjobs" SLURM_PROCID=0
+expect_err "jobs must be a group" "$EX_CONFIG" "jobs must be a group"
+
+# --- Size: 4,096 nodes of 8 tasks, the last task -------------------------
+slurm "$plain" SLURM_PROCID=32767 SLURM_STEP_NUM_TASKS=32768 SLURM_STEP_NODELIST='n[0001-4096]' \
+	SLURM_STEP_TASKS_PER_NODE='8(x4096)' -- master
+expect "the last of 32,768 tasks finds itself" "$EX_OK" "grpc://n4096:8895"
+finish
