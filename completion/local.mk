@@ -3,5 +3,4 @@ bashcompletiondir = $(datadir)/bash-completion/completions
 dist_bashcompletion_DATA = completion/muster
 
 # Its test: completions asked of the script in bash, against this build.
-TESTS += tests/completion/complete.sh
-EXTRA_DIST += tests/completion/complete.sh
+shell_tests += tests/completion/complete.sh

@@ -44,5 +44,5 @@ bench-python: all
 # examples/kubernetes: RBAC and a Job; the RBAC is tested against the real
 # kube-apiserver of tests/kubernetes-integration when one is running.
 EXTRA_DIST += examples/kubernetes/README.md examples/kubernetes/rbac.yaml \
-	examples/kubernetes/job.yaml tests/examples/kubernetes.sh
-TESTS += tests/examples/kubernetes.sh
+	examples/kubernetes/job.yaml
+shell_tests += tests/examples/kubernetes.sh

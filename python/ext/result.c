@@ -174,7 +174,7 @@ static PyObject *result_master(PyObject *self, PyObject *args, PyObject *kwargs)
 		return NULL;
 	char *s = NULL;
 	muster_error err = {0};
-	int rc = muster_master(&s, R(self), task_type, task_id, rpc_layer, &err);
+	int rc = muster_result_master_url(&s, R(self), task_type, task_id, rpc_layer, &err);
 	return take_string(rc, s, &err);
 }
 

@@ -2,12 +2,10 @@
 # bash completion of muster (completion/muster): commands and options come
 # from the program's --help, option values where they are known.
 set -u
-: "${MUSTER_TEST_SRCDIR:?run me from make check}" "${MUSTER_BIN:?}"
+. "${MUSTER_TEST_SRCDIR:?run me with make check}/tests/lib/tap.sh"
+require_tools bash
 lib=/usr/share/bash-completion/bash_completion
-if ! command -v bash >/dev/null 2>&1 || [ ! -f "$lib" ]; then
-	echo "SKIP: bash-completion is not installed"
-	exit 77
-fi
+[ -f "$lib" ] || skip_all "bash-completion is not installed"
 out=$(PATH="$(dirname "$MUSTER_BIN"):$PATH" bash -c '
 . "$1"
 . "$2"
@@ -32,10 +30,21 @@ muster -c x resolve --|--format --exec --help
 muster tf-config --s|--sparse
 muster resolve --format t|tf_config text
 muster --ver|--verbose --version"
-if [ "$out" = "$want" ]; then
-	echo "PASS: completions"
-	exit 0
-fi
-echo "FAIL: completions"
-printf 'got:\n%s\nwant:\n%s\n' "$out" "$want"
-exit 1
+printf '%s\n' "$want" | while IFS='|' read -r words completions; do
+	got=$(printf '%s\n' "$out" | grep -F -x -m1 "$words|$completions")
+	if [ -n "$got" ]; then
+		echo "ok - $words"
+	else
+		echo "not ok - $words"
+		printf '%s\n' "$out" | grep -F "$words|" | sed 's/^/#   got: /'
+		printf '#   want: %s\n' "$completions"
+	fi
+done >"$tmp/results"
+while read -r line; do
+	case $line in
+	"ok - "*) pass "completes: ${line#ok - }" ;;
+	"not ok - "*) fail "completes: ${line#not ok - }" ;;
+	*) echo "$line" ;;
+	esac
+done <"$tmp/results"
+finish

@@ -5,21 +5,14 @@
 # program, and one without the binding gets the API's clear forbidden
 # error.  Skipped (exit 77, with the reason) when no server is running.
 set -u
-: "${MUSTER_TEST_SRCDIR:?run me from make check}" "${MUSTER_BIN:?}"
+. "${MUSTER_TEST_SRCDIR:?run me with make check}/tests/lib/tap.sh"
 KINT_HERE=$MUSTER_TEST_SRCDIR/tests/kubernetes-integration
 . "$KINT_HERE/api.sh"
-skip() {
-	echo "SKIP: $1"
-	exit 77
-}
-for tool in curl python3 openssl; do
-	command -v "$tool" >/dev/null 2>&1 || skip "$tool not found"
-done
-python3 -c 'import yaml' 2>/dev/null || skip "python3-yaml not installed (reads the example)"
-kint_ready || skip "no kube-apiserver running at $KINT_API (tests/kubernetes-integration/run.sh starts one)"
-. "$MUSTER_TEST_SRCDIR/tests/lib/checks.sh"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/muster-example-XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
+require_tools curl python3 openssl
+require_plugin kubernetes
+python3 -c 'import yaml' 2>/dev/null || skip_all "python3-yaml is not installed (reads the example)"
+kint_ready ||
+	skip_all "no kube-apiserver running at $KINT_API (tests/kubernetes-integration/run.sh starts one)"
 unset KUBECONFIG KUBERNETES_SERVICE_HOST KUBERNETES_SERVICE_PORT POD_NAME
 HOME=$tmp
 export HOME
@@ -38,15 +31,14 @@ for doc in yaml.safe_load_all(open(sys.argv[1])):
 ' "$1" "$ns" | while read -r path name body; do
 		code=$(kint_api POST "$path" "$body")
 		[ "$code" != 409 ] || code=$(kint_api PUT "$path/$name" "$body")
-		case $code in 200 | 201) ;; *) echo "Bail out! applying $path/$name: HTTP $code"; exit 99 ;; esac
+		case $code in 200 | 201) ;; *) bail_out "applying $path/$name: HTTP $code" ;; esac
 	done
 }
 
-kint_ns "$ns" || exit 99
-apply "$MUSTER_TEST_SRCDIR/examples/kubernetes/rbac.yaml" || exit 99
-kint_pod "$ns" train-0 '{"job-name":"train"}' 10.9.0.1 || exit 99
-kint_sa "$ns" muster "$tmp/muster.token" || exit 99
-kint_sa "$ns" nobinding "$tmp/nobinding.token" || exit 99
+kint_ns "$ns" && apply "$MUSTER_TEST_SRCDIR/examples/kubernetes/rbac.yaml" &&
+	kint_pod "$ns" train-0 '{"job-name":"train"}' 10.9.0.1 &&
+	kint_sa "$ns" muster "$tmp/muster.token" && kint_sa "$ns" nobinding "$tmp/nobinding.token" ||
+	bail_out "cannot set up the namespace $ns"
 
 # conf TOKEN-FILE: the chain a pod of job.yaml would have, with the token.
 conf() {
