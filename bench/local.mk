@@ -19,3 +19,14 @@ EXTRA_DIST += bench/budget/run.sh bench/budget/gen.py
 bench-budget: bench/bench_process$(EXEEXT) cli/muster$(EXEEXT) all
 	$(SHELL) $(srcdir)/bench/budget/run.sh '$(abs_top_builddir)' '$(abs_top_srcdir)'
 .PHONY: bench-budget
+
+# bench/launch: muster run's launch overhead against /bin/sh and torchrun
+# (`make bench-launch`).
+EXTRA_PROGRAMS += bench/launch/worker bench/launch/bench_launch
+bench_launch_worker_SOURCES = bench/launch/worker.c
+bench_launch_bench_launch_SOURCES = bench/launch/bench_launch.c
+CLEANFILES += bench/launch/worker$(EXEEXT) bench/launch/bench_launch$(EXEEXT)
+EXTRA_DIST += bench/launch/run.sh
+bench-launch: bench/launch/worker$(EXEEXT) bench/launch/bench_launch$(EXEEXT) cli/muster$(EXEEXT) all
+	$(SHELL) $(srcdir)/bench/launch/run.sh '$(abs_top_builddir)' '$(abs_top_srcdir)'
+.PHONY: bench-launch

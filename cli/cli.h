@@ -51,6 +51,10 @@ int cmd_tf_config(const struct cli_global *g, int argc, char **argv);
 int cmd_plugins(const struct cli_global *g, int argc, char **argv);
 int cmd_check(const struct cli_global *g, int argc, char **argv);
 int cmd_reserve(const struct cli_global *g, int argc, char **argv);
+int cmd_env(const struct cli_global *g, int argc, char **argv);
+int cmd_hostfile(const struct cli_global *g, int argc, char **argv);
+int cmd_run(const struct cli_global *g, int argc, char **argv);
+int cmd_watch(const struct cli_global *g, int argc, char **argv);
 
 /* usage.c */
 int cli_usage(int to_stderr);          /* the program's help; exit status */
@@ -73,6 +77,32 @@ int cli_getopt_error(int c, char **argv, const char *where);
  * caller to free().  0 on success, else the exit status (the message is
  * printed). */
 int cli_parse_task(const char *arg, char **type, long *id);
+
+/* launch_opts.c: the options env, hostfile and run share. */
+enum { CLI_OPT_FOR = 0x100, CLI_OPT_TASK, CLI_OPT_JOBS, CLI_OPT_NPROC };
+#define CLI_LAUNCH_LONGOPTS \
+	{ "for", required_argument, NULL, CLI_OPT_FOR }, \
+	{ "task", required_argument, NULL, CLI_OPT_TASK }, \
+	{ "jobs", required_argument, NULL, CLI_OPT_JOBS }, \
+	{ "nproc-per-node", required_argument, NULL, CLI_OPT_NPROC }
+struct cli_launch {
+	muster_launch l;
+	const char *command; /* for messages */
+	const char *task;    /* --task as given */
+	char *type;          /* its type, owned */
+	const char *nproc;   /* --nproc-per-node as given: a count or "gpu" */
+};
+void cli_launch_init(struct cli_launch *cl, const char *command);
+/* 0 when `c` is a shared option (now recorded), -1 when it is not. */
+int cli_launch_option(struct cli_launch *cl, int c, const char *arg);
+/* Parses what was recorded, --for one of `frameworks` (space-separated);
+ * 0 or the exit status (message printed). */
+int cli_launch_finish(struct cli_launch *cl, const char *frameworks);
+void cli_launch_free(struct cli_launch *cl);
+long cli_parse_count(const char *s, long max);
+
+/* local_accel.c: `accelerators --local`; sysroot NULL: $MUSTER_SYSROOT or /. */
+int cli_print_local_devices(const char *sysroot);
 
 /* exitcode.c */
 int cli_exit_code(int code);
@@ -109,6 +139,8 @@ struct cli_request {
 	const char *rpc_layer;
 	unsigned flags;
 	const struct cli_global *g; /* for the command's own warnings */
+	int local;                  /* --local: this machine's devices, no resolve */
+	const char *sysroot;        /* --sysroot DIR */
 };
 /* Turns the result into the one string a command prints. */
 typedef int (*cli_print_fn)(char **out, const muster_result *res, const struct cli_request *req,
@@ -116,7 +148,7 @@ typedef int (*cli_print_fn)(char **out, const muster_result *res, const struct c
 
 /* task.c: a command that resolves and prints one line about a task; it
  * takes --task TYPE:ID, --help and the `options` it names. */
-enum { CLI_TASK_RPC_LAYER = 1, CLI_TASK_SPARSE = 2 };
+enum { CLI_TASK_RPC_LAYER = 1, CLI_TASK_SPARSE = 2, CLI_TASK_LOCAL = 4 };
 struct cli_task_command {
 	const char *name;
 	unsigned options; /* CLI_TASK_* */

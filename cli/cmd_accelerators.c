@@ -1,4 +1,4 @@
-/* muster accelerators [--task TYPE:ID] */
+/* muster accelerators [--task TYPE:ID] | --local [--sysroot DIR] */
 #include <config.h>
 
 #include "cli.h"
@@ -12,6 +12,6 @@ static int print_accelerators(char **out, const muster_result *res, const struct
 
 int cmd_accelerators(const struct cli_global *g, int argc, char **argv)
 {
-	static const struct cli_task_command cmd = { "accelerators", 0, 0, print_accelerators };
+	static const struct cli_task_command cmd = { "accelerators", CLI_TASK_LOCAL, 0, print_accelerators };
 	return cli_task_command(&cmd, g, argc, argv);
 }

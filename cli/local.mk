@@ -17,7 +17,16 @@ cli_muster_SOURCES = \
 	cli/cmd_tf_config.c \
 	cli/cmd_plugins.c \
 	cli/cmd_check.c \
-	cli/cmd_reserve.c
+	cli/cmd_reserve.c \
+	cli/launch_opts.c \
+	cli/cmd_env.c \
+	cli/cmd_hostfile.c \
+	cli/run.h \
+	cli/run_env.c \
+	cli/run_supervise.c \
+	cli/cmd_run.c \
+	cli/local_accel.c \
+	cli/cmd_watch.c
 cli_muster_LDADD = core/libmuster.la
 
 # Its tests: shell scripts driving the program against fixture configs.
@@ -28,7 +37,9 @@ shell_tests += tests/cli/logging.sh
 shell_tests += tests/cli/silent.sh
 shell_tests += tests/cli/default-conf.sh
 shell_tests += tests/cli/addresses.sh
+shell_tests += tests/watch/config.sh
 EXTRA_DIST += \
+	tests/watch/lib.sh \
 	tests/cli/static.conf \
 	tests/cli/sparse.conf \
 	tests/cli/noself.conf \

@@ -34,9 +34,16 @@ const struct cli_command cli_commands[] = {
 	  "  --rpc-layer LAYER  the URL's scheme instead of the backend's rpc layer\n"
 	  "  -h, --help         print this help and exit\n",
 	  cmd_master },
-	{ "accelerators", "accelerators [--task TYPE:ID]",
-	  "print a task's accelerators as JSON",
+	{ "accelerators", "accelerators [--task TYPE:ID] | --local [--sysroot DIR]",
+	  "print a task's accelerators, or this machine's, as JSON",
 	  "  --task TYPE:ID  the task (default: this process's own task)\n"
+	  "  --local         this machine's devices, counted by kind ({\"GPU\": 4}; {} for\n"
+	  "                  none): NVIDIA through NVML, else /proc/driver/nvidia/gpus;\n"
+	  "                  AMD from the KFD topology; /sys/class/accel; TPUs from\n"
+	  "                  /dev/accelN or VFIO groups.  CUDA_VISIBLE_DEVICES,\n"
+	  "                  ROCR_VISIBLE_DEVICES and HIP_VISIBLE_DEVICES filter them\n"
+	  "  --sysroot DIR   read DIR/sys, DIR/dev and DIR/proc instead of the machine's\n"
+	  "                  (NVML is not used); default $MUSTER_SYSROOT\n"
 	  "  -h, --help      print this help and exit\n",
 	  cmd_accelerators },
 	{ "tf-config", "tf-config --task TYPE:ID [--sparse]",
@@ -45,6 +52,62 @@ const struct cli_command cli_commands[] = {
 	  "  --sparse        Kubeflow's dynamic-worker (sparse) form\n"
 	  "  -h, --help      print this help and exit\n",
 	  cmd_tf_config },
+	{ "env",
+	  "env --for FRAMEWORK [--task TYPE:ID] [--jobs J,...] [--nproc-per-node N|gpu]\n"
+	  "              [--format sh|json|dotenv]",
+	  "print the environment a framework's process reads",
+	  "  --for FRAMEWORK          tensorflow (TF_CONFIG), pytorch (MASTER_ADDR,\n"
+	  "                           MASTER_PORT, WORLD_SIZE, RANK, LOCAL_RANK,\n"
+	  "                           LOCAL_WORLD_SIZE, GROUP_RANK, NODE_RANK and\n"
+	  "                           torchrun's PET_* arguments) or jax\n"
+	  "                           (JAX_COORDINATOR_ADDRESS, JAX_NUM_PROCESSES,\n"
+	  "                           JAX_PROCESS_ID)\n"
+	  "  --task TYPE:ID           the node (default: this process's own task)\n"
+	  "  --jobs JOB[,JOB...]      the jobs that train (default: every job but ps\n"
+	  "                           and evaluator)\n"
+	  "  --nproc-per-node N|gpu   processes per node (default 1); gpu: one per\n"
+	  "                           local GPU (see accelerators --local)\n"
+	  "  --format FORMAT          sh (default): export NAME='VALUE' lines, safe to\n"
+	  "                           eval in any POSIX shell; json: one object;\n"
+	  "                           dotenv: NAME=VALUE lines\n"
+	  "  -h, --help               print this help and exit\n"
+	  "Node 0 is the master task (chief, else master, else the first training\n"
+	  "job's task 0); RANK = NODE_RANK x processes per node + LOCAL_RANK.\n",
+	  cmd_env },
+	{ "hostfile", "hostfile --for openmpi|mpich|horovod|deepspeed [--jobs J,...]\n"
+	  "              [--nproc-per-node N|gpu]",
+	  "print a hostfile for an MPI-style launcher",
+	  "  --for FRAMEWORK          openmpi, deepspeed (HOST slots=N lines) or mpich,\n"
+	  "                           horovod (HOST:N lines)\n"
+	  "  --jobs JOB[,JOB...]      the jobs that train (default: every job but ps\n"
+	  "                           and evaluator)\n"
+	  "  --nproc-per-node N|gpu   processes per node (default 1); gpu: one per\n"
+	  "                           local GPU (see accelerators --local)\n"
+	  "  -h, --help               print this help and exit\n"
+	  "One line per host, in node order; its slots are the processes of all its\n"
+	  "tasks.\n",
+	  cmd_hostfile },
+	{ "run",
+	  "run --for FRAMEWORK [--task TYPE:ID] [--jobs J,...] [--nproc-per-node N|gpu]\n"
+	  "              [--gpus-per-proc K] [--tee-prefix] [--] COMMAND [ARGS...]",
+	  "start this node's worker processes of a training job",
+	  "  --for FRAMEWORK          tensorflow, pytorch or jax, as for env\n"
+	  "  --task TYPE:ID           the node (default: this process's own task)\n"
+	  "  --jobs JOB[,JOB...]      the jobs that train (default: every job but ps\n"
+	  "                           and evaluator)\n"
+	  "  --nproc-per-node N|gpu   processes per node (default 1); gpu: one per\n"
+	  "                           local GPU (see accelerators --local)\n"
+	  "  --gpus-per-proc K        give each process its own K local GPUs through\n"
+	  "                           CUDA_VISIBLE_DEVICES (ROCR_VISIBLE_DEVICES on AMD)\n"
+	  "  --tee-prefix             prefix each output line with \"[RANK]: \"\n"
+	  "  -h, --help               print this help and exit\n"
+	  "Each process gets the environment of 'muster env' for its local rank.  One\n"
+	  "process without --tee-prefix: muster run execs COMMAND.  Otherwise it\n"
+	  "forwards SIGINT, SIGTERM and SIGHUP to the workers; when one fails it sends\n"
+	  "the others SIGTERM, SIGKILL 10 s later, and exits with the first failure's\n"
+	  "status (128+N for signal N).  Workers die with muster run.  Exit status\n"
+	  "127: COMMAND not found; 126: cannot run it.\n",
+	  cmd_run },
 	{ "plugins", "plugins",
 	  "list the chain's entries and the state of their plugins",
 	  "  -h, --help  print this help and exit\n", cmd_plugins },
@@ -75,6 +138,20 @@ const struct cli_command cli_commands[] = {
 	  "message names the missing executor ids); 2: stopped before complete or\n"
 	  "cannot listen; 4: bad key file; 5: duplicate executor ids.\n",
 	  cmd_reserve },
+	{ "watch", "watch [--format json|tf_config|text] [--settle-ms N]",
+	  "print the cluster, then one line each time it changes",
+	  "  --format FORMAT  json (default): the result with 'added', 'removed',\n"
+	  "                   'moved' and 'accelerators_changed' task lists;\n"
+	  "                   tf_config: the own task's TF_CONFIG;\n"
+	  "                   text: +JOB:INDEX=ADDRESS added, - removed, ~ moved,\n"
+	  "                   ! accelerators changed ('=' when only identity changed)\n"
+	  "  --settle-ms N    report a change once the cluster has been quiet for N ms\n"
+	  "                   (default 100; 0: at once)\n"
+	  "  -h, --help       print this help and exit\n"
+	  "The first line is the current cluster, every task 'added'.  Config edits\n"
+	  "are followed; a broken edit or a failing backend is one stderr line and\n"
+	  "the last good result stays.  SIGINT or SIGTERM ends it with status 0.\n",
+	  cmd_watch },
 };
 const size_t cli_command_count = sizeof cli_commands / sizeof cli_commands[0];
 

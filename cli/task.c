@@ -17,6 +17,8 @@ static int parse(const struct cli_task_command *cmd, struct cli_request *req, in
 	} extra[] = {
 		{ { "rpc-layer", required_argument, NULL, 'r' }, CLI_TASK_RPC_LAYER },
 		{ { "sparse", no_argument, NULL, 's' }, CLI_TASK_SPARSE },
+		{ { "local", no_argument, NULL, 'l' }, CLI_TASK_LOCAL },
+		{ { "sysroot", required_argument, NULL, 'R' }, CLI_TASK_LOCAL },
 	};
 	struct option longopts[2 + sizeof extra / sizeof extra[0] + 1] = {
 		{ "task", required_argument, NULL, 't' },
@@ -41,6 +43,12 @@ static int parse(const struct cli_task_command *cmd, struct cli_request *req, in
 		case 's':
 			req->flags |= MUSTER_TF_CONFIG_SPARSE;
 			break;
+		case 'l':
+			req->local = 1;
+			break;
+		case 'R':
+			req->sysroot = optarg;
+			break;
 		case 'h':
 			return cli_command_usage(cli_find_command(cmd->name), 0);
 		default:
@@ -49,6 +57,10 @@ static int parse(const struct cli_task_command *cmd, struct cli_request *req, in
 	}
 	if (optind < argc)
 		return cli_usage_error("%s: unexpected argument '%s'", cmd->name, argv[optind]);
+	if (req->local && task != NULL)
+		return cli_usage_error("%s: --local and --task do not go together", cmd->name);
+	if (req->sysroot != NULL && !req->local)
+		return cli_usage_error("%s: --sysroot goes with --local", cmd->name);
 	if (task == NULL && cmd->task_required)
 		return cli_usage_error("%s: --task TYPE:ID is required", cmd->name);
 	if (task != NULL && (rc = cli_parse_task(task, &req->type, &req->id)) != 0)
@@ -79,10 +91,12 @@ static int print_resolved(const struct cli_task_command *cmd, const struct cli_r
 int cli_task_command(const struct cli_task_command *cmd, const struct cli_global *g, int argc,
                      char **argv)
 {
-	struct cli_request req = { NULL, -1, NULL, 0, g };
+	struct cli_request req = { NULL, -1, NULL, 0, g, 0, NULL };
 	int rc = parse(cmd, &req, argc, argv);
 
-	if (rc < 0)
+	if (rc < 0 && req.local)
+		rc = cli_print_local_devices(req.sysroot);
+	else if (rc < 0)
 		rc = out_finish(print_resolved(cmd, &req));
 	free(req.type);
 	return rc;

@@ -158,6 +158,7 @@ MUSTER_API int muster_ctx_open(muster_ctx **out, const char *config_path,
 	if (!ctx)
 		return error_set(err, MUSTER_ENOMEM, "out of memory");
 	apply_options(ctx, options, &flags);
+	ctx->flags = flags;
 
 	const char *path = settings_default_path(config_path);
 	if ((rc = settings_load(&ctx->settings, path, !!(flags & MUSTER_CTX_STRICT), &ctx->logger,
@@ -183,6 +184,16 @@ MUSTER_API int muster_ctx_open(muster_ctx **out, const char *config_path,
 fail:
 	muster_ctx_free(ctx);
 	return rc;
+}
+
+int ctx_reopen(const struct muster_ctx *ctx, struct muster_ctx **out, muster_error *err)
+{
+	muster_options o = MUSTER_OPTIONS_INIT;
+	o.flags = ctx->flags;
+	o.log_level = ctx->logger.level;
+	o.log = ctx->logger.fn;
+	o.log_data = ctx->logger.data;
+	return muster_ctx_open(out, ctx->settings.path, &o, err);
 }
 
 MUSTER_API const char *muster_ctx_config_path(const muster_ctx *ctx)

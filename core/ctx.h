@@ -22,10 +22,15 @@ struct entry {
 
 struct muster_ctx {
 	struct logger logger;
+	unsigned flags;                     /* MUSTER_CTX_*, kept to open it again */
 	struct settings settings;
 	struct pathlist search;             /* plugin directories, in order */
 	struct entry *entries;
 	size_t nentries;
 };
+
+/* A new context from the same file with the same options: a watch's way
+ * to follow an edited config. */
+int ctx_reopen(const struct muster_ctx *ctx, struct muster_ctx **out, muster_error *err);
 
 #endif

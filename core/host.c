@@ -247,4 +247,7 @@ const muster_host host_services = {
 	.set_master_rule = host_set_master_rule,
 	.hold_port = host_hold_port,
 	.add_accelerator_ids = host_add_accelerator_ids,
+	.watch_armed = host_watch_armed,
+	.watch_changed = host_watch_changed,
+	.watch_stop_fd = host_watch_stop_fd,
 };

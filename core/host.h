@@ -31,6 +31,11 @@ struct muster_call {
 
 extern const muster_host host_services;
 
+/* watch_entries.c: the services a plugin's watch() calls. */
+void host_watch_armed(muster_watcher *w);
+void host_watch_changed(muster_watcher *w);
+int host_watch_stop_fd(const muster_watcher *w);
+
 void call_init(struct muster_call *call, struct muster_plugin_ctx *pc, long budget_ms);
 long elapsed_ms(const struct timespec *since);
 void monotonic_now(struct timespec *ts);

@@ -28,6 +28,13 @@ core_libmuster_internal_la_SOURCES = \
 	core/ctx.c core/ctx.h \
 	core/pathlist.c core/pathlist.h \
 	core/result.c \
+	core/launch.h core/launch_nodes.c core/launch_env.c core/launch_hostfile.c \
+	core/local_devices.h core/local_devices.c core/local_visible.c \
+	core/local_nvidia.c core/local_sysfs.c \
+	core/diff.c core/diff.h \
+	core/watch.c core/watch.h \
+	core/watch_entries.c \
+	core/watch_files.c \
 	plugins/static/static.c
 core_libmuster_internal_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
 core_libmuster_internal_la_LIBADD = $(LIBCONFIG_LIBS)

@@ -15,12 +15,19 @@ struct muster_result *model_new(void)
 	r->task_index = -1;
 	r->held_fd = -1;
 	r->held_port = -1;
+	r->refs = 1;
+	return r;
+}
+
+struct muster_result *model_ref(struct muster_result *r)
+{
+	__atomic_add_fetch(&r->refs, 1, __ATOMIC_RELAXED);
 	return r;
 }
 
 MUSTER_API void muster_result_free(struct muster_result *r)
 {
-	if (!r)
+	if (!r || __atomic_sub_fetch(&r->refs, 1, __ATOMIC_ACQ_REL) > 0)
 		return;
 	muster_result_release_port(r);
 	muster_result_free(r->first);

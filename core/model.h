@@ -54,6 +54,7 @@ struct muster_result {
 	size_t union_source_len, union_source_cap;
 	int held_fd;            /* reserved port's socket, -1: none (atomic) */
 	int held_port;
+	int refs;               /* a watch shares a result with its reader (atomic) */
 
 	/* A merged result answers master() without a task the way its first
 	 * contributor would (TF's UnionClusterResolver delegates). */
@@ -61,6 +62,8 @@ struct muster_result {
 };
 
 struct muster_result *model_new(void);
+/* One more owner: muster_result_free() frees at the last. */
+struct muster_result *model_ref(struct muster_result *r);
 
 /* Ensures room for `need` elements of `size` bytes in *array; -1 when out of
  * memory.  Capacities double, so appends cost O(1) amortised. */

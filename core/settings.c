@@ -27,8 +27,9 @@ static const char *const action_keys[STATUS_COUNT] = {"on_success", "on_notfound
                                                       "on_tryagain"};
 /* What a typo is compared with. */
 static const char *const top_keys[] = {"chain", "strict", "plugin_path"};
-static const char *const entry_keys[] = {"plugin",     "name",        "config",     "timeout_ms",
-                                         "on_success", "on_notfound", "on_unavail", "on_tryagain"};
+static const char *const entry_keys[] = {"plugin",      "name",       "config",
+                                         "timeout_ms",  "on_success", "on_notfound",
+                                         "on_unavail",  "on_tryagain", "watch_interval_ms"};
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 const char *status_name(int status)
@@ -232,6 +233,19 @@ static int parse_action(const config_setting_t *node, int *action, muster_error 
 	return 0;
 }
 
+
+/* A duration in milliseconds, 1 ms to one day. */
+static int milliseconds_setting(const config_setting_t *m, const char *key, long *out,
+                                muster_error *err)
+{
+	if (config_setting_type(m) != CONFIG_TYPE_INT && config_setting_type(m) != CONFIG_TYPE_INT64)
+		return fail_at(err, m, "'%s' must be an integer", key);
+	long long v = config_setting_get_int64(m);
+	if (v <= 0 || v > 86400000LL)
+		return fail_at(err, m, "'%s' must be between 1 and 86400000, not %lld", key, v);
+	*out = (long)v;
+	return 0;
+}
 static int parse_entry(struct settings *s, config_setting_t *node, struct entry_settings *e,
                        muster_error *err)
 {
@@ -242,6 +256,7 @@ static int parse_entry(struct settings *s, config_setting_t *node, struct entry_
 	e->actions[MUSTER_STATUS_UNAVAIL] = ACTION_CONTINUE;
 	e->actions[MUSTER_STATUS_TRYAGAIN] = ACTION_CONTINUE;
 	e->timeout_ms = DEFAULT_TIMEOUT_MS;
+	e->watch_interval_ms = DEFAULT_WATCH_INTERVAL_MS;
 	e->file = config_setting_source_file(node);
 	e->line = (int)config_setting_source_line(node);
 	if (config_setting_type(node) != CONFIG_TYPE_GROUP)
@@ -269,13 +284,12 @@ static int parse_entry(struct settings *s, config_setting_t *node, struct entry_
 			e->config = m;
 			known = 1;
 		} else if (strcmp(key, "timeout_ms") == 0) {
-			if (config_setting_type(m) != CONFIG_TYPE_INT &&
-			    config_setting_type(m) != CONFIG_TYPE_INT64)
-				return fail_at(err, m, "'timeout_ms' must be an integer");
-			long long v = config_setting_get_int64(m);
-			if (v <= 0 || v > 86400000LL)
-				return fail_at(err, m, "'timeout_ms' must be between 1 and 86400000, not %lld", v);
-			e->timeout_ms = (long)v;
+			if ((rc = milliseconds_setting(m, key, &e->timeout_ms, err)) < 0)
+				return rc;
+			known = 1;
+		} else if (strcmp(key, "watch_interval_ms") == 0) {
+			if ((rc = milliseconds_setting(m, key, &e->watch_interval_ms, err)) < 0)
+				return rc;
 			known = 1;
 		}
 		for (int st = 0; st < STATUS_COUNT && !known; st++)

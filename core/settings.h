@@ -17,6 +17,7 @@ enum action { ACTION_RETURN, ACTION_CONTINUE, ACTION_MERGE };
 
 #define STATUS_COUNT 4 /* indexed by muster_status */
 #define DEFAULT_TIMEOUT_MS 5000
+#define DEFAULT_WATCH_INTERVAL_MS 10000
 
 struct entry_settings {
 	const char *plugin;         /* [a-z0-9_]+ */
@@ -24,6 +25,7 @@ struct entry_settings {
 	config_setting_t *config;   /* the plugin's own group (possibly empty) */
 	int actions[STATUS_COUNT];  /* enum action per muster_status */
 	long timeout_ms;
+	long watch_interval_ms;     /* how often a watch polls a plugin that cannot watch */
 	const char *file;
 	int line;
 };

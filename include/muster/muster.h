@@ -216,6 +216,127 @@ MUSTER_API int muster_result_to_tf_config(char **out, const muster_result *resul
 MUSTER_API int muster_result_accelerators_json(char **out, const muster_result *result,
                                                const char *job, long index, muster_error *err);
 
+/*
+ * Launch contracts: what a framework's processes read to find each other.
+ * The nodes of a launch are the tasks of the jobs that train (`jobs`, a
+ * comma-separated list; NULL: every job but "ps" and "evaluator"); node 0
+ * is the master task (the chief's task 0, else the "master" job's, else
+ * task 0 of the first training job), the others follow in the cluster's
+ * job order, then by index.  Start from MUSTER_LAUNCH_INIT; fields are
+ * only ever appended.
+ */
+typedef struct muster_launch {
+	size_t size;
+	const char *framework; /* env: "tensorflow", "pytorch", "jax";
+	                          hostfile: "openmpi", "mpich", "horovod", "deepspeed" */
+	const char *task_type; /* NULL: this process's own task */
+	long task_id;          /* < 0: this process's own task */
+	const char *jobs;      /* the jobs that train; NULL: all but ps and evaluator */
+	long nproc_per_node;   /* processes per node, at least 1 */
+	long local_rank;       /* this process's rank on its node, 0..nproc_per_node-1 */
+	const char *local_device_ids; /* jax: this process's devices ("0,1"); NULL: unset */
+} muster_launch;
+
+#define MUSTER_LAUNCH_INIT { sizeof(muster_launch), NULL, NULL, -1, NULL, 1, 0, NULL }
+
+/*
+ * The environment of one process of a launch, in the order a launcher
+ * sets it: a NULL-terminated array of "NAME=value" strings, released with
+ * one muster_free(*out).  tensorflow: TF_CONFIG; pytorch: MASTER_ADDR,
+ * MASTER_PORT, WORLD_SIZE, RANK, LOCAL_RANK, LOCAL_WORLD_SIZE, GROUP_RANK,
+ * NODE_RANK, and torchrun's arguments as it reads them from the
+ * environment (PET_NNODES, PET_NODE_RANK, PET_NPROC_PER_NODE,
+ * PET_MASTER_ADDR, PET_MASTER_PORT); jax: JAX_COORDINATOR_ADDRESS,
+ * JAX_NUM_PROCESSES, JAX_PROCESS_ID and, when given, JAX_LOCAL_DEVICE_IDS.
+ * MUSTER_ENOENT names what is missing: the task, the master, a training
+ * job, or dense ranks in a sparse job.
+ */
+MUSTER_API int muster_launch_env(char ***out, const muster_result *result,
+                                 const muster_launch *launch, muster_error *err);
+
+/*
+ * A hostfile for an MPI-style launcher: one line per host (hosts as the
+ * cluster writes them, in node order), its slots the sum of
+ * nproc_per_node over its tasks: "HOST slots=N" (openmpi, deepspeed) or
+ * "HOST:N" (mpich, horovod).  The task fields are not used.
+ */
+MUSTER_API int muster_launch_hostfile(char **out, const muster_result *result,
+                                      const muster_launch *launch, muster_error *err);
+
+/*
+ * The accelerators of this machine.  `sysroot` stands for "/" (its sys,
+ * dev and proc are read, NVML is not used); NULL: $MUSTER_SYSROOT when set,
+ * else the real machine, NVIDIA devices through NVML when its library
+ * loads.  CUDA_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES and
+ * HIP_VISIBLE_DEVICES filter what is found, by index or UUID.
+ */
+typedef struct muster_devices muster_devices;
+MUSTER_API int muster_local_devices(muster_devices **out, const char *sysroot,
+                                    muster_error *err);
+MUSTER_API void muster_devices_free(muster_devices *devices);
+MUSTER_API size_t muster_devices_count(const muster_devices *devices);
+/* One device: its kind ("GPU", "TPU", "HPU", "NPU"), its vendor ("nvidia",
+ * "amd", "google", "habana", "intel", ...) and the id its vendor's
+ * visible-devices variable takes (an index, or a UUID as the user gave
+ * it).  MUSTER_ENOENT past the last. */
+MUSTER_API int muster_devices_at(const muster_devices *devices, size_t i, const char **kind,
+                                 const char **vendor, const char **id);
+/* Counts by kind as JSON, e.g. {"GPU":4}; {} when there are none. */
+MUSTER_API int muster_devices_to_json(char **out, const muster_devices *devices,
+                                      muster_error *err);
+
+/*
+ * Watching: the chain re-run whenever a backend reports a change (or at
+ * its entry's `watch_interval_ms` when its plugin cannot watch) and
+ * whenever the config file or a drop-in is edited.  A change is delivered
+ * once the cluster has been quiet for `settle_ms`, so a burst of events is
+ * one change.  A failed re-run or a broken config is logged once and the
+ * last good result stays; only muster_watch_stop() ends a watch.
+ */
+typedef struct muster_watch muster_watch;
+typedef struct muster_change muster_change;
+
+typedef struct muster_watch_options {
+	size_t size;
+	long settle_ms; /* quiet time before a change is delivered; 0: at once */
+} muster_watch_options;
+
+#define MUSTER_WATCH_OPTIONS_INIT { sizeof(muster_watch_options), 100 }
+
+/* Starts watching the context's chain and config file.  The context must
+ * outlive the watch; the first change delivered is the current result,
+ * every task of it "added". */
+MUSTER_API int muster_watch_start(muster_watch **out, muster_ctx *ctx,
+                                  const muster_watch_options *options, muster_error *err);
+/* Readable while a change waits for muster_watch_next(): for poll(). */
+MUSTER_API int muster_watch_fd(const muster_watch *watch);
+/* The next change, waiting up to `timeout_ms` (-1: for ever).  1 with
+ * *out set (free it with muster_change_free), 0 when the time ran out. */
+MUSTER_API int muster_watch_next(muster_watch *watch, long timeout_ms, muster_change **out,
+                                 muster_error *err);
+/* Stops every thread of the watch and frees it. */
+MUSTER_API void muster_watch_stop(muster_watch *watch);
+
+/* What changed between two delivered results, task by task. */
+enum muster_change_kind {
+	MUSTER_CHANGE_ADDED = 0,
+	MUSTER_CHANGE_REMOVED = 1,
+	MUSTER_CHANGE_MOVED = 2,       /* same task, another address */
+	MUSTER_CHANGE_ACCELERATORS = 3 /* same task, other accelerators */
+};
+
+/* The new result, owned by the change. */
+MUSTER_API const muster_result *muster_change_result(const muster_change *change);
+MUSTER_API size_t muster_change_count(const muster_change *change, int kind);
+/* The i-th task of a kind: its job, index and address (the old address
+ * for a removed task, the new one otherwise); MUSTER_ENOENT past the end. */
+MUSTER_API int muster_change_at(const muster_change *change, int kind, size_t i,
+                                const char **job, long *index, const char **address);
+/* The result's JSON with "added", "removed", "moved" and
+ * "accelerators_changed" lists of {"task": "JOB:INDEX", "address": ...}. */
+MUSTER_API int muster_change_to_json(char **out, const muster_change *change, muster_error *err);
+MUSTER_API void muster_change_free(muster_change *change);
+
 /* Release a string the library handed to the caller. */
 MUSTER_API void muster_free(void *p);
 

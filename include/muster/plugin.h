@@ -78,14 +78,18 @@ enum muster_master_rule {
 
 /* Plugin flags. */
 #define MUSTER_PLUGIN_THREADSAFE 0x1u /* resolve() may run concurrently on one state */
+/* resolve() answers the same until the config changes: a watch neither
+ * polls the entry nor needs its watch(). */
+#define MUSTER_PLUGIN_CONFIG_ONLY 0x2u
 
 #define MUSTER_PLUGIN_ABI_MAJOR 1
-#define MUSTER_PLUGIN_ABI_MINOR 2
+#define MUSTER_PLUGIN_ABI_MINOR 3
 
 /* Opaque handles owned by the core. */
 typedef struct muster_plugin_ctx muster_plugin_ctx; /* one chain entry */
 typedef struct muster_call muster_call;             /* one resolve of that entry */
 typedef struct muster_cfg muster_cfg;               /* one node of the entry's config */
+typedef struct muster_watcher muster_watcher;       /* one running watch of that entry */
 
 /* Host services.  A plugin must check struct_size before using a field
  * appended after the ABI minor it was built for. */
@@ -153,6 +157,14 @@ typedef struct muster_host {
 	 * task's ids come from one kind. */
 	int (*add_accelerator_ids)(muster_call *call, const char *job, long index, const char *kind,
 	                           const int *ids, size_t n);
+
+	/* ABI 1.3: for watch().  armed(): from now on every change will be
+	 * reported, so the core may take the result it compares against.
+	 * changed(): the backend's view changed (cheap; call it per event, the
+	 * core coalesces).  stop_fd(): readable when watch() must return. */
+	void (*watch_armed)(muster_watcher *w);
+	void (*watch_changed)(muster_watcher *w);
+	int (*watch_stop_fd)(const muster_watcher *w);
 } muster_host;
 
 /* The descriptor a plugin returns.  Read-only to the core. */
@@ -170,7 +182,14 @@ typedef struct muster_plugin {
 	/* Answer once; build the result through host's builder calls. */
 	muster_status (*resolve)(void *state, const muster_host *host, muster_call *call);
 	void (*close)(void *state);
-	/* ABI minor >= 1 fields will be appended here. */
+
+	/* ABI 1.3, optional (NULL: the core re-resolves the entry every
+	 * watch_interval_ms).  Runs on its own thread, concurrently with
+	 * resolve() on the same state, until host->watch_stop_fd(w) is
+	 * readable: waits for the backend's changes, calls watch_armed() once
+	 * it would see every change and watch_changed() after each.  0 when
+	 * stopped; -1 after host->log() saying why, and the core polls. */
+	int (*watch)(void *state, const muster_host *host, muster_plugin_ctx *pc, muster_watcher *w);
 } muster_plugin;
 
 #define MUSTER_PLUGIN_ENTRY muster_plugin_entry_v1
@@ -180,9 +199,16 @@ typedef struct muster_plugin {
 	MUSTER_PLUGIN_EXPORT const muster_plugin *MUSTER_PLUGIN_ENTRY(void);                 \
 	MUSTER_PLUGIN_EXPORT const muster_plugin *MUSTER_PLUGIN_ENTRY(void) { return &(descriptor); }
 
-/* Fills the descriptor's header. */
+/* Fills the descriptor's header.  In C it is designated, so the fields
+ * that later minors append may be left out without a warning. */
+#ifdef __cplusplus
 #define MUSTER_PLUGIN_HEADER                                                                \
 	MUSTER_PLUGIN_ABI_MAJOR, MUSTER_PLUGIN_ABI_MINOR, sizeof(muster_plugin)
+#else
+#define MUSTER_PLUGIN_HEADER                                                                \
+	.abi_major = MUSTER_PLUGIN_ABI_MAJOR, .abi_minor = MUSTER_PLUGIN_ABI_MINOR,          \
+	.struct_size = sizeof(muster_plugin)
+#endif
 
 /*
  * Reading options: one table per plugin, one call in open().

@@ -17,6 +17,8 @@
  *   list.c        the paged listing of every job's selectors (410 restarts),
  *                 a page walked while the next one is fetched
  *   order.c       task order inside a job: name, natural, label
+ *   watch.c       watch(): list, then a watch stream per selector; events
+ *                 that change what resolve() reads are reported
  *   build.c       addresses, self identity, accelerators: the builder calls
  *   util.c        base64, small string helpers, paths, token files
  *
@@ -308,7 +310,10 @@ int k8s_tokens_has(const struct k8s_tokens *t, const char *tok);
 /* Empties the set, which may then be used again. */
 void k8s_tokens_clear(struct k8s_tokens *t);
 
-/* list.c: every pod of job `j`, all selectors, de-duplicated. */
+/* list.c: the pods of selector `sel` in the configured namespace (or all),
+ * as a path with its query begun; NULL: no memory. */
+char *k8s_pods_path(struct k8s_run *run, const char *sel);
+/* every pod of job `j`, all selectors, de-duplicated. */
 muster_status k8s_list_job(struct k8s_run *run, const struct k8s_job *job,
                            struct k8s_podvec *out);
 /* The pages and parser, as large as a page: freed when the listing is done. */
@@ -319,6 +324,9 @@ muster_status k8s_order(struct k8s_run *run, const struct k8s_job *job, struct k
 
 /* build.c: the answer from the ordered, running pods of every job. */
 muster_status k8s_build(struct k8s_run *run, struct k8s_podvec *jobs);
+
+/* watch.c */
+int k8s_watch(void *state, const muster_host *host, muster_plugin_ctx *pc, muster_watcher *w);
 
 /* util.c */
 /* The token file read again, trimmed; NULL + fail() on error. */

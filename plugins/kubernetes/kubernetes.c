@@ -23,6 +23,9 @@
  * dense jobs (sparse only with order = "label" and gaps), self identity and
  * accelerators.
  *
+ * Watch: watch.c follows the API's watch streams of the same selectors;
+ * without it the core would poll.
+ *
  * Thread safety: resolve() keeps everything — credentials, the curl
  * handle, the pods — in locals of the call; the state is read-only after
  * open().  So one state serves many threads: MUSTER_PLUGIN_THREADSAFE.
@@ -197,6 +200,7 @@ static const muster_plugin k8s_plugin = {
 	k8s_open,
 	k8s_resolve,
 	k8s_close,
+	k8s_watch,
 };
 
 MUSTER_PLUGIN_DEFINE(k8s_plugin)

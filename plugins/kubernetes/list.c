@@ -32,29 +32,37 @@ static const char *namespace_of(const struct k8s_run *run)
 	return "default";
 }
 
-static char *page_path(struct k8s_run *run, const char *sel, const char *cont)
+char *k8s_pods_path(struct k8s_run *run, const char *sel)
 {
 	char *esel = curl_easy_escape(run->curl, sel, 0);
-	char *econt = cont != NULL ? curl_easy_escape(run->curl, cont, 0) : NULL;
-	char *ens = NULL, *path = NULL, limit[32] = "";
+	char *ens = NULL, *path = NULL;
 
-	if (esel == NULL || (cont != NULL && econt == NULL))
+	if (esel == NULL)
+		goto out;
+	if (run->conf->all_namespaces)
+		path = plugin_asprintf("/api/v1/pods?labelSelector=%s", esel);
+	else if ((ens = curl_easy_escape(run->curl, namespace_of(run), 0)) != NULL)
+		path = plugin_asprintf("/api/v1/namespaces/%s/pods?labelSelector=%s", ens, esel);
+out:
+	curl_free(esel);
+	curl_free(ens);
+	return path;
+}
+
+static char *page_path(struct k8s_run *run, const char *sel, const char *cont)
+{
+	char *base = k8s_pods_path(run, sel);
+	char *econt = cont != NULL ? curl_easy_escape(run->curl, cont, 0) : NULL;
+	char *path = NULL, limit[32] = "";
+
+	if (base == NULL || (cont != NULL && econt == NULL))
 		goto out;
 	if (run->conf->limit > 0)
 		snprintf(limit, sizeof(limit), "&limit=%ld", run->conf->limit);
-	if (run->conf->all_namespaces) {
-		path = plugin_asprintf("/api/v1/pods?labelSelector=%s%s%s%s", esel, limit,
-		                    econt ? "&continue=" : "", econt ? econt : "");
-	} else {
-		if ((ens = curl_easy_escape(run->curl, namespace_of(run), 0)) == NULL)
-			goto out;
-		path = plugin_asprintf("/api/v1/namespaces/%s/pods?labelSelector=%s%s%s%s", ens, esel,
-		                    limit, econt ? "&continue=" : "", econt ? econt : "");
-	}
+	path = plugin_asprintf("%s%s%s%s", base, limit, econt ? "&continue=" : "", econt ? econt : "");
 out:
-	curl_free(esel);
+	free(base);
 	curl_free(econt);
-	curl_free(ens);
 	return path;
 }
 

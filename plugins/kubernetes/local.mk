@@ -20,6 +20,7 @@ plugins_kubernetes_kubernetes_la_SOURCES = \
 	plugins/kubernetes/list.c \
 	plugins/kubernetes/tokens.c \
 	plugins/kubernetes/order.c \
+	plugins/kubernetes/watch.c \
 	plugins/kubernetes/build.c \
 	plugins/kubernetes/util.c
 plugins_kubernetes_kubernetes_la_CPPFLAGS = $(AM_CPPFLAGS) $(LIBCURL_CFLAGS) $(YAML_CFLAGS) \
@@ -73,6 +74,7 @@ EXTRA_DIST += \
 # and skips it when none is; `make check-kubernetes-integration` builds,
 # starts, runs and stops one (CI).
 shell_tests += tests/kubernetes-integration/integration.sh
+shell_tests += tests/kubernetes-integration/watch.sh
 EXTRA_DIST += \
 	tests/kubernetes-integration/api.sh \
 	tests/kubernetes-integration/kint.py \

@@ -294,7 +294,7 @@ static muster_status static_resolve(void *state, const muster_host *h, muster_ca
 
 const muster_plugin static_plugin = {
 	MUSTER_PLUGIN_HEADER,
-	MUSTER_PLUGIN_THREADSAFE,
+	MUSTER_PLUGIN_THREADSAFE | MUSTER_PLUGIN_CONFIG_ONLY,
 	"static",
 	MUSTER_VERSION,
 	static_open,

@@ -25,6 +25,7 @@
 #include <muster/plugin.h>
 
 #include "tf_config.h"
+#include "../common/filewatch.h"
 
 static void conf_free(struct tfc_conf *conf)
 {
@@ -116,6 +117,14 @@ static void tfc_close(void *state)
 	conf_free(state);
 }
 
+/* The file form changes when the file does; the environment never does. */
+static int tfc_watch(void *state, const muster_host *host, muster_plugin_ctx *pc,
+                     muster_watcher *w)
+{
+	const struct tfc_conf *conf = state;
+	return filewatch_run(host, pc, w, conf->file);
+}
+
 static const muster_plugin tfc_plugin = {
 	MUSTER_PLUGIN_HEADER,
 	MUSTER_PLUGIN_THREADSAFE,
@@ -124,6 +133,7 @@ static const muster_plugin tfc_plugin = {
 	tfc_open,
 	tfc_resolve,
 	tfc_close,
+	tfc_watch,
 };
 
 MUSTER_PLUGIN_DEFINE(tfc_plugin)

@@ -62,7 +62,7 @@ static void broken_close(void *state)
  * looks like: the major is in the entry symbol's name. */
 static const muster_plugin broken_plugin = {
 	2, 0, (uint32_t)sizeof(muster_plugin), 0, "abi_major2", "2.0-test",
-	broken_open, broken_resolve, broken_close,
+	broken_open, broken_resolve, broken_close, NULL,
 };
 MUSTER_PLUGIN_EXPORT const muster_plugin *muster_plugin_entry_v2(void);
 MUSTER_PLUGIN_EXPORT const muster_plugin *muster_plugin_entry_v2(void)
@@ -74,7 +74,7 @@ MUSTER_PLUGIN_EXPORT const muster_plugin *muster_plugin_entry_v2(void)
 /* The v1 symbol, but a descriptor that claims ABI 2. */
 static const muster_plugin broken_plugin = {
 	2, 0, (uint32_t)sizeof(muster_plugin), 0, "abi_lying", "2.0-test",
-	broken_open, broken_resolve, broken_close,
+	broken_open, broken_resolve, broken_close, NULL,
 };
 MUSTER_PLUGIN_DEFINE(broken_plugin)
 
@@ -82,7 +82,7 @@ MUSTER_PLUGIN_DEFINE(broken_plugin)
 /* A descriptor that stops after the header fields. */
 static const muster_plugin broken_plugin = {
 	MUSTER_PLUGIN_ABI_MAJOR, MUSTER_PLUGIN_ABI_MINOR, 16, 0, "short_struct", "1.0-test",
-	broken_open, broken_resolve, broken_close,
+	broken_open, broken_resolve, broken_close, NULL,
 };
 MUSTER_PLUGIN_DEFINE(broken_plugin)
 
@@ -91,7 +91,7 @@ MUSTER_PLUGIN_DEFINE(broken_plugin)
  * object exports a symbol, just not muster_plugin_entry_v1. */
 static const muster_plugin broken_plugin = {
 	MUSTER_PLUGIN_HEADER, 0, "no_entry", "1.0-test",
-	broken_open, broken_resolve, broken_close,
+	broken_open, broken_resolve, broken_close, NULL,
 };
 MUSTER_PLUGIN_EXPORT const muster_plugin *muster_plugin_entry(void);
 MUSTER_PLUGIN_EXPORT const muster_plugin *muster_plugin_entry(void)
@@ -102,7 +102,7 @@ MUSTER_PLUGIN_EXPORT const muster_plugin *muster_plugin_entry(void)
 #elif defined(BROKEN_UNRESOLVED)
 static const muster_plugin broken_plugin = {
 	MUSTER_PLUGIN_HEADER, 0, "unresolved", "1.0-test",
-	broken_open, broken_resolve, broken_close,
+	broken_open, broken_resolve, broken_close, NULL,
 };
 MUSTER_PLUGIN_DEFINE(broken_plugin)
 

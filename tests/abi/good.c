@@ -91,7 +91,7 @@ static const struct {
 } good_plugin = {
 	{ MUSTER_PLUGIN_ABI_MAJOR, MUSTER_PLUGIN_ABI_MINOR + 7,
 	  (uint32_t)(sizeof(muster_plugin) + 2 * sizeof(void *)), MUSTER_PLUGIN_THREADSAFE,
-	  GOOD_NAME, "1.0-test", good_open, good_resolve, good_close },
+	  GOOD_NAME, "1.0-test", good_open, good_resolve, good_close, NULL },
 	NULL,
 	"appended field",
 };

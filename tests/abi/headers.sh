@@ -53,7 +53,7 @@ namespace {
 int op(const muster_host *, muster_plugin_ctx *, void **state) { *state = nullptr; return 0; }
 muster_status res(void *, const muster_host *, muster_call *) { return MUSTER_STATUS_NOTFOUND; }
 void cl(void *) {}
-const muster_plugin desc = { MUSTER_PLUGIN_HEADER, 0, "cxx", "1", op, res, cl };
+const muster_plugin desc = { MUSTER_PLUGIN_HEADER, 0, "cxx", "1", op, res, cl, nullptr };
 }
 MUSTER_PLUGIN_DEFINE(desc)
 CXX

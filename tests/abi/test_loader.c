@@ -825,7 +825,7 @@ static int group_setup(void **state)
 	setenv("MUSTER_PLUGIN_PATH", env_path, 1);
 	snprintf(short_struct_reason, sizeof(short_struct_reason),
 	         "descriptor is 16 bytes, shorter than plugin ABI 1.0's %zu",
-	         sizeof(muster_plugin));
+	         offsetof(muster_plugin, close) + sizeof(void (*)(void *)));
 	return 0;
 }
 

@@ -20,6 +20,12 @@ tests_fuzz_fuzz_config_SOURCES = tests/fuzz/config.c tests/fuzz/files.c $(fuzz_c
 tests_fuzz_fuzz_config_CPPFLAGS = $(fuzz_cppflags)
 tests_fuzz_fuzz_config_LDADD = $(FUZZ_DRIVER) $(fuzz_call_ldadd)
 
+# Local device detection: sysfs/proc text and visible-devices variables.
+fuzz_programs += tests/fuzz/fuzz_local_devices
+tests_fuzz_fuzz_local_devices_SOURCES = tests/fuzz/local_devices.c tests/fuzz/fuzz.h
+tests_fuzz_fuzz_local_devices_CPPFLAGS = $(fuzz_cppflags)
+tests_fuzz_fuzz_local_devices_LDADD = $(FUZZ_DRIVER) $(fuzz_call_ldadd)
+
 if BUILD_TF_CONFIG
 check_LTLIBRARIES += tests/fuzz/libfuzz_tf_config.la
 tests_fuzz_libfuzz_tf_config_la_SOURCES = $(plugins_tf_config_tf_config_la_SOURCES)

@@ -69,4 +69,5 @@ MUSTER_KINT_REQUIRE=1
 export MUSTER_PLUGIN_PATH MUSTER_TEST_SRCDIR MUSTER_TEST_BUILDDIR MUSTER_BIN MUSTER_KINT_REQUIRE
 rc=0
 sh "$here/integration.sh" || rc=$?
+sh "$here/watch.sh" || rc=$?
 exit $rc

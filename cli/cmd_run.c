@@ -1,0 +1,97 @@
+/* muster run --for FRAMEWORK [--task TYPE:ID] [--jobs J,...]
+ *            [--nproc-per-node N|gpu] [--gpus-per-proc K] [--tee-prefix]
+ *            [--] COMMAND [ARGS...] */
+#include <config.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "run.h"
+
+/* One process: become it, with no launcher left behind. */
+static int exec_one(struct run_plan *p)
+{
+	int saved;
+
+	fflush(stdout);
+	fflush(stderr);
+	muster_result_release_port(p->res);
+	execvpe(p->argv[0], p->argv, p->w[0].envp);
+	saved = errno;
+	cli_error("run: cannot run %s: %s", p->argv[0], strerror(saved));
+	return saved == ENOENT ? 127 : 126;
+}
+
+static int launch(const struct cli_global *g, struct cli_launch *cl, long gpus_per_proc,
+                  int tee, char **argv)
+{
+	struct run_plan p = { NULL, cl->l.nproc_per_node, argv, tee, NULL };
+	muster_ctx *ctx;
+	int rc = cli_open_resolve(&ctx, &p.res, g);
+
+	if (rc != 0)
+		return rc;
+	p.w = calloc((size_t)p.n, sizeof(*p.w));
+	if (p.w == NULL) {
+		cli_error("%s", muster_strerror(MUSTER_ENOMEM));
+		rc = CLI_EXIT_SOFTWARE;
+	} else {
+		for (long i = 0; i < p.n; i++)
+			p.w[i].out[0] = p.w[i].out[1] = p.w[i].err[0] = p.w[i].err[1] = -1;
+		rc = run_build_env(&p, p.res, cl, gpus_per_proc);
+	}
+	if (rc == 0)
+		rc = p.n == 1 && !tee ? exec_one(&p) : run_supervise(&p);
+	if (p.w != NULL)
+		run_free_env(&p);
+	free(p.w);
+	muster_result_free(p.res);
+	muster_ctx_free(ctx);
+	return rc;
+}
+
+int cmd_run(const struct cli_global *g, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		CLI_LAUNCH_LONGOPTS,
+		{ "gpus-per-proc", required_argument, NULL, 'G' },
+		{ "tee-prefix", no_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct cli_launch cl;
+	long gpus_per_proc = 0;
+	int tee = 0, c, rc;
+
+	cli_launch_init(&cl, "run");
+	cli_getopt_reset();
+	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
+		if (cli_launch_option(&cl, c, optarg) == 0)
+			continue;
+		switch (c) {
+		case 'G':
+			gpus_per_proc = cli_parse_count(optarg, 65536);
+			if (gpus_per_proc == 0)
+				return cli_usage_error("run: --gpus-per-proc '%s': expected a count "
+				                       "from 1 to 65536", optarg);
+			break;
+		case 'T':
+			tee = 1;
+			break;
+		case 'h':
+			return cli_command_usage(cli_find_command("run"), 0);
+		default:
+			return cli_getopt_error(c, argv, "run");
+		}
+	}
+	if (optind >= argc)
+		return cli_usage_error("run: no command given (muster run --for F -- COMMAND ...)");
+	if ((rc = cli_launch_finish(&cl, "tensorflow pytorch jax")) == 0)
+		rc = launch(g, &cl, gpus_per_proc, tee, argv + optind);
+	cli_launch_free(&cl);
+	return out_finish(rc);
+}

@@ -1,0 +1,122 @@
+/* The options env, hostfile and run share: --for, --task, --jobs,
+ * --nproc-per-node. */
+#include <config.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+void cli_launch_init(struct cli_launch *cl, const char *command)
+{
+	muster_launch init = MUSTER_LAUNCH_INIT;
+
+	cl->l = init;
+	cl->command = command;
+	cl->task = NULL;
+	cl->type = NULL;
+	cl->nproc = NULL;
+}
+
+/* A positive decimal count, at most `max`; 0 when it is not one. */
+long cli_parse_count(const char *s, long max)
+{
+	char *end;
+	long v;
+
+	if (s[0] < '0' || s[0] > '9')
+		return 0;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v < 1 || v > max)
+		return 0;
+	return v;
+}
+
+int cli_launch_option(struct cli_launch *cl, int c, const char *arg)
+{
+	switch (c) {
+	case CLI_OPT_FOR:
+		cl->l.framework = arg;
+		return 0;
+	case CLI_OPT_TASK:
+		cl->task = arg;
+		return 0;
+	case CLI_OPT_JOBS:
+		cl->l.jobs = arg;
+		return 0;
+	case CLI_OPT_NPROC:
+		cl->nproc = arg;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/* The GPUs this machine shows (MUSTER_SYSROOT and the visible-devices
+ * variables applied). */
+static int local_gpus(long *count)
+{
+	muster_error err = { 0, "" };
+	muster_devices *d = NULL;
+	const char *kind;
+	int rc = muster_local_devices(&d, NULL, &err);
+
+	if (rc != 0)
+		return cli_fail(rc, &err);
+	*count = 0;
+	for (size_t i = 0; muster_devices_at(d, i, &kind, NULL, NULL) == 0; i++)
+		if (strcmp(kind, "GPU") == 0)
+			++*count;
+	muster_devices_free(d);
+	return 0;
+}
+
+/* `name` is one of the space-separated `names`. */
+static int one_of(const char *name, const char *names)
+{
+	size_t n = strlen(name);
+	for (const char *p = names; (p = strstr(p, name)) != NULL; p += n)
+		if ((p == names || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return 1;
+	return 0;
+}
+
+int cli_launch_finish(struct cli_launch *cl, const char *frameworks)
+{
+	int rc;
+
+	if (cl->l.framework == NULL)
+		return cli_usage_error("%s: --for FRAMEWORK is required (%s)", cl->command, frameworks);
+	if (cl->l.framework[0] == '\0' || !one_of(cl->l.framework, frameworks))
+		return cli_usage_error("%s: unknown framework '%s' (%s)", cl->command,
+		                       cl->l.framework, frameworks);
+	if (cl->task != NULL && (rc = cli_parse_task(cl->task, &cl->type, &cl->l.task_id)) != 0)
+		return rc;
+	cl->l.task_type = cl->type;
+	if (cl->nproc == NULL)
+		return 0;
+	if (strcmp(cl->nproc, "gpu") == 0) {
+		if ((rc = local_gpus(&cl->l.nproc_per_node)) != 0)
+			return rc;
+		if (cl->l.nproc_per_node == 0) {
+			cli_error("%s: --nproc-per-node gpu: this machine has no GPU (visible-devices "
+			          "variables applied)", cl->command);
+			return CLI_EXIT_NOENT;
+		}
+		return 0;
+	}
+	cl->l.nproc_per_node = cli_parse_count(cl->nproc, 65536);
+	if (cl->l.nproc_per_node == 0)
+		return cli_usage_error("%s: --nproc-per-node '%s': expected a count from 1 to "
+		                       "65536 or 'gpu'", cl->command, cl->nproc);
+	return 0;
+}
+
+void cli_launch_free(struct cli_launch *cl)
+{
+	free(cl->type);
+	cl->type = NULL;
+}

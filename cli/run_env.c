@@ -1,0 +1,183 @@
+/* Each worker's environment: the caller's, less what the launch replaces,
+ * plus the launch's variables and its GPU slice. */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run.h"
+
+extern char **environ;
+
+#define MAX_EXTRA 24
+
+struct extra {
+	char *var[MAX_EXTRA]; /* "NAME=value", malloc()ed */
+	size_t n;
+	const char *drop[4];  /* names removed without a replacement */
+	size_t ndrop;
+};
+
+static int add(struct extra *x, const char *name, const char *value)
+{
+	size_t len = strlen(name) + strlen(value) + 2;
+	if (x->n == MAX_EXTRA || (x->var[x->n] = malloc(len)) == NULL)
+		return -1;
+	snprintf(x->var[x->n++], len, "%s=%s", name, value);
+	return 0;
+}
+
+static int same_name(const char *a, const char *b)
+{
+	size_t n = strcspn(a, "=");
+	return strncmp(a, b, n) == 0 && (b[n] == '=' || b[n] == '\0');
+}
+
+/* The caller's variables that the launch leaves alone, then the launch's;
+ * the launch's strings pass to the envp (from *kept on). */
+static char **merge(struct extra *x, size_t *kept)
+{
+	size_t n = 0, o = 0;
+	while (environ[n] != NULL)
+		n++;
+	char **envp = malloc((n + x->n + 1) * sizeof(*envp));
+	if (!envp)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		int replaced = 0;
+		for (size_t j = 0; j < x->n && !replaced; j++)
+			replaced = same_name(x->var[j], environ[i]);
+		for (size_t j = 0; j < x->ndrop && !replaced; j++)
+			replaced = same_name(x->drop[j], environ[i]);
+		if (!replaced)
+			envp[o++] = environ[i];
+	}
+	*kept = o;
+	for (size_t j = 0; j < x->n; j++)
+		envp[o++] = x->var[j];
+	envp[o] = NULL;
+	x->n = 0;
+	return envp;
+}
+
+/* The local GPUs, which --gpus-per-proc slices. */
+static int gpu_slice(struct extra *x, const muster_devices *d, long first, long k,
+                     char *jax_ids, size_t size, const char *command)
+{
+	char ids[1024] = "";
+	const char *vendor0 = NULL, *kind, *vendor, *id;
+	long seen = 0, taken = 0;
+	size_t o = 0, jo = 0;
+
+	for (size_t i = 0; muster_devices_at(d, i, &kind, &vendor, &id) == 0 && taken < k; i++) {
+		if (strcmp(kind, "GPU") != 0 || seen++ < first)
+			continue;
+		if (vendor0 && strcmp(vendor0, vendor) != 0) {
+			cli_error("%s: --gpus-per-proc: one process's slice would mix %s and %s GPUs",
+			          command, vendor0, vendor);
+			return CLI_EXIT_USAGE;
+		}
+		vendor0 = vendor;
+		o += (size_t)snprintf(ids + o, sizeof(ids) - o, "%s%s", taken ? "," : "", id);
+		jo += (size_t)snprintf(jax_ids + jo, size - jo, "%s%ld", taken ? "," : "", taken);
+		taken++;
+	}
+	if (o >= sizeof(ids) || jo >= size)
+		return CLI_EXIT_USAGE;
+	if (vendor0 && strcmp(vendor0, "amd") == 0) {
+		/* HIP's variable indexes ROCr's list: left set, it would re-filter. */
+		x->drop[x->ndrop++] = "HIP_VISIBLE_DEVICES";
+		return add(x, "ROCR_VISIBLE_DEVICES", ids) < 0 ? CLI_EXIT_SOFTWARE : 0;
+	}
+	return add(x, "CUDA_VISIBLE_DEVICES", ids) < 0 ? CLI_EXIT_SOFTWARE : 0;
+}
+
+static long count_gpus(const muster_devices *d)
+{
+	const char *kind;
+	long n = 0;
+	for (size_t i = 0; muster_devices_at(d, i, &kind, NULL, NULL) == 0; i++)
+		n += strcmp(kind, "GPU") == 0;
+	return n;
+}
+
+static int one_worker(struct run_worker *w, const muster_result *res, struct cli_launch *cl,
+                      long local, const muster_devices *d, long gpus_per_proc)
+{
+	struct extra x = { .n = 0, .ndrop = 0 };
+	muster_error err = { 0, "" };
+	char jax_ids[512], **env = NULL;
+	int rc = 0;
+
+	if (d != NULL)
+		rc = gpu_slice(&x, d, local * gpus_per_proc, gpus_per_proc, jax_ids, sizeof(jax_ids),
+		               cl->command);
+	cl->l.local_rank = local;
+	cl->l.local_device_ids = d != NULL ? jax_ids : NULL;
+	if (rc == 0 && (rc = muster_launch_env(&env, res, &cl->l, &err)) != 0)
+		rc = cli_fail(rc, &err);
+	for (size_t i = 0; rc == 0 && env[i] != NULL; i++) {
+		const char *eq = strchr(env[i], '=');
+		char name[64];
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - env[i]), env[i]);
+		if (add(&x, name, eq + 1) < 0)
+			rc = CLI_EXIT_SOFTWARE;
+		if (strcmp(name, "RANK") == 0 || strcmp(name, "JAX_PROCESS_ID") == 0)
+			w->rank = strtol(eq + 1, NULL, 10);
+	}
+	muster_free(env);
+	if (rc == 0 && local == 0 && muster_result_reserved_port(res) > 0) {
+		char port[16];
+		snprintf(port, sizeof(port), "%d", muster_result_reserved_port(res));
+		if (add(&x, "MUSTER_RESERVED_PORT", port) < 0 ||
+		    add(&x, "TENSORFLOW_PORT", port) < 0)
+			rc = CLI_EXIT_SOFTWARE;
+	}
+	if (rc == 0 && (w->envp = merge(&x, &w->kept)) == NULL)
+		rc = CLI_EXIT_SOFTWARE;
+	for (size_t i = 0; i < x.n; i++)
+		free(x.var[i]);
+	if (rc == CLI_EXIT_SOFTWARE)
+		cli_error("%s", muster_strerror(MUSTER_ENOMEM));
+	return rc;
+}
+
+int run_build_env(struct run_plan *p, const muster_result *res, struct cli_launch *cl,
+                  long gpus_per_proc)
+{
+	muster_error err = { 0, "" };
+	muster_devices *d = NULL;
+	int rc = 0;
+
+	if (gpus_per_proc > 0) {
+		if ((rc = muster_local_devices(&d, NULL, &err)) != 0)
+			return cli_fail(rc, &err);
+		long have = count_gpus(d);
+		if (have < p->n * gpus_per_proc) {
+			cli_error("%s: %ld processes x %ld GPU each need %ld GPUs; this machine shows "
+			          "%ld (visible-devices variables applied)", cl->command, p->n,
+			          gpus_per_proc, p->n * gpus_per_proc, have);
+			muster_devices_free(d);
+			return CLI_EXIT_NOENT;
+		}
+	}
+	for (long i = 0; i < p->n && rc == 0; i++) {
+		p->w[i].rank = i;
+		rc = one_worker(&p->w[i], res, cl, i, d, gpus_per_proc);
+	}
+	muster_devices_free(d);
+	cl->l.local_device_ids = NULL;
+	return rc;
+}
+
+void run_free_env(struct run_plan *p)
+{
+	for (long i = 0; i < p->n; i++) {
+		char **e = p->w[i].envp;
+		for (size_t j = p->w[i].kept; e != NULL && e[j] != NULL; j++)
+			free(e[j]);
+		free(e);
+		p->w[i].envp = NULL;
+	}
+}

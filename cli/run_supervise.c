@@ -1,0 +1,315 @@
+/* Starting muster run's workers and watching them: signals are forwarded,
+ * the first failure stops the others (SIGTERM, then SIGKILL after
+ * RUN_GRACE_S seconds) and becomes the exit status.  Workers die with
+ * muster run (PR_SET_PDEATHSIG), and sit in a process group of their own
+ * so that a terminal's ^C reaches them once, through muster run. */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "run.h"
+
+#define LINE_MAX_BYTES 65536
+
+/* A --tee-prefix stream: what is read but not yet a whole line. */
+struct tee {
+	int fd;
+	FILE *to;
+	long rank;
+	char buf[LINE_MAX_BYTES];
+	size_t len;
+};
+
+static long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+/* In the child between fork and exec: only async-signal-safe calls. */
+static void start_child(const struct run_plan *p, long i, pid_t parent, pid_t pgid)
+{
+	const struct run_worker *w = &p->w[i];
+	struct sigaction dfl;
+	sigset_t none;
+	char msg[512];
+	int saved, len;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent) /* muster run died before the line above */
+		_exit(128 + SIGKILL);
+	setpgid(0, pgid);
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	for (int s = 1; s < NSIG; s++) /* an ignored signal stays ignored across exec */
+		if (s != SIGKILL && s != SIGSTOP)
+			sigaction(s, &dfl, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (p->tee && (dup2(w->out[1], 1) < 0 || dup2(w->err[1], 2) < 0))
+		_exit(126);
+	execvpe(p->argv[0], p->argv, w->envp);
+	saved = errno;
+	len = snprintf(msg, sizeof(msg), "muster: run: cannot run %s: %s\n", p->argv[0],
+	               strerror(saved));
+	if (len > 0 && write(2, msg, (size_t)len) < 0)
+		saved = EIO;
+	_exit(saved == ENOENT ? 127 : 126);
+}
+
+static void signal_live(struct run_plan *p, int sig)
+{
+	for (long i = 0; i < p->n; i++)
+		if (p->w[i].pid > 0)
+			kill(p->w[i].pid, sig);
+}
+
+static int status_code(int st)
+{
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static void report_failure(const struct run_plan *p, const struct run_worker *w, long live)
+{
+	char how[96];
+	if (WIFEXITED(w->status))
+		snprintf(how, sizeof(how), "exited with status %d", WEXITSTATUS(w->status));
+	else
+		snprintf(how, sizeof(how), "was killed by signal %d (%s)", WTERMSIG(w->status),
+		         strsignal(WTERMSIG(w->status)));
+	fflush(stdout);
+	cli_error("run: rank %ld (pid %ld) %s; stopping the other %ld of %ld workers", w->rank,
+	          (long)w->pid, how, live, p->n);
+}
+
+/* Whole lines of the buffer, each with "[RANK]: " in front; with `all`,
+ * the unfinished last line too. */
+static void tee_emit(struct tee *t, int all)
+{
+	size_t start = 0;
+	for (size_t i = 0; i < t->len; i++) {
+		if (t->buf[i] == '\n' || i + 1 == sizeof(t->buf) || (all && i + 1 == t->len)) {
+			fprintf(t->to, "[%ld]: %.*s%s", t->rank, (int)(i + 1 - start), t->buf + start,
+			        t->buf[i] == '\n' ? "" : "\n");
+			start = i + 1;
+		}
+	}
+	memmove(t->buf, t->buf + start, t->len - start);
+	t->len -= start;
+	fflush(t->to);
+}
+
+/* 1: read some, 0: nothing to read now, -1: the pipe is closed. */
+static int tee_read(struct tee *t)
+{
+	ssize_t got = read(t->fd, t->buf + t->len, sizeof(t->buf) - t->len);
+	if (got < 0 && (errno == EINTR || errno == EAGAIN))
+		return 0;
+	if (got > 0) {
+		t->len += (size_t)got;
+		tee_emit(t, 0);
+		return 1;
+	}
+	tee_emit(t, 1);
+	close(t->fd);
+	t->fd = -1;
+	return -1;
+}
+
+static int open_pipes(struct run_plan *p, struct tee *tees)
+{
+	for (long i = 0; i < p->n; i++) {
+		struct run_worker *w = &p->w[i];
+		if (pipe2(w->out, O_CLOEXEC) < 0 || pipe2(w->err, O_CLOEXEC) < 0)
+			return -1;
+		tees[2 * i] = (struct tee){ .fd = w->out[0], .to = stdout, .rank = w->rank };
+		tees[2 * i + 1] = (struct tee){ .fd = w->err[0], .to = stderr, .rank = w->rank };
+	}
+	return 0;
+}
+
+struct state {
+	long live;
+	long first;    /* the worker that failed first, -1 */
+	int signalled; /* the signal muster run got, 0 */
+	long kill_at;  /* when SIGKILL follows the SIGTERM, 0: not pending */
+};
+
+static void reap(struct run_plan *p, struct state *s)
+{
+	pid_t pid;
+	int st;
+	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+		for (long i = 0; i < p->n; i++) {
+			struct run_worker *w = &p->w[i];
+			if (w->pid != pid)
+				continue;
+			w->status = st;
+			s->live--;
+			if (s->first < 0 && !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
+				s->first = i;
+				report_failure(p, w, s->live);
+				w->pid = 0;
+				signal_live(p, SIGTERM);
+				if (s->kill_at == 0)
+					s->kill_at = now_ms() + RUN_GRACE_S * 1000L;
+			}
+			w->pid = 0;
+			break;
+		}
+	}
+}
+
+static void on_signal(struct run_plan *p, struct state *s, int sfd)
+{
+	struct signalfd_siginfo si;
+	while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		if (si.ssi_signo == SIGCHLD) {
+			reap(p, s);
+			continue;
+		}
+		signal_live(p, (int)si.ssi_signo);
+		if (s->signalled == 0)
+			s->signalled = (int)si.ssi_signo;
+		if (s->kill_at == 0)
+			s->kill_at = now_ms() + RUN_GRACE_S * 1000L;
+	}
+}
+
+static int start_all(struct run_plan *p, struct state *s)
+{
+	pid_t parent = getpid(), pgid = 0;
+	for (long i = 0; i < p->n; i++) {
+		if (i == 0) /* rank 0 binds the reserved port: free it at the last moment */
+			muster_result_release_port(p->res);
+		pid_t pid = fork();
+		if (pid < 0) {
+			cli_error("run: cannot start worker %ld: %s", i, strerror(errno));
+			signal_live(p, SIGKILL);
+			return -1;
+		}
+		if (pid == 0)
+			start_child(p, i, parent, pgid);
+		setpgid(pid, pgid); /* also here: no race with the child's own call */
+		if (pgid == 0)
+			pgid = pid;
+		p->w[i].pid = pid;
+		s->live++;
+		if (p->tee) {
+			close(p->w[i].out[1]);
+			close(p->w[i].err[1]);
+			p->w[i].out[1] = p->w[i].err[1] = -1;
+		}
+	}
+	return 0;
+}
+
+static void loop(struct run_plan *p, struct state *s, int sfd, struct tee *tees)
+{
+	long ntee = p->tee ? 2 * p->n : 0;
+	struct pollfd *fds = malloc((size_t)(1 + ntee) * sizeof(*fds));
+	struct tee **who = malloc((size_t)(1 + ntee) * sizeof(*who));
+
+	while (s->live > 0 && fds && who) {
+		nfds_t n = 1;
+		fds[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
+		for (long i = 0; i < ntee; i++) {
+			if (tees[i].fd >= 0) {
+				fds[n] = (struct pollfd){ .fd = tees[i].fd, .events = POLLIN };
+				who[n++] = &tees[i];
+			}
+		}
+		int timeout = -1;
+		if (s->kill_at) {
+			long left = s->kill_at - now_ms();
+			timeout = left > 0 ? (int)left : 0;
+		}
+		int ready = poll(fds, n, timeout);
+		if (ready < 0 && errno != EINTR)
+			break;
+		if (s->kill_at && now_ms() >= s->kill_at) {
+			signal_live(p, SIGKILL);
+			s->kill_at = 0;
+		}
+		for (nfds_t i = 1; ready > 0 && i < n; i++)
+			if (fds[i].revents)
+				tee_read(who[i]);
+		if (ready > 0 && fds[0].revents)
+			on_signal(p, s, sfd);
+	}
+	if (!fds || !who) { /* out of memory: nothing to watch with, so wait */
+		signal_live(p, SIGTERM);
+		while (s->live > 0 && wait(NULL) > 0)
+			s->live--;
+	}
+	/* What the workers wrote before they ended; a descendant that keeps a
+	 * pipe open does not hold muster run. */
+	for (long i = 0; i < ntee; i++) {
+		if (tees[i].fd < 0)
+			continue;
+		fcntl(tees[i].fd, F_SETFL, O_NONBLOCK);
+		while (tee_read(&tees[i]) == 1)
+			;
+		if (tees[i].fd >= 0) {
+			tee_emit(&tees[i], 1);
+			close(tees[i].fd);
+		}
+	}
+	free(fds);
+	free(who);
+}
+
+int run_supervise(struct run_plan *p)
+{
+	struct state s = { 0, -1, 0, 0 };
+	struct tee *tees = NULL;
+	sigset_t mask, old;
+	int sfd;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGCHLD);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &mask, &old) < 0 ||
+	    (sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK)) < 0) {
+		cli_error("run: cannot watch signals: %s", strerror(errno));
+		return CLI_EXIT_SOFTWARE;
+	}
+	/* A script's background job starts with SIGINT ignored, which would
+	 * discard it before signalfd sees it; an ignored SIGHUP (nohup) stays
+	 * ignored, so the workers outlive a hang-up as muster run would. */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	if (p->tee && ((tees = calloc((size_t)p->n * 2, sizeof(*tees))) == NULL ||
+	               open_pipes(p, tees) < 0)) {
+		cli_error("run: cannot make the output pipes: %s", strerror(errno));
+		free(tees);
+		close(sfd);
+		return CLI_EXIT_SOFTWARE;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	int started = start_all(p, &s) == 0;
+	loop(p, &s, sfd, tees);
+	free(tees);
+	close(sfd);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (!started)
+		return CLI_EXIT_SOFTWARE;
+	if (s.first >= 0)
+		return status_code(p->w[s.first].status);
+	return s.signalled ? 128 + s.signalled : 0;
+}

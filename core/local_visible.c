@@ -1,0 +1,66 @@
+/* CUDA_VISIBLE_DEVICES and its AMD counterparts: which devices a runtime
+ * shows, by index or UUID, in the order the variable names them. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "local_devices.h"
+
+/* The device (among `cand`, n of them) an entry names, -1 for none. */
+static long match(const char *entry, size_t len, struct device **cand, size_t n)
+{
+	size_t digits = strspn(entry, "0123456789");
+	if (len == 0)
+		return -1;
+	if (digits >= len) {
+		long v = strtol(entry, NULL, 10);
+		return v >= 0 && (size_t)v < n ? v : -1;
+	}
+	long found = -1;
+	for (size_t i = 0; i < n; i++) {
+		if (cand[i]->uuid[0] && strncmp(cand[i]->uuid, entry, len) == 0) {
+			if (found >= 0)
+				return -1; /* an ambiguous prefix names no device */
+			found = (long)i;
+		}
+	}
+	return found;
+}
+
+int devices_filter(struct muster_devices *d, const char *vendor, const char *spec)
+{
+	size_t n = 0, kept = 0;
+	struct device **cand = malloc((d->n ? d->n : 1) * sizeof(*cand));
+	struct device *picked = malloc((d->n ? d->n : 1) * sizeof(*picked));
+	if (!cand || !picked) {
+		free(cand);
+		free(picked);
+		return -1;
+	}
+	for (size_t i = 0; i < d->n; i++)
+		if (strcmp(d->dev[i].vendor, vendor) == 0)
+			cand[n++] = &d->dev[i];
+	for (const char *p = spec; p && kept < n;) {
+		p += strspn(p, " ");
+		size_t len = strcspn(p, ", ");
+		long m = match(p, len, cand, n);
+		if (m < 0)
+			break;
+		picked[kept++] = *cand[m];
+		p = strchr(p, ',');
+		if (p)
+			p++;
+	}
+	/* The vendor's devices are replaced by the picked ones, in their place. */
+	size_t o = 0;
+	for (size_t i = 0; i < d->n; i++)
+		if (strcmp(d->dev[i].vendor, vendor) != 0)
+			d->dev[o++] = d->dev[i];
+	for (size_t i = 0; i < kept; i++)
+		d->dev[o++] = picked[i];
+	d->n = o;
+	free(cand);
+	free(picked);
+	return 0;
+}

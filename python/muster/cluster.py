@@ -1,0 +1,152 @@
+"""Cluster and Context: the answer of a resolve, and the opened configuration."""
+import os
+from typing import Dict, List, Optional, Tuple, Union
+
+from muster import _muster
+
+__all__ = ["Cluster", "Context", "resolve"]
+
+Tasks = Union[List[str], Dict[int, str]]
+TaskName = Union[str, Tuple[str, int]]
+
+
+class Cluster:
+    """Who is in the training cluster, and which task this process is.
+
+    Immutable; made by :func:`resolve` and :meth:`Context.resolve`.  ``str()``
+    is the JSON of ``muster resolve``.
+    """
+
+    __slots__ = ("_r",)
+
+    def __init__(self, result: "_muster.Result"):
+        self._r = result
+
+    @property
+    def cluster_spec(self) -> Dict[str, Tasks]:
+        """Job name -> addresses: a list when the task indices are 0..n-1,
+        else a dict {index: address} (TensorFlow's ``ClusterSpec.as_dict()``).
+        A new dict on every access."""
+        return self._r.cluster_spec()
+
+    @property
+    def task_type(self) -> Optional[str]:
+        """This process's job ("worker", "chief", ...), or None when unknown."""
+        return self._r.task_type
+
+    @property
+    def task_id(self) -> Optional[int]:
+        """This process's index within its job, or None when unknown."""
+        return self._r.task_id
+
+    @property
+    def rpc_layer(self) -> Optional[str]:
+        """The RPC layer the backend names ("grpc"), or None."""
+        return self._r.rpc_layer
+
+    @property
+    def environment(self) -> Optional[str]:
+        """The environment the backend names ("cloud", "google"), or None."""
+        return self._r.environment
+
+    @property
+    def accelerators(self) -> Dict[str, Dict[int, Dict[str, int]]]:
+        """Job -> index -> {kind: count}, for the tasks that have any."""
+        return self._r.all_accelerators()
+
+    @property
+    def source(self) -> Optional[str]:
+        """The configuration entry that answered ("a+b" for a merge)."""
+        return self._r.source
+
+    @property
+    def reserved_port(self) -> Optional[int]:
+        """A port the backend holds bound for this process's server (spark), or None."""
+        return self._r.reserved_port
+
+    def release_port(self) -> None:
+        """Let go of :attr:`reserved_port`, right before binding it yourself."""
+        self._r.release_port()
+
+    def master(self, task_type: Optional[str] = None, task_id: Optional[int] = None,
+               rpc_layer: Optional[str] = None) -> str:
+        """The master's URL by TensorFlow's rules for the backend that answered:
+        "grpc://host:port", "host:port", or "" when none is known.
+        ``rpc_layer=""`` asks for no prefix.  NoSuchTaskError for a task that
+        does not exist."""
+        return self._r.master(task_type, task_id, rpc_layer)
+
+    def num_accelerators(self, task_type: Optional[str] = None,
+                         task_id: Optional[int] = None) -> Dict[str, int]:
+        """{kind: count} of the task named by both arguments, else of this
+        process's own task ({} when unknown or without accelerators)."""
+        if task_type is not None and task_id is not None:
+            return self._r.accelerators(task_type, task_id)
+        return self._r.accelerators()
+
+    def tf_config(self, task: TaskName, *, sparse: bool = False) -> str:
+        """The TF_CONFIG (a JSON string) that `task` ("worker:1" or
+        ("worker", 1)) should get, as Kubeflow's training operator writes it;
+        `sparse` selects its dynamic-worker form."""
+        task_type, task_id = _split_task(task)
+        return self._r.tf_config(task_type, task_id, sparse)
+
+    def to_json(self) -> str:
+        """The same JSON as ``muster resolve`` prints."""
+        return self._r.to_json()
+
+    def __str__(self) -> str:
+        return self.to_json()
+
+    def __repr__(self) -> str:
+        task = "%s:%s" % (self.task_type, self.task_id) if self.task_type is not None else None
+        return "<muster.Cluster %s task=%s source=%s>" % (self.cluster_spec, task, self.source)
+
+
+def _split_task(task: TaskName) -> Tuple[str, int]:
+    if isinstance(task, str):
+        job, sep, index = task.rpartition(":")
+        if not sep or not job or not index.isdigit():
+            raise ValueError("task must be JOB:INDEX, not %r" % task)
+        return job, int(index)
+    job, index = task
+    return job, int(index)
+
+
+class Context:
+    """An opened configuration, for resolving again and again.
+
+    ``config`` is a path to a muster.conf(5) file; None means $MUSTER_CONF,
+    else the installed default.  ``strict=True`` behaves like
+    ``strict = true;`` in that file.  Plugins are loaded here.  One Context may
+    be used by many threads at once; each resolve releases the GIL.
+    """
+
+    __slots__ = ("_c",)
+
+    def __init__(self, config: Union[str, "os.PathLike[str]", None] = None, *,
+                 strict: bool = False):
+        self._c = _muster.Context(config, strict=strict)
+
+    def resolve(self) -> Cluster:
+        """Run the chain once: a new :class:`Cluster`, or a :class:`muster.Error`."""
+        return Cluster(self._c.resolve())
+
+    @property
+    def config_path(self) -> str:
+        """The configuration file this context was opened from."""
+        return self._c.config_path
+
+    def entries(self) -> List[dict]:
+        """The chain's entries as ``muster plugins`` lists them (plugin, name,
+        version, file, state, reason, config_file, config_line)."""
+        return self._c.entries()
+
+    def __repr__(self) -> str:
+        return "<muster.Context %r>" % self.config_path
+
+
+def resolve(config: Union[str, "os.PathLike[str]", None] = None, *,
+            strict: bool = False) -> Cluster:
+    """Resolve the cluster once: ``Context(config, strict=strict).resolve()``."""
+    return Context(config, strict=strict).resolve()
