@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -38,6 +39,21 @@ static long now_ms(void)
 	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
+/* libc keeps the signals below SIGRTMIN for itself and refuses to touch
+ * them, yet an ignored one is inherited through exec: reset it directly. */
+static void reset_reserved(int sig)
+{
+	/* The kernel's sigaction, all zero: SIG_DFL, no flags, empty mask. */
+	struct {
+		void *handler;
+		unsigned long flags;
+		void *restorer;
+		unsigned long mask;
+	} kdfl;
+	memset(&kdfl, 0, sizeof(kdfl));
+	syscall(SYS_rt_sigaction, sig, &kdfl, NULL, sizeof(kdfl.mask));
+}
+
 /* In the child between fork and exec: only async-signal-safe calls. */
 static void start_child(const struct run_plan *p, long i, pid_t parent, pid_t pgid)
 {
@@ -54,8 +70,8 @@ static void start_child(const struct run_plan *p, long i, pid_t parent, pid_t pg
 	memset(&dfl, 0, sizeof(dfl));
 	dfl.sa_handler = SIG_DFL;
 	for (int s = 1; s < NSIG; s++) /* an ignored signal stays ignored across exec */
-		if (s != SIGKILL && s != SIGSTOP)
-			sigaction(s, &dfl, NULL);
+		if (s != SIGKILL && s != SIGSTOP && sigaction(s, &dfl, NULL) != 0)
+			reset_reserved(s);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (p->tee && (dup2(w->out[1], 1) < 0 || dup2(w->err[1], 2) < 0))
