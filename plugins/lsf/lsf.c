@@ -25,7 +25,6 @@
 #include "lsf.h"
 #include "plugins/common/buf.h"
 #include "plugins/common/hostfile.h"
-#include "plugins/common/options.h"
 
 static void lsf_close(void *state)
 {
@@ -36,9 +35,14 @@ static void lsf_close(void *state)
 	free(conf);
 }
 
+static const muster_popt options[] = {
+	MUSTER_POPT_INT("port_base", struct lsf_conf, port_base, 1, 65535, 8888),
+	MUSTER_POPT_STRING("rpc_layer", struct lsf_conf, rpc_layer, MUSTER_POPT_EMPTY, "grpc"),
+};
+
 static int lsf_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 {
-	struct popts o = { host, pc, host->cfg_root(pc) };
+	muster_popts o = { host, pc, host->cfg_root(pc) };
 	struct lsf_conf *conf;
 
 	if (host->abi_major != MUSTER_PLUGIN_ABI_MAJOR) {
@@ -47,20 +51,13 @@ static int lsf_open(const muster_host *host, muster_plugin_ctx *pc, void **state
 		return -1;
 	}
 	if ((conf = calloc(1, sizeof(*conf))) == NULL)
-		return popt_nomem(&o, NULL);
-	conf->port_base = 8888;
-	if (popt_int(&o, "port_base", 1, 65535, &conf->port_base) < 0 ||
-	    popt_string(&o, "rpc_layer", 1, &conf->rpc_layer) < 0)
-		goto fail;
-	if (conf->rpc_layer == NULL && (conf->rpc_layer = strdup("grpc")) == NULL) {
-		popt_nomem(&o, NULL);
-		goto fail;
+		return muster_popt_nomem(&o, NULL);
+	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), conf) != 0) {
+		lsf_close(conf);
+		return -1;
 	}
 	*state = conf;
 	return 0;
-fail:
-	lsf_close(conf);
-	return -1;
 }
 
 static muster_status from_rankfile(const muster_host *host, muster_call *call,

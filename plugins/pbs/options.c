@@ -10,15 +10,11 @@
  *   rpc_layer = "grpc";
  */
 #include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1 /* strdup */
-#endif
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "pbs.h"
-#include "plugins/common/options.h"
 
 void pbs_conf_free(struct pbs_conf *conf)
 {
@@ -31,7 +27,7 @@ void pbs_conf_free(struct pbs_conf *conf)
 }
 
 /* A group of name = count, in the order written. */
-static int read_counts(const struct popts *o, const muster_cfg *g, const char *key, long min,
+static int read_counts(const muster_popts *o, const muster_cfg *g, const char *key, long min,
                        struct layout_job **jobs, size_t *njobs, struct slots *slots)
 {
 	const muster_host *h = o->host;
@@ -43,7 +39,7 @@ static int read_counts(const struct popts *o, const muster_cfg *g, const char *k
 		return -1;
 	}
 	if (jobs != NULL && (*jobs = calloc(n, sizeof(**jobs))) == NULL)
-		return popt_nomem(o, g);
+		return muster_popt_nomem(o, g);
 	for (size_t i = 0; i < n; i++) {
 		const muster_cfg *el = h->cfg_at(g, i);
 		if (h->cfg_int(el, &v) != 0 || v < min || v > LAYOUT_MAX_TASKS) {
@@ -64,48 +60,49 @@ static int read_counts(const struct popts *o, const muster_cfg *g, const char *k
 	return 0;
 }
 
-static int read_tasks_per_node(const struct popts *o, struct pbs_conf *conf)
+static int read_jobs(const muster_popts *o, const muster_cfg *node, void *base)
 {
-	const muster_cfg *node = o->host->cfg_get(o->root, "tasks_per_node");
+	struct pbs_conf *conf = base;
 
-	conf->tasks_per_node = -1;
-	if (node == NULL)
-		return 0;
-	if (o->host->cfg_type(node) == MUSTER_CFG_GROUP)
-		return read_counts(o, node, "tasks_per_node", 0, NULL, NULL, &conf->fixed);
-	return popt_int(o, "tasks_per_node", 1, LAYOUT_MAX_TASKS, &conf->tasks_per_node) < 0 ? -1
-	                                                                                     : 0;
+	return node ? read_counts(o, node, "jobs", 0, &conf->jobs, &conf->njobs, NULL) : 0;
 }
+
+/* A count for every host, or { host = count; ... }. */
+static int read_tasks_per_node(const muster_popts *o, const muster_cfg *node, void *base)
+{
+	static const muster_popt count = MUSTER_POPT_INT("tasks_per_node", struct pbs_conf,
+	                                                 tasks_per_node, 1, LAYOUT_MAX_TASKS, -1);
+	struct pbs_conf *conf = base;
+
+	if (node != NULL && o->host->cfg_type(node) == MUSTER_CFG_GROUP) {
+		conf->tasks_per_node = -1;
+		return read_counts(o, node, "tasks_per_node", 0, NULL, NULL, &conf->fixed);
+	}
+	return muster_popt_read(o, &count, 1, conf);
+}
+
+static const muster_popt options[] = {
+	MUSTER_POPT_CUSTOM("jobs", read_jobs),
+	MUSTER_POPT_INT("port_base", struct pbs_conf, port_base, 1, 65535, 8888),
+	MUSTER_POPT_CUSTOM("tasks_per_node", read_tasks_per_node),
+	MUSTER_POPT_INT("gpus_per_node", struct pbs_conf, gpus_per_node, 0, 1 << 20, -1),
+	MUSTER_POPT_INT("gpus_per_task", struct pbs_conf, gpus_per_task, 0, 1 << 20, -1),
+	MUSTER_POPT_BOOL("use_cpus", struct pbs_conf, use_cpus, 0),
+	MUSTER_POPT_STRING("rpc_layer", struct pbs_conf, rpc_layer, MUSTER_POPT_EMPTY, "grpc"),
+};
 
 int pbs_conf_open(const muster_host *host, muster_plugin_ctx *pc, struct pbs_conf **out)
 {
-	struct popts o = { host, pc, host->cfg_root(pc) };
-	const muster_cfg *jobs = host->cfg_get(o.root, "jobs");
+	muster_popts o = { host, pc, host->cfg_root(pc) };
 	struct pbs_conf *conf = calloc(1, sizeof(*conf));
-	int b = 0;
 
 	if (conf == NULL)
-		return popt_nomem(&o, NULL);
+		return muster_popt_nomem(&o, NULL);
 	slots_init(&conf->fixed);
-	conf->port_base = 8888;
-	conf->gpus_per_node = conf->gpus_per_task = -1;
-	if ((jobs != NULL &&
-	     read_counts(&o, jobs, "jobs", 0, &conf->jobs, &conf->njobs, NULL) != 0) ||
-	    popt_int(&o, "port_base", 1, 65535, &conf->port_base) < 0 ||
-	    read_tasks_per_node(&o, conf) != 0 ||
-	    popt_int(&o, "gpus_per_node", 0, 1 << 20, &conf->gpus_per_node) < 0 ||
-	    popt_int(&o, "gpus_per_task", 0, 1 << 20, &conf->gpus_per_task) < 0 ||
-	    popt_bool(&o, "use_cpus", &b) < 0 ||
-	    popt_string(&o, "rpc_layer", 1, &conf->rpc_layer) < 0)
-		goto fail;
-	conf->use_cpus = b != 0;
-	if (conf->rpc_layer == NULL && (conf->rpc_layer = strdup("grpc")) == NULL) {
-		popt_nomem(&o, NULL);
-		goto fail;
+	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), conf) != 0) {
+		pbs_conf_free(conf);
+		return -1;
 	}
 	*out = conf;
 	return 0;
-fail:
-	pbs_conf_free(conf);
-	return -1;
 }

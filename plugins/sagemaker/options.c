@@ -8,15 +8,11 @@
  *                                are both unset
  */
 #include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1 /* strdup */
-#endif
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "sagemaker.h"
-#include "plugins/common/options.h"
 
 void sm_conf_free(struct sm_conf *conf)
 {
@@ -27,26 +23,24 @@ void sm_conf_free(struct sm_conf *conf)
 	free(conf);
 }
 
+static const muster_popt options[] = {
+	MUSTER_POPT_INT("port", struct sm_conf, port, 1, 65535, 2223),
+	MUSTER_POPT_STRING("rpc_layer", struct sm_conf, rpc_layer, MUSTER_POPT_EMPTY, NULL),
+	MUSTER_POPT_STRING("resource_config", struct sm_conf, resource_config, 0,
+	                   SM_DEFAULT_RESOURCE_CONFIG),
+};
+
 int sm_conf_open(const muster_host *host, muster_plugin_ctx *pc, struct sm_conf **out)
 {
-	struct popts o = { host, pc, host->cfg_root(pc) };
+	muster_popts o = { host, pc, host->cfg_root(pc) };
 	struct sm_conf *conf = calloc(1, sizeof(*conf));
 
 	if (conf == NULL)
-		return popt_nomem(&o, NULL);
-	conf->port = 2223;
-	if (popt_int(&o, "port", 1, 65535, &conf->port) < 0 ||
-	    popt_string(&o, "rpc_layer", 1, &conf->rpc_layer) < 0 ||
-	    popt_string(&o, "resource_config", 0, &conf->resource_config) < 0)
-		goto fail;
-	if (conf->resource_config == NULL &&
-	    (conf->resource_config = strdup(SM_DEFAULT_RESOURCE_CONFIG)) == NULL) {
-		popt_nomem(&o, NULL);
-		goto fail;
+		return muster_popt_nomem(&o, NULL);
+	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), conf) != 0) {
+		sm_conf_free(conf);
+		return -1;
 	}
 	*out = conf;
 	return 0;
-fail:
-	sm_conf_free(conf);
-	return -1;
 }

@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/options.h"
 #include "slurm.h"
 
 #define MAX_GPUS 65536
@@ -40,16 +39,15 @@ static int by_name(const void *a, const void *b)
 }
 
 /* A group of NAME = count members, sorted by name; -1 after open_error. */
-static int read_counts(const struct popts *o, const char *key, long min,
+static int read_counts(const muster_popts *o, const muster_cfg *group, const char *key, long min,
                        struct slurm_job **out, size_t *n)
 {
 	const muster_host *h = o->host;
-	const muster_cfg *group = h->cfg_get(o->root, key);
 	size_t count = h->cfg_count(group);
 
 	if (h->cfg_type(group) != MUSTER_CFG_GROUP) {
 		h->open_error(o->pc, group, "%s must be a group like { worker = 4; }, not %s", key,
-		              popt_kind(h, group));
+		              muster_popt_kind(h, group));
 		return -1;
 	}
 	if (count == 0) {
@@ -57,7 +55,7 @@ static int read_counts(const struct popts *o, const char *key, long min,
 		return -1;
 	}
 	if (!(*out = calloc(count, sizeof(**out))))
-		return popt_nomem(o, group);
+		return muster_popt_nomem(o, group);
 	for (size_t i = 0; i < count; i++) {
 		const muster_cfg *m = h->cfg_at(group, i);
 		long long v;
@@ -67,7 +65,7 @@ static int read_counts(const struct popts *o, const char *key, long min,
 			return -1;
 		}
 		if (!((*out)[i].name = strdup(h->cfg_name(m))))
-			return popt_nomem(o, m);
+			return muster_popt_nomem(o, m);
 		(*out)[i].count = (long)v;
 		*n = i + 1;
 	}
@@ -75,45 +73,50 @@ static int read_counts(const struct popts *o, const char *key, long min,
 	return 0;
 }
 
-static int read_tasks_per_node(const struct popts *o, struct slurm_conf *conf)
+static int read_jobs(const muster_popts *o, const muster_cfg *node, void *base)
 {
-	const muster_cfg *node = o->host->cfg_get(o->root, "tasks_per_node");
+	struct slurm_conf *conf = base;
 
-	if (!node)
-		return 0;
-	if (o->host->cfg_type(node) == MUSTER_CFG_GROUP)
-		return read_counts(o, "tasks_per_node", 0, &conf->tpn_map, &conf->ntpn_map);
-	return popt_int(o, "tasks_per_node", 1, SLURM_MAX_TASKS, &conf->tasks_per_node) < 0 ? -1 : 0;
+	return node ? read_counts(o, node, "jobs", 0, &conf->jobs, &conf->njobs) : 0;
 }
+
+/* A count for every host, or { host = count; ... }. */
+static int read_tasks_per_node(const muster_popts *o, const muster_cfg *node, void *base)
+{
+	static const muster_popt count = MUSTER_POPT_INT("tasks_per_node", struct slurm_conf,
+	                                                 tasks_per_node, 1, SLURM_MAX_TASKS, -1);
+	struct slurm_conf *conf = base;
+
+	if (node && o->host->cfg_type(node) == MUSTER_CFG_GROUP) {
+		conf->tasks_per_node = -1;
+		return read_counts(o, node, "tasks_per_node", 0, &conf->tpn_map, &conf->ntpn_map);
+	}
+	return muster_popt_read(o, &count, 1, conf);
+}
+
+static const muster_popt options[] = {
+	MUSTER_POPT_CUSTOM("jobs", read_jobs),
+	MUSTER_POPT_INT("port_base", struct slurm_conf, port_base, 1, 65535, 8888),
+	MUSTER_POPT_INT("gpus_per_node", struct slurm_conf, gpus_per_node, 0, MAX_GPUS, -1),
+	MUSTER_POPT_INT("gpus_per_task", struct slurm_conf, gpus_per_task, 0, MAX_GPUS, -1),
+	MUSTER_POPT_CUSTOM("tasks_per_node", read_tasks_per_node),
+	MUSTER_POPT_BOOL("auto_set_gpu", struct slurm_conf, auto_set_gpu, 1),
+	MUSTER_POPT_STRING("rpc_layer", struct slurm_conf, rpc_layer, MUSTER_POPT_EMPTY, "grpc"),
+};
 
 int slurm_conf_open(const muster_host *host, muster_plugin_ctx *pc, struct slurm_conf **out)
 {
 	struct slurm_conf *conf = calloc(1, sizeof(*conf));
-	struct popts o = { host, pc, host->cfg_root(pc) };
+	muster_popts o = { host, pc, host->cfg_root(pc) };
 
 	if (!conf) {
 		host->open_error(pc, NULL, "out of memory");
 		return -1;
 	}
-	conf->port_base = 8888;
-	conf->gpus_per_node = conf->gpus_per_task = conf->tasks_per_node = -1;
-	conf->auto_set_gpu = 1;
-	if ((host->cfg_get(o.root, "jobs") &&
-	     read_counts(&o, "jobs", 0, &conf->jobs, &conf->njobs) < 0) ||
-	    popt_int(&o, "port_base", 1, 65535, &conf->port_base) < 0 ||
-	    popt_int(&o, "gpus_per_node", 0, MAX_GPUS, &conf->gpus_per_node) < 0 ||
-	    popt_int(&o, "gpus_per_task", 0, MAX_GPUS, &conf->gpus_per_task) < 0 ||
-	    read_tasks_per_node(&o, conf) < 0 ||
-	    popt_bool(&o, "auto_set_gpu", &conf->auto_set_gpu) < 0 ||
-	    popt_string(&o, "rpc_layer", 1, &conf->rpc_layer) < 0)
-		goto fail;
-	if (!conf->rpc_layer && !(conf->rpc_layer = strdup("grpc"))) {
-		popt_nomem(&o, NULL);
-		goto fail;
+	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), conf) != 0) {
+		slurm_conf_free(conf);
+		return -1;
 	}
 	*out = conf;
 	return 0;
-fail:
-	slurm_conf_free(conf);
-	return -1;
 }
