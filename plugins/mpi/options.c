@@ -13,7 +13,6 @@
 #include "config.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "mpi.h"
 

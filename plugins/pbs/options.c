@@ -12,7 +12,6 @@
 #include "config.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "pbs.h"
 
@@ -67,18 +66,20 @@ static int read_jobs(const muster_popts *o, const muster_cfg *node, void *base)
 	return node ? read_counts(o, node, "jobs", 0, &conf->jobs, &conf->njobs, NULL) : 0;
 }
 
-/* A count for every host, or { host = count; ... }. */
+/* One count for every host (-1 when absent), or a group of host = count. */
 static int read_tasks_per_node(const muster_popts *o, const muster_cfg *node, void *base)
 {
-	static const muster_popt count = MUSTER_POPT_INT("tasks_per_node", struct pbs_conf,
-	                                                 tasks_per_node, 1, LAYOUT_MAX_TASKS, -1);
+	static const muster_popt one[] = {
+		MUSTER_POPT_INT("tasks_per_node", struct pbs_conf, tasks_per_node, 1,
+		                LAYOUT_MAX_TASKS, -1),
+	};
 	struct pbs_conf *conf = base;
 
 	if (node != NULL && o->host->cfg_type(node) == MUSTER_CFG_GROUP) {
 		conf->tasks_per_node = -1;
 		return read_counts(o, node, "tasks_per_node", 0, NULL, NULL, &conf->fixed);
 	}
-	return muster_popt_read(o, &count, 1, conf);
+	return muster_popt_read(o, one, MUSTER_POPT_COUNT(one), conf);
 }
 
 static const muster_popt options[] = {

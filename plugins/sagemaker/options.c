@@ -10,7 +10,6 @@
 #include "config.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "sagemaker.h"
 

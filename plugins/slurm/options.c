@@ -39,8 +39,8 @@ static int by_name(const void *a, const void *b)
 }
 
 /* A group of NAME = count members, sorted by name; -1 after open_error. */
-static int read_counts(const muster_popts *o, const muster_cfg *group, const char *key, long min,
-                       struct slurm_job **out, size_t *n)
+static int read_counts(const muster_popts *o, const muster_cfg *group, const char *key,
+                       long min, struct slurm_job **out, size_t *n)
 {
 	const muster_host *h = o->host;
 	size_t count = h->cfg_count(group);
@@ -80,18 +80,20 @@ static int read_jobs(const muster_popts *o, const muster_cfg *node, void *base)
 	return node ? read_counts(o, node, "jobs", 0, &conf->jobs, &conf->njobs) : 0;
 }
 
-/* A count for every host, or { host = count; ... }. */
+/* One count for every host (-1 when absent), or a group of host = count. */
 static int read_tasks_per_node(const muster_popts *o, const muster_cfg *node, void *base)
 {
-	static const muster_popt count = MUSTER_POPT_INT("tasks_per_node", struct slurm_conf,
-	                                                 tasks_per_node, 1, SLURM_MAX_TASKS, -1);
+	static const muster_popt one[] = {
+		MUSTER_POPT_INT("tasks_per_node", struct slurm_conf, tasks_per_node, 1,
+		                SLURM_MAX_TASKS, -1),
+	};
 	struct slurm_conf *conf = base;
 
 	if (node && o->host->cfg_type(node) == MUSTER_CFG_GROUP) {
 		conf->tasks_per_node = -1;
 		return read_counts(o, node, "tasks_per_node", 0, &conf->tpn_map, &conf->ntpn_map);
 	}
-	return muster_popt_read(o, &count, 1, conf);
+	return muster_popt_read(o, one, MUSTER_POPT_COUNT(one), conf);
 }
 
 static const muster_popt options[] = {
@@ -109,10 +111,8 @@ int slurm_conf_open(const muster_host *host, muster_plugin_ctx *pc, struct slurm
 	struct slurm_conf *conf = calloc(1, sizeof(*conf));
 	muster_popts o = { host, pc, host->cfg_root(pc) };
 
-	if (!conf) {
-		host->open_error(pc, NULL, "out of memory");
-		return -1;
-	}
+	if (!conf)
+		return muster_popt_nomem(&o, NULL);
 	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), conf) != 0) {
 		slurm_conf_free(conf);
 		return -1;
