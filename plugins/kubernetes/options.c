@@ -48,7 +48,8 @@ static int read_jobs(const muster_popts *o, const muster_cfg *node, void *base)
 		if ((conf->jobs[i].name = strdup(o->host->cfg_name(el))) == NULL)
 			return muster_popt_nomem(o, el);
 		snprintf(what, sizeof(what), "jobs.%s", conf->jobs[i].name);
-		if (muster_popt_string_list(o, el, what, &conf->jobs[i].selectors, &conf->jobs[i].nselectors) < 0)
+		if (muster_popt_string_list(o, el, what, &conf->jobs[i].selectors,
+		                            &conf->jobs[i].nselectors) < 0)
 			return -1;
 		if (conf->jobs[i].nselectors > K8S_MAX_SELECTORS) {
 			o->host->open_error(o->pc, el, "%s: at most %d label selectors", what,
@@ -109,7 +110,8 @@ static int read_accelerators(const muster_popts *o, const muster_cfg *node, void
 		if ((conf->kinds[i].kind = strdup(o->host->cfg_name(el))) == NULL)
 			return muster_popt_nomem(o, el);
 		snprintf(what, sizeof(what), "accelerators.%s", conf->kinds[i].kind);
-		if (muster_popt_string_list(o, el, what, &conf->kinds[i].resources, &conf->kinds[i].nresources) < 0)
+		if (muster_popt_string_list(o, el, what, &conf->kinds[i].resources,
+		                            &conf->kinds[i].nresources) < 0)
 			return -1;
 		conf->nresources += conf->kinds[i].nresources;
 	}

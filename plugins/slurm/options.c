@@ -89,8 +89,10 @@ static int read_tasks_per_node(const muster_popts *o, const muster_cfg *node, vo
 	};
 	struct slurm_conf *conf = base;
 
-	if (node && o->host->cfg_type(node) == MUSTER_CFG_GROUP)
+	if (node && o->host->cfg_type(node) == MUSTER_CFG_GROUP) {
+		conf->tasks_per_node = -1;
 		return read_counts(o, node, "tasks_per_node", 0, &conf->tpn_map, &conf->ntpn_map);
+	}
 	return muster_popt_read(o, one, MUSTER_POPT_COUNT(one), conf);
 }
 
