@@ -14,13 +14,14 @@ nreq() { py_log 'len(reqs)'; }
 # notfound, not one request, at once.
 DMI="$tmp/dmi-other"
 c=$(conf offgce "$JOBS")
-t0=$(ms)
 GCE_METADATA_HOST= run_muster "$c" resolve
-t1=$(ms)
 expect_err "off GCE: notfound" $EX_NOTFOUND \
 	"gce(g): notfound: not on Google Compute Engine ($tmp/dmi-other says \"Standard PC (Q35 + ICH9, 2009)\"), and project or zone is not configured"
 check_eq "off GCE: no request" "$(nreq)" "0"
-check_eq "off GCE: under 500 ms" "$([ $((t1 - t0)) -lt 500 ] && echo yes)" "yes"
+# The entry's own time from its -v line: a loaded machine's process start
+# (sanitizers, parallel tests) is not what this measures.
+took=$(printf '%s\n' "$err" | sed -n 's/.*info: gce(g): notfound:.*(\([0-9]*\) ms)$/\1/p')
+check_eq "off GCE: the entry answers under 500 ms" "$([ "${took:-9999}" -lt 500 ] && echo yes)" "yes"
 # ... with project and zone but no credentials: notfound too.
 c=$(conf offgce2 "$JOBS project = \"muster-test\"; zone = \"us-central1-a\";")
 GCE_METADATA_HOST= run_muster "$c" resolve
