@@ -44,9 +44,8 @@ chain = ( { plugin = "kubernetes"; timeout_ms = 20000; watch_interval_ms = 86400
 }; } );
 CONF
 # A small ASan quarantine: freed memory is reused, so RSS measures the watch.
-ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}:quarantine_size_mb=1" \
-	"$MUSTER_BIN" -c "$tmp/k.conf" -v watch --settle-ms 1500 >"$tmp/lines" 2>"$tmp/werr" &
-pid=$!
+watch_start env ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}:quarantine_size_mb=1" \
+	"$MUSTER_BIN" -c "$tmp/k.conf" -v watch --settle-ms 1500
 cleanup() { kill $pid 2>/dev/null || true; }
 addr() { echo "'$(ip "$1"):1'"; }
 
@@ -69,7 +68,7 @@ line_is 3 "len(c['cluster']['worker'])==10 and sorted(t['address'] for t in c['r
 # and ends nothing; running again, it is back.
 kint_phase $ns w-3 Pending "$(ip 3)"
 sleep 3
-[ "$(wc -l <"$tmp/lines")" -eq 3 ] && kill -0 $pid 2>/dev/null &&
+[ "$(nlines)" -eq 3 ] && kill -0 $pid 2>/dev/null &&
 	pass "a Pending pod (tryagain) prints no line and the watch goes on" ||
 	fail "a Pending pod (tryagain) prints no line and the watch goes on" "$(cat "$tmp/lines" "$tmp/werr")"
 kint_phase $ns w-3 Running "$(ip 3)"

@@ -15,8 +15,7 @@ write_conf() { # ADDRESSES...: a static worker job with these tasks
 }
 write_conf a:1 b:2 >"$conf"
 
-"$MUSTER_BIN" -c "$conf" watch --settle-ms 20 >"$tmp/lines" 2>"$tmp/werr" &
-pid=$!
+watch_start "$MUSTER_BIN" -c "$conf" watch --settle-ms 20
 cleanup() { kill $pid 2>/dev/null || true; }
 
 
@@ -40,7 +39,7 @@ line_is 3 "c['removed']==[{'task':'worker:1','address':'b:3'},{'task':'worker:2'
 { echo '# only a comment'; write_conf a:1; } >"$conf"
 echo 'chain = ( { plugin = "static"' >"$conf"
 sleep 0.5
-if [ "$(wc -l <"$tmp/lines")" -eq 3 ]; then
+if [ "$(nlines)" -eq 3 ]; then
 	pass "an edit that changes nothing, and a broken edit, print no line"
 else
 	fail "an edit that changes nothing, and a broken edit, print no line" "$(cat "$tmp/lines")"
@@ -65,8 +64,7 @@ fi
 
 # text: one line per change as well.
 write_conf a:1 b:2 >"$conf"
-"$MUSTER_BIN" -c "$conf" watch --format text --settle-ms 0 >"$tmp/lines" 2>"$tmp/werr" &
-pid=$!
+watch_start "$MUSTER_BIN" -c "$conf" watch --format text --settle-ms 0
 await 1 "watch --format text prints the first line" 20
 write_conf a:1 c:3 d:4 >"$conf"
 await 2 "watch --format text prints a change"
@@ -83,8 +81,7 @@ fi
 if have_plugin tf_config; then
 	printf '{"cluster": {"worker": ["w0:1"]}, "task": {"type": "worker", "index": 0}}' >"$tmp/tf.json"
 	printf 'chain = ( { plugin = "tf_config"; config = { file = "%s"; }; } );\n' "$tmp/tf.json" >"$conf"
-	"$MUSTER_BIN" -c "$conf" watch --settle-ms 0 >"$tmp/lines" 2>"$tmp/werr" &
-	pid=$!
+	watch_start "$MUSTER_BIN" -c "$conf" watch --settle-ms 0
 	await 1 "tf_config file: the first line" 20
 	printf '{"cluster": {"worker": ["w0:1", "w1:1"]}, "task": {"type": "worker", "index": 0}}' >"$tmp/tf.new"
 	mv "$tmp/tf.new" "$tmp/tf.json"

@@ -1,16 +1,31 @@
 # Helpers of the watch tests (sourced after tests/lib/tap.sh): a watch
 # process writes its lines to $tmp/lines and its stderr to $tmp/werr.
 
+# watch_start COMMAND...: COMMAND in the background, its stdout in
+# $tmp/lines and its stderr in $tmp/werr, its pid in $pid.  Both files are
+# emptied here, before the child starts: the shell opens a background
+# job's redirections in the child, so a reader could otherwise find no file
+# yet, or the lines of the watch before.
+watch_start() {
+	: >"$tmp/lines"
+	: >"$tmp/werr"
+	"$@" >>"$tmp/lines" 2>>"$tmp/werr" &
+	pid=$!
+}
+
+# nlines: how many lines the watch has printed.
+nlines() { wc -l <"$tmp/lines"; }
+
 # await N DESCRIPTION [SECONDS]: the watch has printed N lines within 3 s
 # (the goal is 1 s for a config edit; the margin is for a loaded machine
 # running sanitized builds), or SECONDS when the process is starting.
 await() {
 	i=0
-	while [ "$(wc -l <"$tmp/lines")" -lt "$1" ] && [ $i -lt $((${3:-3} * 100)) ]; do
+	while [ "$(nlines)" -lt "$1" ] && [ $i -lt $((${3:-3} * 100)) ]; do
 		sleep 0.01
 		i=$((i + 1))
 	done
-	if [ "$(wc -l <"$tmp/lines")" -ge "$1" ]; then
+	if [ "$(nlines)" -ge "$1" ]; then
 		pass "$2 (after $((i * 10)) ms)"
 	else
 		fail "$2" "no line $1 within ${3:-3} s" "$(cat "$tmp/lines" "$tmp/werr")"
