@@ -7,7 +7,9 @@
  * resolve() reads of a pod reports a change; 410 Gone lists again and
  * reports one (what happened in the gap is unknown); a dropped stream
  * resumes from its last resourceVersion after a backoff.  Events are
- * read line by line through a bounded buffer, so memory stays flat.
+ * read line by line through a bounded buffer, so memory stays flat.  The
+ * stop fd is watched during a listing too (curl's progress callback), so
+ * a stop never waits for a slow server's answer.
  */
 #include "config.h"
 #ifndef _GNU_SOURCE
@@ -19,10 +21,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <cJSON.h>
 
+#include "../common/clock.h"
 #include "k8s.h"
 
 #define K8S_WATCH_MAX_LINE ((size_t)4 * 1024 * 1024) /* one event: one pod */
@@ -32,6 +34,10 @@
 #define K8S_WATCH_LIST_MS 10000     /* the budget of a listing */
 #define K8S_BACKOFF_MIN_MS 100
 #define K8S_BACKOFF_MAX_MS 2000
+/* A stream that lived this long was healthy: the next one starts at once
+ * and its backoff starts over.  A shorter one (a proxy that answers a
+ * watch with 200 and closes) backs off, so requests stay bounded. */
+#define K8S_HEALTHY_MS 1000
 #define K8S_MAX_ERROR_BODY ((size_t)64 * 1024)
 
 /* A pod last seen: hashes of its namespace/name and of the fields
@@ -53,8 +59,9 @@ struct stream {
 	int relist;            /* 410 Gone seen */
 	int broken;            /* an event that cannot be read */
 	long code;
+	long started_ms;       /* when the current request began */
 	long due_ms;           /* not running: when to start again */
-	long backoff_ms;
+	struct backoff backoff;
 	char errbuf[CURL_ERROR_SIZE];
 	struct pbuf line;      /* the event being received */
 	struct pbuf body;      /* an error answer */
@@ -74,12 +81,22 @@ struct k8s_watch {
 	int armed;
 };
 
-static long now_ms(void)
+/* Whether muster_watch_stop() asked this watch to end. */
+static int stopping(const struct k8s_watch *kw)
 {
-	struct timespec ts;
+	struct pollfd p = { kw->real->watch_stop_fd(kw->w), POLLIN, 0 };
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return poll(&p, 1, 0) > 0;
+}
+
+/* curl's progress callback on the listing's handle: nonzero aborts the
+ * transfer, so a stop is seen within about a second (curl calls it at
+ * least that often) rather than after the listing's budget. */
+static int stop_listing(void *data, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+                        curl_off_t ulnow)
+{
+	(void)dltotal, (void)dlnow, (void)ultotal, (void)ulnow;
+	return stopping(data);
 }
 
 /* There is no call in a watch: the shared code's call pointer is the
@@ -90,6 +107,8 @@ static void watch_fail(muster_call *call, const char *fmt, ...)
 	char msg[512];
 	va_list ap;
 
+	if (stopping(kw)) /* a listing aborted by the stop is no failure */
+		return;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
@@ -269,8 +288,6 @@ static size_t on_header(char *p, size_t size, size_t n, void *data)
 	if (size * n == 2 && p[0] == '\r' && p[1] == '\n') {
 		curl_easy_getinfo(s->curl, CURLINFO_RESPONSE_CODE, &s->code);
 		s->open = s->code == 200;
-		if (s->open)
-			s->backoff_ms = 0;
 	}
 	return size * n;
 }
@@ -378,12 +395,15 @@ static int stream_start(struct k8s_watch *kw, struct stream *s)
 	}
 	s->open = s->relist = s->broken = 0;
 	s->code = 0;
+	s->started_ms = clock_now_ms();
 	s->errbuf[0] = '\0';
 	pbuf_reset(&s->line);
 	pbuf_reset(&s->body);
 	curl_easy_setopt(s->curl, CURLOPT_URL, url);
 	curl_easy_setopt(s->curl, CURLOPT_HTTPHEADER, kw->headers);
 	curl_easy_setopt(s->curl, CURLOPT_ERRORBUFFER, s->errbuf);
+	/* The multi's poll watches the stop fd for streams. */
+	curl_easy_setopt(s->curl, CURLOPT_NOPROGRESS, 1L);
 	curl_easy_setopt(s->curl, CURLOPT_HEADERFUNCTION, on_header);
 	curl_easy_setopt(s->curl, CURLOPT_HEADERDATA, s);
 	curl_easy_setopt(s->curl, CURLOPT_WRITEFUNCTION, on_write);
@@ -411,25 +431,27 @@ static void stream_stop(struct k8s_watch *kw, struct stream *s)
 
 static void retry_later(struct stream *s, long now)
 {
-	s->backoff_ms = s->backoff_ms ? s->backoff_ms * 2 : K8S_BACKOFF_MIN_MS;
-	if (s->backoff_ms > K8S_BACKOFF_MAX_MS)
-		s->backoff_ms = K8S_BACKOFF_MAX_MS;
+	long wait = backoff_step(&s->backoff);
+
 	/* Jitter, so that many watchers do not return together. */
-	s->due_ms = now + s->backoff_ms / 2 + rand() % (s->backoff_ms / 2 + 1);
+	s->due_ms = now + wait / 2 + rand() % (wait / 2 + 1);
 }
 
 /* A stream ended: when and how it starts again. */
 static void stream_done(struct k8s_watch *kw, struct stream *s, CURLcode rc)
 {
-	long now = now_ms();
+	long now = clock_now_ms();
 
 	stream_stop(kw, s);
+	if (s->open && now - s->started_ms >= K8S_HEALTHY_MS)
+		s->backoff = (struct backoff){ K8S_BACKOFF_MIN_MS, K8S_BACKOFF_MAX_MS };
 	if (s->relist || s->code == 410) {
 		s->rv[0] = '\0';
 		s->due_ms = now;
 		return;
 	}
-	if (rc == CURLE_OK && s->code == 200 && !s->broken) {
+	if (rc == CURLE_OK && s->code == 200 && !s->broken &&
+	    now - s->started_ms >= K8S_HEALTHY_MS) {
 		s->due_ms = now; /* the server's timeout: renewed at once */
 		return;
 	}
@@ -455,52 +477,78 @@ static int all_open(const struct k8s_watch *kw)
 	return 1;
 }
 
+/* Starts the streams that are due.  -1 when one fails before the watch
+ * armed (the core then polls). */
+static int start_due(struct k8s_watch *kw)
+{
+	for (size_t i = 0; i < kw->n; i++) {
+		struct stream *s = &kw->s[i];
+
+		if (s->curl != NULL || s->due_ms > clock_now_ms())
+			continue;
+		if (stream_start(kw, s) < 0) {
+			if (!kw->armed)
+				return -1;
+			retry_later(s, clock_now_ms());
+		}
+	}
+	return 0;
+}
+
+/* The streams that ended.  -1 when one failed before the watch armed. */
+static int reap_done(struct k8s_watch *kw)
+{
+	CURLMsg *m;
+	int left;
+
+	while ((m = curl_multi_info_read(kw->multi, &left)) != NULL) {
+		if (m->msg != CURLMSG_DONE)
+			continue;
+		for (size_t i = 0; i < kw->n; i++)
+			if (kw->s[i].curl == m->easy_handle) {
+				int failed = !kw->armed && !kw->s[i].open;
+
+				stream_done(kw, &kw->s[i], m->data.result);
+				if (failed)
+					return -1;
+				break;
+			}
+	}
+	return 0;
+}
+
+/* How long the poll may sleep: until the first stopped stream is due
+ * (computed after reaping, so a stream renewed at once is not left
+ * waiting), at most a second. */
+static int poll_wait_ms(const struct k8s_watch *kw)
+{
+	long now = clock_now_ms(), wait = 1000;
+
+	for (size_t i = 0; i < kw->n; i++)
+		if (kw->s[i].curl == NULL && kw->s[i].due_ms - now < wait)
+			wait = kw->s[i].due_ms - now > 0 ? kw->s[i].due_ms - now : 0;
+	return (int)wait;
+}
+
 /* Until the stop fd is readable.  -1 when the first start fails (the
  * core then polls). */
 static int watch_loop(struct k8s_watch *kw)
 {
 	struct curl_waitfd stop = { kw->real->watch_stop_fd(kw->w), CURL_WAIT_POLLIN, 0 };
+	int running;
 
 	for (;;) {
-		long now = now_ms(), wait = 1000;
-		int running = 0, left;
-		CURLMsg *m;
-
-		for (size_t i = 0; i < kw->n; i++) {
-			struct stream *s = &kw->s[i];
-
-			if (s->curl != NULL)
-				continue;
-			if (s->due_ms <= now && stream_start(kw, s) < 0) {
-				if (!kw->armed)
-					return -1;
-				retry_later(s, now_ms());
-			}
-			if (s->curl == NULL && s->due_ms - now < wait)
-				wait = s->due_ms - now > 0 ? s->due_ms - now : 0;
-		}
+		if (start_due(kw) < 0)
+			return -1;
 		curl_multi_perform(kw->multi, &running);
-		while ((m = curl_multi_info_read(kw->multi, &left)) != NULL) {
-			if (m->msg != CURLMSG_DONE)
-				continue;
-			for (size_t i = 0; i < kw->n; i++)
-				if (kw->s[i].curl == m->easy_handle) {
-					CURLcode rc = m->data.result;
-
-					if (!kw->armed && !kw->s[i].open) {
-						stream_done(kw, &kw->s[i], rc);
-						return -1;
-					}
-					stream_done(kw, &kw->s[i], rc);
-					break;
-				}
-		}
+		if (reap_done(kw) < 0)
+			return -1;
 		if (!kw->armed && all_open(kw)) {
 			kw->armed = 1;
 			kw->real->watch_armed(kw->w);
 		}
 		stop.revents = 0;
-		if (curl_multi_poll(kw->multi, &stop, 1, (int)wait, NULL) != CURLM_OK)
+		if (curl_multi_poll(kw->multi, &stop, 1, poll_wait_ms(kw), NULL) != CURLM_OK)
 			return -1;
 		if (stop.revents & CURL_WAIT_POLLIN)
 			return 0;
@@ -548,6 +596,9 @@ int k8s_watch(void *state, const muster_host *host, muster_plugin_ctx *pc, muste
 	if (k8s_connect(&kw.run) != MUSTER_STATUS_SUCCESS ||
 	    k8s_http_setup(&kw.run) != MUSTER_STATUS_SUCCESS)
 		goto out;
+	curl_easy_setopt(kw.run.curl, CURLOPT_NOPROGRESS, 0L);
+	curl_easy_setopt(kw.run.curl, CURLOPT_XFERINFOFUNCTION, stop_listing);
+	curl_easy_setopt(kw.run.curl, CURLOPT_XFERINFODATA, &kw);
 	if ((kw.s = calloc(n ? n : 1, sizeof(*kw.s))) == NULL || headers_setup(&kw) < 0 ||
 	    (kw.multi = curl_multi_init()) == NULL) {
 		k8s_nomem(&kw.run);
@@ -559,6 +610,7 @@ int k8s_watch(void *state, const muster_host *host, muster_plugin_ctx *pc, muste
 
 			s->kw = &kw;
 			s->selector = conf->jobs[j].selectors[k];
+			s->backoff = (struct backoff){ K8S_BACKOFF_MIN_MS, K8S_BACKOFF_MAX_MS };
 			pbuf_init(&s->line, K8S_WATCH_MAX_LINE);
 			pbuf_init(&s->body, K8S_MAX_ERROR_BODY);
 		}

@@ -12,6 +12,8 @@ certificate) or plain http, as `kubectl proxy` serves.
 
 --scenario picks the pods, --mode adds faults (comma-separated):
   slow        sleep 3 s before each answer
+  slowwatch   sleep 30 s before answering a watch's own requests (a
+              one-item listing, limit=1, or a watch=1 stream)
   garbage     answer 200 with an HTML page
   truncated   answer 200 with the PodList cut in half (Content-Length right)
   short       promise the whole PodList, send half, close the connection
@@ -414,6 +416,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             page_no = offset // limit + 1 if limit else 1
             if st.fault("slow", page_no):
                 time.sleep(3)
+            if st.fault("slowwatch", page_no) and (limit == 1 or "watch" in q):
+                st.log(dict(entry, held=30))  # logged now: a test waits for it
+                time.sleep(30)
             m = re.fullmatch(r"/api/v1/(?:namespaces/([^/]+)/)?pods", url.path)
             if not m:
                 st.log(entry)

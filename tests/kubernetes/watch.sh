@@ -1,0 +1,69 @@
+#!/bin/sh
+# kubernetes plugin: the watch's own requests against the loopback API
+# server.  A stop is seen during a listing that does not answer (not
+# after the listing's 10 s budget), and a server that answers a watch with
+# a plain listing is asked again with a growing backoff, not in a loop.
+. "$MUSTER_TEST_SRCDIR/tests/kubernetes/lib.sh"
+. "$MUSTER_TEST_SRCDIR/tests/watch/lib.sh"
+make_pki
+token_setup
+
+# now_ms: the monotonic clock's milliseconds, for elapsed times.
+now_ms() { python3 -c 'import time; print(int(time.monotonic() * 1000))'; }
+# watch_requests: how many of the logged requests were watch streams.
+watch_requests() { grep -c '"watch": "1"' "$tmp/requests.log" || true; }
+
+# The listing that gives a watch its resourceVersion hangs for 30 s.
+start_server --token-file "$tmp/server-token" --mode slowwatch
+c=$(conf slow "$(explicit)" "watch_interval_ms = 86400000;")
+watch_start "$MUSTER_BIN" -c "$c" watch --settle-ms 0
+cleanup() { kill $pid 2>/dev/null || true; stop_server; }
+# The watch thread is inside its listing once the server has the request.
+i=0
+while ! grep -q '"held": 30' "$tmp/requests.log" 2>/dev/null && [ $i -lt 500 ]; do
+	sleep 0.02
+	i=$((i + 1))
+done
+sleep 0.5
+t0=$(now_ms)
+kill -TERM $pid
+rc=0
+wait $pid || rc=$?
+dt=$(($(now_ms) - t0))
+check_eq "SIGTERM during a hanging listing: exit status" "$rc" 0
+if [ "$dt" -lt 3000 ]; then
+	pass "SIGTERM during a hanging listing ends the watch in ${dt} ms (budget 10 s)"
+else
+	fail "SIGTERM during a hanging listing ends the watch promptly" "${dt} ms"
+fi
+if grep -q 'Callback aborted\|watch: GET' "$tmp/werr"; then
+	fail "a stop is not reported as a failed listing" "$(cat "$tmp/werr")"
+else
+	pass "a stop is not reported as a failed listing"
+fi
+
+# This server answers ?watch=1 with a PodList and closes: not an event
+# stream.  Over 4 s the watch asks again a handful of times (backoff 100 ms
+# doubling to 2 s, with jitter), never in a loop.
+start_server --token-file "$tmp/server-token"
+c=$(conf nowatch "$(explicit)" "watch_interval_ms = 86400000;")
+watch_start "$MUSTER_BIN" -c "$c" watch --settle-ms 0
+await 1 "a server without watch streams: the first line" 20
+: >"$tmp/requests.log"
+sleep 4
+n=$(watch_requests)
+if [ "$n" -ge 1 ] && [ "$n" -le 12 ]; then
+	pass "a watch answered by a listing is retried with backoff ($n requests in 4 s)"
+else
+	fail "a watch answered by a listing is retried with backoff" "$n watch requests in 4 s"
+fi
+kill -TERM $pid
+rc=0
+wait $pid || rc=$?
+check_eq "... and SIGTERM ends it with status 0" "$rc" 0
+if grep -q "$TOKEN" "$tmp/lines" "$tmp/werr"; then
+	fail "the bearer token never appears in a watch's output"
+else
+	pass "the bearer token never appears in a watch's output"
+fi
+finish
