@@ -9,13 +9,29 @@
 #include "cli.h"
 #include "table.h"
 
-enum { COL_PLUGIN, COL_INSTANCE, COL_VERSION, COL_ABI, COL_FILE, COL_CONFIG, COL_STATE, NCOL };
+enum { COL_PLUGIN, COL_INSTANCE, COL_VERSION, COL_ABI, COL_FILE, COL_CONFIG, COL_WATCH, COL_STATE,
+       NCOL };
+
+/* How `muster watch` follows the entry: "watch", "config", "poll N ms";
+ * NULL when its plugin did not load. */
+static const char *watch_cell(const muster_ctx *ctx, size_t i, char *buf, size_t len)
+{
+	long every = 0;
+
+	switch (muster_ctx_entry_watch(ctx, i, &every)) {
+	case MUSTER_ENTRY_WATCHED: return "watch";
+	case MUSTER_ENTRY_CONFIG: return "config";
+	case MUSTER_ENTRY_POLLED: snprintf(buf, len, "poll %ld ms", every); return buf;
+	default: return NULL;
+	}
+}
 
 /* The state goes last: "failed: REASON" is free text of any length. */
-static int add_entry(struct table *t, const muster_entry_info *e)
+static int add_entry(struct table *t, const muster_ctx *ctx, size_t i,
+                     const muster_entry_info *e)
 {
 	const char *cells[NCOL];
-	char abi[32], *config = NULL, *state = NULL;
+	char abi[32], watch[48], *config = NULL, *state = NULL;
 	size_t n;
 	int rc = -1;
 
@@ -39,6 +55,7 @@ static int add_entry(struct table *t, const muster_entry_info *e)
 		snprintf(config, n, "%s:%d", e->config_file, e->config_line);
 		cells[COL_CONFIG] = config;
 	}
+	cells[COL_WATCH] = watch_cell(ctx, i, watch, sizeof watch);
 	switch (e->state) {
 	case MUSTER_PLUGIN_LOADED:
 		cells[COL_STATE] = "loaded";
@@ -74,7 +91,7 @@ int cmd_plugins(const struct cli_global *g, int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	static const char *const header[NCOL] = {
-		"PLUGIN", "INSTANCE", "VERSION", "ABI", "FILE", "CONFIG", "STATE"
+		"PLUGIN", "INSTANCE", "VERSION", "ABI", "FILE", "CONFIG", "WATCH", "STATE"
 	};
 	struct table *t;
 	muster_ctx *ctx;
@@ -108,7 +125,7 @@ int cmd_plugins(const struct cli_global *g, int argc, char **argv)
 			rc = cli_fail(rc, NULL);
 			goto out;
 		}
-		if (add_entry(t, &e) != 0) {
+		if (add_entry(t, ctx, i, &e) != 0) {
 			rc = cli_fail(MUSTER_ENOMEM, NULL);
 			goto out;
 		}

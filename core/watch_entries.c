@@ -53,6 +53,20 @@ static void *run_watcher(void *arg)
 	return NULL;
 }
 
+MUSTER_API int muster_ctx_entry_watch(const muster_ctx *ctx, size_t i, long *interval_ms)
+{
+	if (!ctx || i >= ctx->nentries)
+		return MUSTER_EINVAL;
+	const struct entry *e = &ctx->entries[i];
+	if (!e->plugin)
+		return MUSTER_ENOENT;
+	if (interval_ms)
+		*interval_ms = e->set->watch_interval_ms;
+	if (e->plugin->desc->flags & MUSTER_PLUGIN_CONFIG_ONLY)
+		return MUSTER_ENTRY_CONFIG;
+	return can_watch(e) ? MUSTER_ENTRY_WATCHED : MUSTER_ENTRY_POLLED;
+}
+
 int watchers_start(struct watchers *ws, struct muster_ctx *ctx, int wake_fd)
 {
 	memset(ws, 0, sizeof(*ws));

@@ -131,6 +131,16 @@ typedef struct muster_entry_info {
 MUSTER_API size_t muster_ctx_entry_count(const muster_ctx *ctx);
 MUSTER_API int muster_ctx_entry_info(const muster_ctx *ctx, size_t i, muster_entry_info *out);
 
+/* How a watch (muster_watch_start) follows an entry. */
+enum muster_entry_watch {
+	MUSTER_ENTRY_WATCHED = 0, /* its plugin watches the backend (polled if that fails) */
+	MUSTER_ENTRY_CONFIG = 1,  /* its answer changes only with the config file */
+	MUSTER_ENTRY_POLLED = 2   /* resolved again every *interval_ms */
+};
+/* One of the above, with the entry's watch_interval_ms in *interval_ms
+ * (may be NULL); MUSTER_ENOENT when its plugin did not load. */
+MUSTER_API int muster_ctx_entry_watch(const muster_ctx *ctx, size_t i, long *interval_ms);
+
 /* Run the chain.  The result is an immutable snapshot owned by the caller. */
 MUSTER_API int muster_resolve(muster_result **out, muster_ctx *ctx, muster_error *err);
 MUSTER_API void muster_result_free(muster_result *result);

@@ -136,7 +136,8 @@ static muster_status lsf_resolve(void *state, const muster_host *host, muster_ca
 
 static const muster_plugin lsf_plugin = {
 	MUSTER_PLUGIN_HEADER,
-	MUSTER_PLUGIN_THREADSAFE,
+	/* The launcher's environment and files are fixed for the job's life. */
+	MUSTER_PLUGIN_THREADSAFE | MUSTER_PLUGIN_CONFIG_ONLY,
 	"lsf",
 	PACKAGE_VERSION,
 	lsf_open,

@@ -137,7 +137,8 @@ static void mpi_close(void *state)
 
 static const muster_plugin mpi_plugin = {
 	MUSTER_PLUGIN_HEADER,
-	MUSTER_PLUGIN_THREADSAFE,
+	/* The launcher's environment and files are fixed for the job's life. */
+	MUSTER_PLUGIN_THREADSAFE | MUSTER_PLUGIN_CONFIG_ONLY,
 	"mpi",
 	PACKAGE_VERSION,
 	mpi_open,

@@ -99,7 +99,8 @@ static void pbs_close(void *state)
 
 static const muster_plugin pbs_plugin = {
 	MUSTER_PLUGIN_HEADER,
-	MUSTER_PLUGIN_THREADSAFE,
+	/* The launcher's environment and files are fixed for the job's life. */
+	MUSTER_PLUGIN_THREADSAFE | MUSTER_PLUGIN_CONFIG_ONLY,
 	"pbs",
 	PACKAGE_VERSION,
 	pbs_open,

@@ -110,7 +110,8 @@ static void sm_close(void *state)
 
 static const muster_plugin sm_plugin = {
 	MUSTER_PLUGIN_HEADER,
-	MUSTER_PLUGIN_THREADSAFE,
+	/* The launcher's environment and files are fixed for the job's life. */
+	MUSTER_PLUGIN_THREADSAFE | MUSTER_PLUGIN_CONFIG_ONLY,
 	"sagemaker",
 	PACKAGE_VERSION,
 	sm_open,

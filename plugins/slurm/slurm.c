@@ -30,7 +30,8 @@ static void slurm_close(void *state)
 
 static const muster_plugin slurm_plugin = {
 	MUSTER_PLUGIN_HEADER,
-	MUSTER_PLUGIN_THREADSAFE,
+	/* The launcher's environment and files are fixed for the job's life. */
+	MUSTER_PLUGIN_THREADSAFE | MUSTER_PLUGIN_CONFIG_ONLY,
 	"slurm",
 	PACKAGE_VERSION,
 	slurm_open,

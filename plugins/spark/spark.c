@@ -78,7 +78,9 @@ static void spark_close(void *state)
 
 static const muster_plugin spark_plugin = {
 	MUSTER_PLUGIN_HEADER,
-	MUSTER_PLUGIN_THREADSAFE,
+	/* A reservation is fixed once complete, and its server may be gone
+	 * after: a watch has nothing to poll. */
+	MUSTER_PLUGIN_THREADSAFE | MUSTER_PLUGIN_CONFIG_ONLY,
 	"spark",
 	PACKAGE_VERSION,
 	spark_open,

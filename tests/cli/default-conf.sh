@@ -55,7 +55,7 @@ expect_out 'grpc://localhost:2222' "master: the default config's stored master, 
 
 run -c "$conf" plugins
 expect_status 0 "plugins"
-expect_out_match '^tf_config +tf_config +[^ ]+ +1\.[0-9]+ +/[^ ]*/tf_config\.so +.*muster\.conf:[0-9]+ +loaded$' \
+expect_out_match '^tf_config +tf_config +[^ ]+ +1\.[0-9]+ +/[^ ]*/tf_config\.so +.*muster\.conf:[0-9]+ +watch +loaded$' \
 	"plugins: tf_config is loaded from its shared object"
 expect_out_match '^static +localhost +.* built-in$' "plugins: static, instance localhost, built in"
 

@@ -52,7 +52,7 @@ run -c "$here/unknown-plugin.conf" check
 expect_status 4 "unknown plugin, not strict: check rejects it"
 run -c "$here/unknown-plugin.conf" plugins
 expect_status 0 "unknown plugin, not strict: plugins"
-expect_out_match '^no_such_plugin +no_such_plugin +- +- +- +.*unknown-plugin\.conf:4 +failed: .*no_such_plugin' \
+expect_out_match '^no_such_plugin +no_such_plugin +- +- +- +.*unknown-plugin\.conf:4 +- +failed: .*no_such_plugin' \
 	"plugins: the failed entry and why"
 expect_out_match '^static +static +.* built-in$' "plugins: the entry after it"
 

@@ -102,9 +102,9 @@ expect_status 5 "accelerators --task worker:1 (a hole in a sparse job)"
 # plugins: a header and one aligned row per entry.
 run -c "$static" plugins
 expect_status 0 "plugins"
-expect_out_match '^PLUGIN +INSTANCE +VERSION +ABI +FILE +CONFIG +STATE$' "plugins: the header"
-expect_out_match "^static +static +[0-9][^ ]* +[0-9]+\.[0-9]+ +built-in +.*/static\.conf:4 +built-in$" \
-	"plugins: static is built in, declared at static.conf:4"
+expect_out_match '^PLUGIN +INSTANCE +VERSION +ABI +FILE +CONFIG +WATCH +STATE$' "plugins: the header"
+expect_out_match "^static +static +[0-9][^ ]* +[0-9]+\.[0-9]+ +built-in +.*/static\.conf:4 +config +built-in$" \
+	"plugins: static is built in, declared at static.conf:4, followed through its config"
 if [ "$(wc -l <"$tmp/out")" -eq 2 ]; then
 	pass "plugins: one row per chain entry"
 else

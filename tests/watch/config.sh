@@ -103,6 +103,22 @@ else
 	skip "tf_config file watch" "the tf_config plugin is not built"
 fi
 
+# muster plugins says how a watch follows each entry.
+if have_plugin tf_config && have_plugin stub; then
+	cat >"$conf" <<EOC
+chain = ( { plugin = "tf_config"; config = { file = "$tmp/tf.json"; }; },
+          { plugin = "stub"; watch_interval_ms = 250; },
+          { plugin = "static"; config = { jobs = { worker = ["a:1"]; }; }; } );
+EOC
+	run -c "$conf" plugins
+	expect_status 0 "plugins over a watched, a polled and a config-only entry"
+	expect_out_match '^tf_config .* watch +loaded$' "plugins: tf_config's file form watches its file"
+	expect_out_match '^stub .* poll 250 ms +loaded$' "plugins: a plugin without watch() is polled at its interval"
+	expect_out_match '^static .* config +built-in$' "plugins: static changes with its config alone"
+else
+	skip "plugins: the WATCH column" "the tf_config or stub plugin is not built"
+fi
+
 run -c "$conf" watch --settle-ms -1
 expect_status 64 "a negative --settle-ms is a usage error"
 run watch --help
