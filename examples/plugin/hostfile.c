@@ -87,13 +87,11 @@ static const muster_popt options[] = {
  */
 static int hostfile_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 {
-	struct hostfile *hf = calloc(1, sizeof(*hf));
+	struct hostfile *hf = muster_plugin_conf_new(host, pc, sizeof(*hf));
 	muster_popts o = { host, pc, host->cfg_root(pc) };
 
-	if (!hf) {
-		host->open_error(pc, NULL, "out of memory");
+	if (!hf)
 		return -1;
-	}
 	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), hf) != 0) {
 		hostfile_close(hf);
 		return -1;

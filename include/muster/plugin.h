@@ -210,6 +210,32 @@ typedef struct muster_plugin {
 	.struct_size = sizeof(muster_plugin)
 #endif
 
+/* The check open() starts with: a host of another ABI major lays out
+ * muster_host differently, so nothing else of it may be used.  0, or -1
+ * after open_error() naming both majors. */
+static inline int muster_plugin_abi_check(const muster_host *host, muster_plugin_ctx *pc)
+{
+	if (host->abi_major == MUSTER_PLUGIN_ABI_MAJOR)
+		return 0;
+	host->open_error(pc, NULL, "host speaks plugin ABI %u, this plugin %d",
+	                 (unsigned)host->abi_major, MUSTER_PLUGIN_ABI_MAJOR);
+	return -1;
+}
+
+/* open()'s first steps for a plugin whose state is one struct: the ABI
+ * check, then a zeroed struct of `size` bytes.  NULL after open_error(). */
+static inline void *muster_plugin_conf_new(const muster_host *host, muster_plugin_ctx *pc,
+                                           size_t size)
+{
+	void *conf;
+
+	if (muster_plugin_abi_check(host, pc) != 0)
+		return NULL;
+	if ((conf = calloc(1, size)) == NULL)
+		host->open_error(pc, NULL, "out of memory");
+	return conf;
+}
+
 /*
  * Reading options: one table per plugin, one call in open().
  *

@@ -192,15 +192,8 @@ int gce_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 	muster_popts o = { host, pc, host->cfg_root(pc) };
 	struct gce_conf *conf;
 
-	if (host->abi_major != MUSTER_PLUGIN_ABI_MAJOR) {
-		host->open_error(pc, NULL, "host speaks plugin ABI %u, this plugin %d",
-		                 (unsigned)host->abi_major, MUSTER_PLUGIN_ABI_MAJOR);
+	if ((conf = muster_plugin_conf_new(host, pc, sizeof(*conf))) == NULL)
 		return -1;
-	}
-	if ((conf = calloc(1, sizeof(*conf))) == NULL) {
-		host->open_error(pc, NULL, "out of memory");
-		return -1;
-	}
 	if (pthread_mutex_init(&conf->cache.lock, NULL) != 0) {
 		free(conf);
 		host->open_error(pc, NULL, "cannot create a mutex");

@@ -34,11 +34,6 @@ static int mpi_open(const muster_host *host, muster_plugin_ctx *pc, void **state
 {
 	struct mpi_conf *conf = NULL;
 
-	if (host->abi_major != MUSTER_PLUGIN_ABI_MAJOR) {
-		host->open_error(pc, NULL, "host speaks plugin ABI %u, this plugin %d",
-		                 (unsigned)host->abi_major, MUSTER_PLUGIN_ABI_MAJOR);
-		return -1;
-	}
 	if (mpi_conf_open(host, pc, &conf) != 0)
 		return -1;
 	*state = conf;

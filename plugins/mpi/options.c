@@ -37,10 +37,10 @@ static const muster_popt options[] = {
 int mpi_conf_open(const muster_host *host, muster_plugin_ctx *pc, struct mpi_conf **out)
 {
 	muster_popts o = { host, pc, host->cfg_root(pc) };
-	struct mpi_conf *conf = calloc(1, sizeof(*conf));
+	struct mpi_conf *conf = muster_plugin_conf_new(host, pc, sizeof(*conf));
 
 	if (conf == NULL)
-		return muster_popt_nomem(&o, NULL);
+		return -1;
 	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), conf) != 0) {
 		mpi_conf_free(conf);
 		return -1;

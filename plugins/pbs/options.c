@@ -95,10 +95,10 @@ static const muster_popt options[] = {
 int pbs_conf_open(const muster_host *host, muster_plugin_ctx *pc, struct pbs_conf **out)
 {
 	muster_popts o = { host, pc, host->cfg_root(pc) };
-	struct pbs_conf *conf = calloc(1, sizeof(*conf));
+	struct pbs_conf *conf = muster_plugin_conf_new(host, pc, sizeof(*conf));
 
 	if (conf == NULL)
-		return muster_popt_nomem(&o, NULL);
+		return -1;
 	slots_init(&conf->fixed);
 	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), conf) != 0) {
 		pbs_conf_free(conf);

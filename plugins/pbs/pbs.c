@@ -27,11 +27,6 @@ static int pbs_open(const muster_host *host, muster_plugin_ctx *pc, void **state
 {
 	struct pbs_conf *conf = NULL;
 
-	if (host->abi_major != MUSTER_PLUGIN_ABI_MAJOR) {
-		host->open_error(pc, NULL, "host speaks plugin ABI %u, this plugin %d",
-		                 (unsigned)host->abi_major, MUSTER_PLUGIN_ABI_MAJOR);
-		return -1;
-	}
 	if (pbs_conf_open(host, pc, &conf) != 0)
 		return -1;
 	*state = conf;

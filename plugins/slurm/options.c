@@ -108,11 +108,11 @@ static const muster_popt options[] = {
 
 int slurm_conf_open(const muster_host *host, muster_plugin_ctx *pc, struct slurm_conf **out)
 {
-	struct slurm_conf *conf = calloc(1, sizeof(*conf));
+	struct slurm_conf *conf = muster_plugin_conf_new(host, pc, sizeof(*conf));
 	muster_popts o = { host, pc, host->cfg_root(pc) };
 
-	if (!conf)
-		return muster_popt_nomem(&o, NULL);
+	if (conf == NULL)
+		return -1;
 	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), conf) != 0) {
 		slurm_conf_free(conf);
 		return -1;

@@ -189,11 +189,8 @@ int spark_conf_open(const muster_host *host, muster_plugin_ctx *pc, struct spark
 	muster_popts o = { host, pc, host->cfg_root(pc) };
 	struct spark_conf *conf;
 
-	conf = calloc(1, sizeof(*conf));
-	if (conf == NULL) {
-		host->open_error(pc, NULL, "out of memory");
+	if ((conf = muster_plugin_conf_new(host, pc, sizeof(*conf))) == NULL)
 		return -1;
-	}
 	conf->pc = pc;
 	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), conf) != 0 ||
 	    check_conf(&o, conf) != 0 || check_identity(&o, conf) != 0) {
