@@ -79,8 +79,10 @@ MUSTER_API const char *muster_result_environment(const muster_result *r)
 	return r ? r->environment : NULL;
 }
 
-MUSTER_API int muster_result_accelerator_at(const muster_result *r, const char *name, long index,
-                                            size_t i, const char **kind, long *count)
+/* A task's accelerators (the own task when `name` is NULL): 0 with *out
+ * and *n set, or the error code. */
+static int task_accels(const muster_result *r, const char *name, long index,
+                       const struct accel **out, size_t *n)
 {
 	if (!r)
 		return MUSTER_EINVAL;
@@ -91,8 +93,18 @@ MUSTER_API int muster_result_accelerator_at(const muster_result *r, const char *
 	const struct job *job = find_job(r, name);
 	if (!job)
 		return MUSTER_ENOENT;
+	*out = model_accels(r, model_job_pos(r, job), index, n);
+	return 0;
+}
+
+MUSTER_API int muster_result_accelerator_at(const muster_result *r, const char *name, long index,
+                                            size_t i, const char **kind, long *count)
+{
+	const struct accel *a;
 	size_t n;
-	const struct accel *a = model_accels(r, model_job_pos(r, job), index, &n);
+	int rc = task_accels(r, name, index, &a, &n);
+	if (rc != 0)
+		return rc;
 	if (i >= n)
 		return MUSTER_ENOENT;
 	if (kind)
@@ -105,17 +117,11 @@ MUSTER_API int muster_result_accelerator_at(const muster_result *r, const char *
 MUSTER_API int muster_result_accelerator_ids(const muster_result *r, const char *name, long index,
                                              const char **kind, const int **ids, size_t *n)
 {
-	if (!r)
-		return MUSTER_EINVAL;
-	if (!name) {
-		name = r->task_type;
-		index = r->task_index;
-	}
-	const struct job *job = find_job(r, name);
-	if (!job)
-		return MUSTER_ENOENT;
+	const struct accel *a;
 	size_t count;
-	const struct accel *a = model_accels(r, model_job_pos(r, job), index, &count);
+	int rc = task_accels(r, name, index, &a, &count);
+	if (rc != 0)
+		return rc;
 	for (size_t i = 0; i < count; i++)
 		if (a[i].ids) {
 			if (kind)

@@ -19,6 +19,19 @@ int fuzz_call_begin(struct fuzz_call *fc, config_setting_t *config)
 	return builder_init(&fc->call.builder);
 }
 
+int fuzz_call_begin_text(struct fuzz_call *fc, const uint8_t *data, size_t size, char **text)
+{
+	if ((*text = malloc(size + 1)) == NULL)
+		return -1;
+	memcpy(*text, data, size);
+	(*text)[size] = '\0';
+	if (fuzz_call_begin(fc, NULL) != 0) {
+		free(*text);
+		return -1;
+	}
+	return 0;
+}
+
 void fuzz_call_end(struct fuzz_call *fc, muster_status st)
 {
 	struct builder *b = &fc->call.builder;

@@ -31,14 +31,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	opt = data[0];
 	data++, size--;
-	if ((text = malloc(size + 1)) == NULL)
+	if (fuzz_call_begin_text(&fc, data, size, &text) != 0)
 		return 0;
-	memcpy(text, data, size);
-	text[size] = '\0';
-	if (fuzz_call_begin(&fc, NULL) != 0) {
-		free(text);
-		return 0;
-	}
 	slots_init(&s);
 	if (hostfile_parse(text, size, opt & 1, &first, &s, why, sizeof(why)) == 0) {
 		l.rank = (opt >> 1) & 7;

@@ -32,14 +32,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (data[0] & 4)
 		conf.rpc_layer = (char *)((data[0] & 8) ? "" : "grpc");
 	data++, size--;
-	if ((text = malloc(size + 1)) == NULL)
+	if (fuzz_call_begin_text(&fc, data, size, &text) != 0)
 		return 0;
-	memcpy(text, data, size);
-	text[size] = '\0';
-	if (fuzz_call_begin(&fc, NULL) != 0) {
-		free(text);
-		return 0;
-	}
 	conf.pc = &fc.pc;
 	run.host = &host_services;
 	run.call = &fc.call;

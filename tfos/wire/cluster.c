@@ -4,26 +4,11 @@
 #include "config.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "protocol.h"
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static int say(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (err && errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 /* ---- template ---- */
 
@@ -35,22 +20,22 @@ static bool has_master(const struct res_template *t)
 int res_template_check(const struct res_template *t, char *err, size_t errlen)
 {
 	if (t->cluster_size <= 0)
-		return say(err, errlen, "cluster_size must be positive");
+		return res_say(err, errlen, "cluster_size must be positive");
 	if (t->num_ps < 0)
-		return say(err, errlen, "num_ps must not be negative");
+		return res_say(err, errlen, "num_ps must not be negative");
 	if (has_master(t) && strcmp(t->master_node, "chief") != 0 &&
 	    strcmp(t->master_node, "master") != 0)
-		return say(err, errlen, "master_node must be \"\", \"chief\" or \"master\", not \"%s\"",
+		return res_say(err, errlen, "master_node must be \"\", \"chief\" or \"master\", not \"%s\"",
 		           t->master_node);
 	int64_t special = (has_master(t) ? 1 : 0) + (t->eval_node ? 1 : 0);
 	if (t->num_ps > t->cluster_size - special)
-		return say(err, errlen,
+		return res_say(err, errlen,
 		           "num_ps (%" PRId64 ") plus master and evaluator nodes (%" PRId64
 		           ") exceed cluster_size (%" PRId64 ")",
 		           t->num_ps, special, t->cluster_size);
 	int64_t workers = t->cluster_size - t->num_ps - special;
 	if (workers + (has_master(t) ? 1 : 0) <= 0)
-		return say(err, errlen, "the template has no master node and no worker");
+		return res_say(err, errlen, "the template has no master node and no worker");
 	return 0;
 }
 
@@ -174,30 +159,30 @@ int res_cluster_from_qinfo(const pv *list, struct res_cluster *out, char *err, s
 {
 	memset(out, 0, sizeof(*out));
 	if (!list || (list->type != PV_LIST && list->type != PV_TUPLE))
-		return say(err, errlen, "reservations are not a list");
+		return res_say(err, errlen, "reservations are not a list");
 	size_t n = pv_len(list);
 	struct entry *e = calloc(n ? n : 1, sizeof(*e));
 	if (!e)
-		return say(err, errlen, "out of memory");
+		return res_say(err, errlen, "out of memory");
 	char why[160];
 	for (size_t i = 0; i < n; i++) {
 		e[i].arrival = i;
 		if (res_node_from_pv(pv_seq_at(list, i), &e[i].node, why, sizeof(why)) != 0) {
 			free(e);
-			return say(err, errlen, "reservation %zu: %s", i, why);
+			return res_say(err, errlen, "reservation %zu: %s", i, why);
 		}
 	}
 	qsort(e, n, sizeof(*e), by_executor_id);
 	int rc = 0;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		if (i && e[i].node.executor_id == e[i - 1].node.executor_id) {
-			rc = say(err, errlen, "duplicate executor id %" PRId64 " (hosts %s and %s)",
+			rc = res_say(err, errlen, "duplicate executor id %" PRId64 " (hosts %s and %s)",
 			         e[i].node.executor_id, e[i - 1].node.host, e[i].node.host);
 			break;
 		}
 		struct res_cluster_job *job = job_for(out, e[i].node.job_name);
 		if (!job || add_task(job, &e[i].node) != 0)
-			rc = say(err, errlen, "out of memory");
+			rc = res_say(err, errlen, "out of memory");
 	}
 	free(e);
 	if (rc != 0)

@@ -10,10 +10,7 @@
 
 #include "protocol.h"
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static int say(char *err, size_t errlen, const char *fmt, ...)
+int res_say(char *err, size_t errlen, const char *fmt, ...)
 {
 	if (err && errlen) {
 		va_list ap;
@@ -66,12 +63,12 @@ int res_request_parse(const pv *msg, enum res_msg_type *type, const char **type_
                       const pv **data, char *err, size_t errlen)
 {
 	if (!msg || msg->type != PV_DICT)
-		return say(err, errlen, "request is not a dict");
+		return res_say(err, errlen, "request is not a dict");
 	const pv *t = pv_dict_get_str(msg, "type");
 	if (!t)
-		return say(err, errlen, "request has no 'type'");
+		return res_say(err, errlen, "request has no 'type'");
 	if (t->type != PV_STR)
-		return say(err, errlen, "request 'type' is not a str");
+		return res_say(err, errlen, "request 'type' is not a str");
 	static const struct {
 		const char *name;
 		enum res_msg_type type;
@@ -107,7 +104,7 @@ pv *res_unpack(struct res_auth *auth, const uint8_t *payload, size_t len,
 	if (auth) {
 		size_t n;
 		if (res_auth_open(auth, payload, len, &n) != 0) {
-			say(err, errlen, "frame failed authentication");
+			res_say(err, errlen, "frame failed authentication");
 			return NULL;
 		}
 		len = n;
@@ -115,7 +112,7 @@ pv *res_unpack(struct res_auth *auth, const uint8_t *payload, size_t len,
 	struct pv_error perr;
 	pv *v = pv_decode(payload, len, limits, &perr);
 	if (!v)
-		say(err, errlen, "%s", perr.message);
+		res_say(err, errlen, "%s", perr.message);
 	return v;
 }
 
@@ -163,9 +160,9 @@ static int need_int(const pv *d, const char *key, int64_t *out, char *err, size_
 {
 	const pv *v = pv_dict_get_str(d, key);
 	if (!v)
-		return say(err, errlen, "registration has no '%s'", key);
+		return res_say(err, errlen, "registration has no '%s'", key);
 	if (!pv_get_int(v, out))
-		return say(err, errlen, "registration '%s' is not an int", key);
+		return res_say(err, errlen, "registration '%s' is not an int", key);
 	return 0;
 }
 
@@ -173,9 +170,9 @@ static int need_str(const pv *d, const char *key, const char **out, char *err, s
 {
 	const pv *v = pv_dict_get_str(d, key);
 	if (!v)
-		return say(err, errlen, "registration has no '%s'", key);
+		return res_say(err, errlen, "registration has no '%s'", key);
 	if (!pv_get_str(v, out) || strlen(*out) != v->u.s.len)
-		return say(err, errlen, "registration '%s' is not a str", key);
+		return res_say(err, errlen, "registration '%s' is not a str", key);
 	return 0;
 }
 
@@ -183,7 +180,7 @@ int res_node_from_pv(const pv *d, struct res_node *n, char *err, size_t errlen)
 {
 	memset(n, 0, sizeof(*n));
 	if (!d || d->type != PV_DICT)
-		return say(err, errlen, "registration is not a dict");
+		return res_say(err, errlen, "registration is not a dict");
 	if (need_int(d, "executor_id", &n->executor_id, err, errlen) ||
 	    need_str(d, "host", &n->host, err, errlen) ||
 	    need_str(d, "job_name", &n->job_name, err, errlen) ||
