@@ -42,7 +42,7 @@ static int launch(const struct cli_global *g, struct cli_launch *cl, long gpus_p
 	} else {
 		for (long i = 0; i < p.n; i++)
 			p.w[i].out[0] = p.w[i].out[1] = p.w[i].err[0] = p.w[i].err[1] = -1;
-		rc = run_build_env(&p, p.res, cl, gpus_per_proc);
+		rc = run_build_env(&p, p.res, cl, gpus_per_proc, NULL);
 	}
 	if (rc == 0)
 		rc = p.n == 1 && !tee ? exec_one(&p) : run_supervise(&p);
