@@ -78,4 +78,30 @@ void run_sup_end(struct run_sup *s);
 /* The first failure's status, else 128 + the signal, else 0. */
 int run_sup_status(const struct run_sup *s);
 
+/* run_node.c: this node's part in a result of the watch. */
+enum node_part { NODE_TRAINS, NODE_WAITS, NODE_SPARE };
+struct node_launch {
+	enum node_part part;
+	long nodes;      /* the cluster's training nodes */
+	long trained;    /* those that train: the first --max-nodes */
+	long group_rank; /* this node's */
+	char *key;       /* NODE_TRAINS: its launch as one string, to compare */
+	char note[640];  /* NODE_WAITS, NODE_SPARE: why, for stderr */
+	char vars[3][48];
+	char *set[4];    /* NODE_TRAINS: the world trimmed to `trained` nodes,
+	                    for run_build_env() */
+};
+/* 0 with *n filled (free it with run_node_free()), or the exit status. */
+int run_node_decide(struct node_launch *n, const muster_result *res, struct cli_launch *cl,
+                    long min_nodes, long max_nodes);
+void run_node_free(struct node_launch *n);
+
+/* run_elastic.c: muster run --elastic. */
+struct run_elastic_opts {
+	long min_nodes, max_nodes; /* --min-nodes, --max-nodes */
+	long settle_ms;            /* --settle-ms */
+};
+int run_elastic(const struct cli_global *g, struct cli_launch *cl,
+                const struct run_elastic_opts *o, long gpus_per_proc, int tee, char **argv);
+
 #endif
