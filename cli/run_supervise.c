@@ -314,8 +314,8 @@ int run_sup_poll(struct run_sup *s, int fd)
 	fds[n++] = (struct pollfd){ .fd = fd, .events = POLLIN }; /* fd < 0: ignored */
 	for (long i = 0; i < ntee; i++) {
 		if (s->tees[i].fd >= 0) {
-			fds[n] = (struct pollfd){ .fd = s->tees[i].fd, .events = POLLIN };
-			s->who[n++ - 2] = &s->tees[i];
+			s->who[n - 2] = &s->tees[i];
+			fds[n++] = (struct pollfd){ .fd = s->tees[i].fd, .events = POLLIN };
 		}
 	}
 	if (s->kill_at) {
@@ -345,9 +345,8 @@ void run_sup_stop(struct run_sup *s)
 		if (s->kill_at == 0)
 			s->kill_at = now_ms() + RUN_GRACE_S * 1000L;
 	}
-	while (s->live > 0)
-		if (run_sup_poll(s, -1) < 0)
-			kill_all(s);
+	while (s->live > 0 && run_sup_poll(s, -1) >= 0) /* else run_sup_end() waits */
+		;
 	s->stopping = 0;
 	s->kill_at = 0;
 }

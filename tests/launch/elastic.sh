@@ -43,7 +43,7 @@ node() {
 	eval "$name=\$!"
 }
 cleanup() {
-	for p in ${n0:-} ${n1:-} ${n3:-}; do kill -TERM "$p" 2>/dev/null || :; done
+	for p in ${n0:-} ${n1:-} ${n3:-} ${s:-}; do kill -TERM "$p" 2>/dev/null || :; done
 	wait
 }
 
@@ -174,6 +174,33 @@ kill -KILL "$n1"
 wait "$n1" 2>/dev/null
 n1=
 await "kill -9 of muster run --elastic: no worker left" 2 none_alive n1
+
+# A worker that ignores SIGTERM gets SIGKILL after the grace (10 s), and
+# only then does the next generation start.
+cat >"$tmp/stubborn.sh" <<'EOF'
+trap '' TERM
+echo "start $$ $MUSTER_RESTART_COUNT" >>"$1"
+while :; do sleep 0.2; done
+EOF
+write_conf 7000
+: >"$tmp/s.log"
+"$MUSTER_BIN" -c "$conf" run --elastic --settle-ms 20 --for pytorch --task worker:0 \
+	-- sh "$tmp/stubborn.sh" "$tmp/s.log" 2>"$tmp/s.err" &
+s=$!
+await "a worker that ignores SIGTERM starts" 30 has start s 1
+old=$(awk 'NR == 1 { print $2 }' "$tmp/s.log")
+t0=$(date +%s)
+write_conf 7000 7001
+await "... the next generation starts once SIGKILL ended it" 40 has start s 2
+t1=$(date +%s)
+if [ $((t1 - t0)) -ge 9 ] && [ ! -d "/proc/$old" ]; then
+	pass "... after the 10 s grace ($((t1 - t0)) s), the old worker gone"
+else
+	fail "SIGKILL after the grace" "$((t1 - t0)) s" "$(cat "$tmp/s.log")"
+fi
+kill -KILL "$s"
+wait "$s" 2>/dev/null
+s=
 
 for f in "$tmp"/*.err; do
 	if grep -E -q 'runtime error:|AddressSanitizer|LeakSanitizer' "$f"; then
