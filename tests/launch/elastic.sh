@@ -216,6 +216,13 @@ expect_status 0 "workers that all exit 0 end muster run --elastic"
 run -c "$conf" run --elastic --settle-ms 0 --for pytorch --task worker:0 -- sh -c 'exit 3'
 expect_status 3 "a worker that exits 3 ends it with 3"
 
+# jax: the world trimmed to --max-nodes too; no torchrun variable.
+write_conf 7000 7001
+run -c "$conf" run --elastic --settle-ms 0 --max-nodes 1 --for jax --task worker:0 -- \
+	sh -c 'echo "$JAX_NUM_PROCESSES $JAX_PROCESS_ID $MUSTER_RESTART_COUNT ${TORCHELASTIC_RESTART_COUNT-unset}"'
+expect_status 0 "--for jax --max-nodes 1 over two tasks"
+check_eq "... JAX_NUM_PROCESSES counts the one node that trains" "$(cat "$tmp/out")" "1 0 0 unset"
+
 run -c "$conf" run --min-nodes 2 --for pytorch -- true
 expect_status 64 "--min-nodes without --elastic"
 run -c "$conf" run --elastic --min-nodes 3 --max-nodes 2 --for pytorch -- true
