@@ -1,10 +1,12 @@
 /* muster run --for FRAMEWORK [--task TYPE:ID] [--jobs J,...]
  *            [--nproc-per-node N|gpu] [--gpus-per-proc K] [--tee-prefix]
+ *            [--elastic [--min-nodes A] [--max-nodes B] [--settle-ms N]]
  *            [--] COMMAND [ARGS...] */
 #include <config.h>
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +44,7 @@ static int launch(const struct cli_global *g, struct cli_launch *cl, long gpus_p
 	} else {
 		for (long i = 0; i < p.n; i++)
 			p.w[i].out[0] = p.w[i].out[1] = p.w[i].err[0] = p.w[i].err[1] = -1;
-		rc = run_build_env(&p, p.res, cl, gpus_per_proc);
+		rc = run_build_env(&p, p.res, cl, gpus_per_proc, NULL);
 	}
 	if (rc == 0)
 		rc = p.n == 1 && !tee ? exec_one(&p) : run_supervise(&p);
@@ -54,18 +56,51 @@ static int launch(const struct cli_global *g, struct cli_launch *cl, long gpus_p
 	return rc;
 }
 
+/* --min-nodes, --max-nodes and --settle-ms: only with --elastic, in order. */
+static int check_elastic(int elastic, int given, const struct run_elastic_opts *o,
+                         const char *framework)
+{
+	if (!elastic)
+		return given ? cli_usage_error("run: --min-nodes, --max-nodes and --settle-ms go "
+		                               "with --elastic") : 0;
+	if (strcmp(framework, "tensorflow") == 0)
+		return cli_usage_error("run: --elastic: --for pytorch or jax (a TF_CONFIG has no "
+		                       "node numbering to follow)");
+	if (o->max_nodes < o->min_nodes)
+		return cli_usage_error("run: --max-nodes %ld is below --min-nodes %ld", o->max_nodes,
+		                       o->min_nodes);
+	return 0;
+}
+
+/* A node count; 0 (message printed) when it is not one. */
+static long parse_nodes(const char *opt, const char *arg)
+{
+	long v = cli_parse_count(arg, 1L << 24);
+	if (v == 0)
+		cli_usage_error("run: %s '%s': expected a count from 1 to %ld", opt, arg, 1L << 24);
+	return v;
+}
+
 int cmd_run(const struct cli_global *g, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		CLI_LAUNCH_LONGOPTS,
 		{ "gpus-per-proc", required_argument, NULL, 'G' },
 		{ "tee-prefix", no_argument, NULL, 'T' },
+		{ "elastic", no_argument, NULL, 'E' },
+		{ "min-nodes", required_argument, NULL, 'm' },
+		{ "max-nodes", required_argument, NULL, 'M' },
+		{ "settle-ms", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
+	/* A restart costs the workers their start-up: pods that turn Running
+	 * within a second of each other restart them once. */
+	struct run_elastic_opts eo = { 1, LONG_MAX, 1000 };
 	struct cli_launch cl;
 	long gpus_per_proc = 0;
-	int tee = 0, c, rc;
+	int tee = 0, elastic = 0, given = 0, c, rc;
+	char *end;
 
 	cli_launch_init(&cl, "run");
 	cli_getopt_reset();
@@ -82,6 +117,26 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 		case 'T':
 			tee = 1;
 			break;
+		case 'E':
+			elastic = 1;
+			break;
+		case 'm':
+			given = 1;
+			if ((eo.min_nodes = parse_nodes("--min-nodes", optarg)) == 0)
+				return CLI_EXIT_USAGE;
+			break;
+		case 'M':
+			given = 1;
+			if ((eo.max_nodes = parse_nodes("--max-nodes", optarg)) == 0)
+				return CLI_EXIT_USAGE;
+			break;
+		case 's':
+			given = 1;
+			eo.settle_ms = strtol(optarg, &end, 10);
+			if (!*optarg || *end || eo.settle_ms < 0 || eo.settle_ms > 3600000)
+				return cli_usage_error("run: --settle-ms wants 0 to 3600000, not '%s'",
+				                       optarg);
+			break;
 		case 'h':
 			return cli_command_usage(cli_find_command("run"), 0);
 		default:
@@ -90,8 +145,10 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 	}
 	if (optind >= argc)
 		return cli_usage_error("run: no command given (muster run --for F -- COMMAND ...)");
-	if ((rc = cli_launch_finish(&cl, "tensorflow pytorch jax")) == 0)
-		rc = launch(g, &cl, gpus_per_proc, tee, argv + optind);
+	if ((rc = cli_launch_finish(&cl, "tensorflow pytorch jax")) == 0 &&
+	    (rc = check_elastic(elastic, given, &eo, cl.l.framework)) == 0)
+		rc = elastic ? run_elastic(g, &cl, &eo, gpus_per_proc, tee, argv + optind)
+		             : launch(g, &cl, gpus_per_proc, tee, argv + optind);
 	cli_launch_free(&cl);
 	return out_finish(rc);
 }

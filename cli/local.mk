@@ -24,6 +24,8 @@ cli_muster_SOURCES = \
 	cli/run.h \
 	cli/run_env.c \
 	cli/run_supervise.c \
+	cli/run_node.c \
+	cli/run_elastic.c \
 	cli/cmd_run.c \
 	cli/local_accel.c \
 	cli/cmd_watch.c
@@ -38,6 +40,7 @@ shell_tests += tests/cli/silent.sh
 shell_tests += tests/cli/default-conf.sh
 shell_tests += tests/cli/addresses.sh
 shell_tests += tests/watch/config.sh
+shell_tests += tests/launch/elastic.sh
 EXTRA_DIST += \
 	tests/watch/lib.sh \
 	tests/cli/static.conf \

@@ -89,7 +89,9 @@ const struct cli_command cli_commands[] = {
 	  cmd_hostfile },
 	{ "run",
 	  "run --for FRAMEWORK [--task TYPE:ID] [--jobs J,...] [--nproc-per-node N|gpu]\n"
-	  "              [--gpus-per-proc K] [--tee-prefix] [--] COMMAND [ARGS...]",
+	  "              [--gpus-per-proc K] [--tee-prefix]\n"
+	  "              [--elastic [--min-nodes A] [--max-nodes B] [--settle-ms N]]\n"
+	  "              [--] COMMAND [ARGS...]",
 	  "start this node's worker processes of a training job",
 	  "  --for FRAMEWORK          tensorflow, pytorch or jax, as for env\n"
 	  "  --task TYPE:ID           the node (default: this process's own task)\n"
@@ -100,13 +102,23 @@ const struct cli_command cli_commands[] = {
 	  "  --gpus-per-proc K        give each process its own K local GPUs through\n"
 	  "                           CUDA_VISIBLE_DEVICES (ROCR_VISIBLE_DEVICES on AMD)\n"
 	  "  --tee-prefix             prefix each output line with \"[RANK]: \"\n"
+	  "  --elastic                follow the cluster (pytorch, jax): restart the\n"
+	  "                           workers with new ranks when this node's launch\n"
+	  "                           changes\n"
+	  "  --min-nodes A            --elastic: start once A nodes train (default 1)\n"
+	  "  --max-nodes B            --elastic: the first B nodes train, the others\n"
+	  "                           wait as spares (default: all)\n"
+	  "  --settle-ms N            --elastic: act on a change once the cluster has\n"
+	  "                           been quiet N ms (default 1000)\n"
 	  "  -h, --help               print this help and exit\n"
 	  "Each process gets the environment of 'muster env' for its local rank.  One\n"
 	  "process without --tee-prefix: muster run execs COMMAND.  Otherwise it\n"
 	  "forwards SIGINT, SIGTERM and SIGHUP to the workers; when one fails it sends\n"
 	  "the others SIGTERM, SIGKILL 10 s later, and exits with the first failure's\n"
 	  "status (128+N for signal N).  Workers die with muster run.  Exit status\n"
-	  "127: COMMAND not found; 126: cannot run it.\n",
+	  "127: COMMAND not found; 126: cannot run it.  --elastic restarts workers by\n"
+	  "SIGTERM to their process group, SIGKILL 10 s later, and gives the new ones\n"
+	  "TORCHELASTIC_RESTART_COUNT and MUSTER_RESTART_COUNT.\n",
 	  cmd_run },
 	{ "plugins", "plugins",
 	  "list the chain's entries and the state of their plugins",

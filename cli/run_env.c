@@ -10,7 +10,7 @@
 
 extern char **environ;
 
-#define MAX_EXTRA 24
+#define MAX_EXTRA 32
 
 struct extra {
 	char *var[MAX_EXTRA]; /* "NAME=value", malloc()ed */
@@ -32,6 +32,25 @@ static int same_name(const char *a, const char *b)
 {
 	size_t n = strcspn(a, "=");
 	return strncmp(a, b, n) == 0 && (b[n] == '=' || b[n] == '\0');
+}
+
+/* "NAME=value": replaces the variable of that name, or is added. */
+static int set_var(struct extra *x, const char *var)
+{
+	for (size_t i = 0; i < x->n; i++) {
+		if (same_name(var, x->var[i])) {
+			char *copy = strdup(var);
+			if (!copy)
+				return -1;
+			free(x->var[i]);
+			x->var[i] = copy;
+			return 0;
+		}
+	}
+	if (x->n == MAX_EXTRA || (x->var[x->n] = strdup(var)) == NULL)
+		return -1;
+	x->n++;
+	return 0;
 }
 
 /* The caller's variables that the launch leaves alone, then the launch's;
@@ -103,7 +122,8 @@ static long count_gpus(const muster_devices *d)
 }
 
 static int one_worker(struct run_worker *w, const muster_result *res, struct cli_launch *cl,
-                      long local, const muster_devices *d, long gpus_per_proc)
+                      long local, const muster_devices *d, long gpus_per_proc,
+                      const muster_result *port_holder, char *const *set)
 {
 	struct extra x = { .n = 0, .ndrop = 0 };
 	muster_error err = { 0, "" };
@@ -127,9 +147,12 @@ static int one_worker(struct run_worker *w, const muster_result *res, struct cli
 			w->rank = strtol(eq + 1, NULL, 10);
 	}
 	muster_free(env);
-	if (rc == 0 && local == 0 && muster_result_reserved_port(res) > 0) {
+	for (size_t i = 0; rc == 0 && set != NULL && set[i] != NULL; i++)
+		if (set_var(&x, set[i]) < 0)
+			rc = CLI_EXIT_SOFTWARE;
+	if (rc == 0 && local == 0 && port_holder && muster_result_reserved_port(port_holder) > 0) {
 		char port[16];
-		snprintf(port, sizeof(port), "%d", muster_result_reserved_port(res));
+		snprintf(port, sizeof(port), "%d", muster_result_reserved_port(port_holder));
 		if (add(&x, "MUSTER_RESERVED_PORT", port) < 0 ||
 		    add(&x, "TENSORFLOW_PORT", port) < 0)
 			rc = CLI_EXIT_SOFTWARE;
@@ -144,7 +167,7 @@ static int one_worker(struct run_worker *w, const muster_result *res, struct cli
 }
 
 int run_build_env(struct run_plan *p, const muster_result *res, struct cli_launch *cl,
-                  long gpus_per_proc)
+                  long gpus_per_proc, char *const *set)
 {
 	muster_error err = { 0, "" };
 	muster_devices *d = NULL;
@@ -164,7 +187,7 @@ int run_build_env(struct run_plan *p, const muster_result *res, struct cli_launc
 	}
 	for (long i = 0; i < p->n && rc == 0; i++) {
 		p->w[i].rank = i;
-		rc = one_worker(&p->w[i], res, cl, i, d, gpus_per_proc);
+		rc = one_worker(&p->w[i], res, cl, i, d, gpus_per_proc, p->res, set);
 	}
 	muster_devices_free(d);
 	cl->l.local_device_ids = NULL;

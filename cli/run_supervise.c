@@ -2,7 +2,8 @@
  * the first failure stops the others (SIGTERM, then SIGKILL after
  * RUN_GRACE_S seconds) and becomes the exit status.  Workers die with
  * muster run (PR_SET_PDEATHSIG), and sit in a process group of their own
- * so that a terminal's ^C reaches them once, through muster run. */
+ * so that a terminal's ^C reaches them once, through muster run.
+ * run_supervise() runs one generation; run_elastic.c uses the pieces. */
 #include <config.h>
 
 #include <errno.h>
@@ -144,37 +145,55 @@ static int tee_read(struct tee *t)
 	return -1;
 }
 
+/* The read ends belong to the tees from here on, the write ends to the
+ * workers until they start. */
 static int open_pipes(struct run_plan *p, struct tee *tees)
 {
+	for (long i = 0; i < 2 * p->n; i++)
+		tees[i].fd = -1;
 	for (long i = 0; i < p->n; i++) {
 		struct run_worker *w = &p->w[i];
-		if (pipe2(w->out, O_CLOEXEC) < 0 || pipe2(w->err, O_CLOEXEC) < 0)
+		if (pipe2(w->out, O_CLOEXEC) < 0)
 			return -1;
 		tees[2 * i] = (struct tee){ .fd = w->out[0], .to = stdout, .rank = w->rank };
+		if (pipe2(w->err, O_CLOEXEC) < 0)
+			return -1;
 		tees[2 * i + 1] = (struct tee){ .fd = w->err[0], .to = stderr, .rank = w->rank };
 	}
 	return 0;
 }
 
-struct state {
-	long live;
-	long first;    /* the worker that failed first, -1 */
-	int signalled; /* the signal muster run got, 0 */
-	long kill_at;  /* when SIGKILL follows the SIGTERM, 0: not pending */
-};
-
-static void reap(struct run_plan *p, struct state *s)
+static void close_write_ends(struct run_worker *w)
 {
+	if (w->out[1] >= 0)
+		close(w->out[1]);
+	if (w->err[1] >= 0)
+		close(w->err[1]);
+	w->out[0] = w->out[1] = w->err[0] = w->err[1] = -1;
+}
+
+/* SIGKILL for every worker left, by pid and by group (a worker's own
+ * children too). */
+static void kill_all(struct run_sup *s)
+{
+	signal_live(s->p, SIGKILL);
+	if (s->live > 0) /* an unreaped member keeps the group's id from reuse */
+		kill(-s->pgid, SIGKILL);
+}
+
+static void reap(struct run_sup *s)
+{
+	struct run_plan *p = s->p;
 	pid_t pid;
 	int st;
 	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
-		for (long i = 0; i < p->n; i++) {
+		for (long i = 0; p != NULL && i < p->n; i++) {
 			struct run_worker *w = &p->w[i];
 			if (w->pid != pid)
 				continue;
 			w->status = st;
 			s->live--;
-			if (s->first < 0 && !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
+			if (s->first < 0 && !s->stopping && !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
 				s->first = i;
 				report_failure(p, w, s->live);
 				w->pid = 0;
@@ -188,119 +207,64 @@ static void reap(struct run_plan *p, struct state *s)
 	}
 }
 
-static void on_signal(struct run_plan *p, struct state *s, int sfd)
+static void on_signal(struct run_sup *s)
 {
 	struct signalfd_siginfo si;
-	while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+	while (read(s->sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
 		if (si.ssi_signo == SIGCHLD) {
-			reap(p, s);
+			reap(s);
 			continue;
 		}
-		signal_live(p, (int)si.ssi_signo);
 		if (s->signalled == 0)
 			s->signalled = (int)si.ssi_signo;
+		if (s->live == 0)
+			continue;
+		signal_live(s->p, (int)si.ssi_signo);
 		if (s->kill_at == 0)
 			s->kill_at = now_ms() + RUN_GRACE_S * 1000L;
 	}
 }
 
-static int start_all(struct run_plan *p, struct state *s)
+static int start_all(struct run_sup *s)
 {
-	pid_t parent = getpid(), pgid = 0;
+	struct run_plan *p = s->p;
+	pid_t parent = getpid();
+	s->pgid = 0;
 	for (long i = 0; i < p->n; i++) {
-		if (i == 0) /* rank 0 binds the reserved port: free it at the last moment */
+		if (i == 0 && p->res) /* rank 0 binds the reserved port: free it at the last moment */
 			muster_result_release_port(p->res);
 		pid_t pid = fork();
 		if (pid < 0) {
 			cli_error("run: cannot start worker %ld: %s", i, strerror(errno));
-			signal_live(p, SIGKILL);
+			kill_all(s);
 			return -1;
 		}
 		if (pid == 0)
-			start_child(p, i, parent, pgid);
-		setpgid(pid, pgid); /* also here: no race with the child's own call */
-		if (pgid == 0)
-			pgid = pid;
+			start_child(p, i, parent, s->pgid);
+		setpgid(pid, s->pgid); /* also here: no race with the child's own call */
+		if (s->pgid == 0)
+			s->pgid = pid;
 		p->w[i].pid = pid;
 		s->live++;
-		if (p->tee) {
-			close(p->w[i].out[1]);
-			close(p->w[i].err[1]);
-			p->w[i].out[1] = p->w[i].err[1] = -1;
-		}
+		if (p->tee)
+			close_write_ends(&p->w[i]);
 	}
 	return 0;
 }
 
-static void loop(struct run_plan *p, struct state *s, int sfd, struct tee *tees)
+int run_sup_open(struct run_sup *s)
 {
-	long ntee = p->tee ? 2 * p->n : 0;
-	struct pollfd *fds = malloc((size_t)(1 + ntee) * sizeof(*fds));
-	struct tee **who = malloc((size_t)(1 + ntee) * sizeof(*who));
+	sigset_t mask;
 
-	while (s->live > 0 && fds && who) {
-		nfds_t n = 1;
-		fds[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
-		for (long i = 0; i < ntee; i++) {
-			if (tees[i].fd >= 0) {
-				fds[n] = (struct pollfd){ .fd = tees[i].fd, .events = POLLIN };
-				who[n++] = &tees[i];
-			}
-		}
-		int timeout = -1;
-		if (s->kill_at) {
-			long left = s->kill_at - now_ms();
-			timeout = left > 0 ? (int)left : 0;
-		}
-		int ready = poll(fds, n, timeout);
-		if (ready < 0 && errno != EINTR)
-			break;
-		if (s->kill_at && now_ms() >= s->kill_at) {
-			signal_live(p, SIGKILL);
-			s->kill_at = 0;
-		}
-		for (nfds_t i = 1; ready > 0 && i < n; i++)
-			if (fds[i].revents)
-				tee_read(who[i]);
-		if (ready > 0 && fds[0].revents)
-			on_signal(p, s, sfd);
-	}
-	if (!fds || !who) { /* out of memory: nothing to watch with, so wait */
-		signal_live(p, SIGTERM);
-		while (s->live > 0 && wait(NULL) > 0)
-			s->live--;
-	}
-	/* What the workers wrote before they ended; a descendant that keeps a
-	 * pipe open does not hold muster run. */
-	for (long i = 0; i < ntee; i++) {
-		if (tees[i].fd < 0)
-			continue;
-		fcntl(tees[i].fd, F_SETFL, O_NONBLOCK);
-		while (tee_read(&tees[i]) == 1)
-			;
-		if (tees[i].fd >= 0) {
-			tee_emit(&tees[i], 1);
-			close(tees[i].fd);
-		}
-	}
-	free(fds);
-	free(who);
-}
-
-int run_supervise(struct run_plan *p)
-{
-	struct state s = { 0, -1, 0, 0 };
-	struct tee *tees = NULL;
-	sigset_t mask, old;
-	int sfd;
-
+	memset(s, 0, sizeof(*s));
+	s->first = -1;
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGCHLD);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGHUP);
-	if (sigprocmask(SIG_BLOCK, &mask, &old) < 0 ||
-	    (sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK)) < 0) {
+	if (sigprocmask(SIG_BLOCK, &mask, &s->old) < 0 ||
+	    (s->sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK)) < 0) {
 		cli_error("run: cannot watch signals: %s", strerror(errno));
 		return CLI_EXIT_SOFTWARE;
 	}
@@ -309,23 +273,135 @@ int run_supervise(struct run_plan *p)
 	 * ignored, so the workers outlive a hang-up as muster run would. */
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
-	if (p->tee && ((tees = calloc((size_t)p->n * 2, sizeof(*tees))) == NULL ||
-	               open_pipes(p, tees) < 0)) {
+	return 0;
+}
+
+void run_sup_close(struct run_sup *s)
+{
+	close(s->sfd);
+	sigprocmask(SIG_SETMASK, &s->old, NULL);
+}
+
+int run_sup_start(struct run_sup *s, struct run_plan *p)
+{
+	size_t ntee = p->tee ? 2 * (size_t)p->n : 0;
+
+	s->p = p;
+	s->first = -1;
+	s->kill_at = 0;
+	s->fds = malloc((2 + ntee) * sizeof(*s->fds));
+	s->who = malloc((ntee + 1) * sizeof(*s->who));
+	if (ntee)
+		s->tees = calloc(ntee, sizeof(*s->tees));
+	if (s->fds == NULL || s->who == NULL || (ntee && (s->tees == NULL ||
+	                                                  open_pipes(p, s->tees) < 0))) {
 		cli_error("run: cannot make the output pipes: %s", strerror(errno));
-		free(tees);
-		close(sfd);
 		return CLI_EXIT_SOFTWARE;
 	}
 	fflush(stdout);
 	fflush(stderr);
-	int started = start_all(p, &s) == 0;
-	loop(p, &s, sfd, tees);
-	free(tees);
-	close(sfd);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	if (!started)
-		return CLI_EXIT_SOFTWARE;
-	if (s.first >= 0)
-		return status_code(p->w[s.first].status);
-	return s.signalled ? 128 + s.signalled : 0;
+	return start_all(s) == 0 ? 0 : CLI_EXIT_SOFTWARE;
+}
+
+int run_sup_poll(struct run_sup *s, int fd)
+{
+	struct pollfd local[2], *fds = s->fds ? s->fds : local;
+	long ntee = s->tees ? 2 * s->p->n : 0;
+	nfds_t n = 0;
+	int timeout = -1;
+
+	fds[n++] = (struct pollfd){ .fd = s->sfd, .events = POLLIN };
+	fds[n++] = (struct pollfd){ .fd = fd, .events = POLLIN }; /* fd < 0: ignored */
+	for (long i = 0; i < ntee; i++) {
+		if (s->tees[i].fd >= 0) {
+			s->who[n - 2] = &s->tees[i];
+			fds[n++] = (struct pollfd){ .fd = s->tees[i].fd, .events = POLLIN };
+		}
+	}
+	if (s->kill_at) {
+		long left = s->kill_at - now_ms();
+		timeout = left > 0 ? (int)left : 0;
+	}
+	int ready = poll(fds, n, timeout);
+	if (ready < 0 && errno != EINTR)
+		return -1;
+	if (s->kill_at && now_ms() >= s->kill_at) {
+		kill_all(s);
+		s->kill_at = 0;
+	}
+	for (nfds_t i = 2; ready > 0 && i < n; i++)
+		if (fds[i].revents)
+			tee_read(s->who[i - 2]);
+	if (ready > 0 && fds[0].revents)
+		on_signal(s);
+	return ready > 0 && (fds[1].revents & POLLIN);
+}
+
+void run_sup_stop(struct run_sup *s)
+{
+	s->stopping = 1;
+	if (s->live > 0) {
+		kill(-s->pgid, SIGTERM);
+		if (s->kill_at == 0)
+			s->kill_at = now_ms() + RUN_GRACE_S * 1000L;
+	}
+	while (s->live > 0 && run_sup_poll(s, -1) >= 0) /* else run_sup_end() waits */
+		;
+	s->stopping = 0;
+	s->kill_at = 0;
+}
+
+void run_sup_end(struct run_sup *s)
+{
+	long ntee = s->tees ? 2 * s->p->n : 0;
+
+	if (s->live > 0) { /* poll failed: nothing to watch with, so wait */
+		kill_all(s);
+		while (s->live > 0 && wait(NULL) > 0)
+			s->live--;
+	}
+	/* What the workers wrote before they ended; a descendant that keeps a
+	 * pipe open does not hold muster run. */
+	for (long i = 0; i < ntee; i++) {
+		struct tee *t = &s->tees[i];
+		if (t->fd < 0)
+			continue;
+		fcntl(t->fd, F_SETFL, O_NONBLOCK);
+		while (tee_read(t) == 1)
+			;
+		if (t->fd >= 0) {
+			tee_emit(t, 1);
+			close(t->fd);
+		}
+	}
+	for (long i = 0; s->p && s->p->tee && i < s->p->n; i++)
+		close_write_ends(&s->p->w[i]);
+	free(s->tees);
+	free(s->fds);
+	free(s->who);
+	s->tees = NULL;
+	s->fds = NULL;
+	s->who = NULL;
+}
+
+int run_sup_status(const struct run_sup *s)
+{
+	if (s->first >= 0)
+		return status_code(s->p->w[s->first].status);
+	return s->signalled ? 128 + s->signalled : 0;
+}
+
+int run_supervise(struct run_plan *p)
+{
+	struct run_sup s;
+	int rc = run_sup_open(&s);
+
+	if (rc != 0)
+		return rc;
+	int started = run_sup_start(&s, p);
+	while (s.live > 0 && run_sup_poll(&s, -1) >= 0)
+		;
+	run_sup_end(&s);
+	run_sup_close(&s);
+	return started != 0 ? started : run_sup_status(&s);
 }
