@@ -141,6 +141,9 @@ static int one_worker(struct run_worker *w, const muster_result *res, struct cli
 		const char *eq = strchr(env[i], '=');
 		char name[64];
 		snprintf(name, sizeof(name), "%.*s", (int)(eq - env[i]), env[i]);
+		/* --gpus-per-proc's slice of the local GPUs was asked for: it wins. */
+		if (d != NULL && strcmp(name, "CUDA_VISIBLE_DEVICES") == 0)
+			continue;
 		if (add(&x, name, eq + 1) < 0)
 			rc = CLI_EXIT_SOFTWARE;
 		if (strcmp(name, "RANK") == 0 || strcmp(name, "JAX_PROCESS_ID") == 0)

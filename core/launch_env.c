@@ -131,6 +131,33 @@ static int tf_env(struct envlist *e, const muster_result *r, const muster_launch
 	return rc;
 }
 
+/* The GPUs the result gives the launch's task (a scheduler's allocation,
+ * e.g. Slurm's per-task slice) as CUDA_VISIBLE_DEVICES: a library must not
+ * set it in its own process, so the process it launches gets it.  Every
+ * process of the node sees them all and picks by LOCAL_RANK, as under
+ * torchrun. */
+static void gpu_ids_env(struct envlist *e, const muster_result *r, const muster_launch *l)
+{
+	const char *type = l->task_type ? l->task_type : r->task_type;
+	long id = l->task_id >= 0 ? l->task_id : r->task_index;
+	const char *kind;
+	const int *ids;
+	size_t n;
+
+	if (!type || muster_result_accelerator_ids(r, type, id, &kind, &ids, &n) != 0 ||
+	    strcmp(kind, "GPU") != 0 || n == 0)
+		return;
+	char *list = malloc(n * 12 + 1), *p = list;
+	if (!list) {
+		e->failed = 1;
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		p += sprintf(p, "%s%d", i ? "," : "", ids[i]);
+	put(e, "CUDA_VISIBLE_DEVICES", list);
+	free(list);
+}
+
 static int check_launch(const muster_launch *l, muster_error *err)
 {
 	if (l->size < sizeof(muster_launch))
@@ -179,6 +206,7 @@ MUSTER_API int muster_launch_env(char ***out, const muster_result *r, const must
 			free(e.value[i]);
 		return rc;
 	}
+	gpu_ids_env(&e, r, l);
 	*out = pack(&e);
 	return *out ? 0 : error_set(err, MUSTER_ENOMEM, "out of memory");
 }

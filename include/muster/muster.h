@@ -258,6 +258,8 @@ typedef struct muster_launch {
  * environment (PET_NNODES, PET_NODE_RANK, PET_NPROC_PER_NODE,
  * PET_MASTER_ADDR, PET_MASTER_PORT); jax: JAX_COORDINATOR_ADDRESS,
  * JAX_NUM_PROCESSES, JAX_PROCESS_ID and, when given, JAX_LOCAL_DEVICE_IDS.
+ * Each framework's list ends with CUDA_VISIBLE_DEVICES when the result
+ * gives the task GPU ids (muster_result_accelerator_ids()).
  * MUSTER_ENOENT names what is missing: the task, the master, a training
  * job, or dense ranks in a sparse job.
  */

@@ -77,6 +77,28 @@ step2='SLURM_STEP_NUM_TASKS=4 SLURM_STEP_NODELIST=g[1-2] SLURM_STEP_TASKS_PER_NO
 slurm "$plain" SLURM_PROCID=1 $step2 SLURM_GPUS_ON_NODE=4 CUDA_VISIBLE_DEVICES=4,5,6,7
 expect_result "Slurm's GPU ids, split by local rank" 0 \
 	'{"cluster":{"worker":["g1:8888","g1:8889","g2:8888","g2:8889"]},"task":{"type":"worker","index":1},"rpc_layer":"grpc","accelerators":{"worker":{"0":{"GPU":2},"1":{"GPU":2},"2":{"GPU":2},"3":{"GPU":2}}},"accelerator_ids":{"worker":{"0":[4,5],"1":[6,7],"2":[4,5],"3":[6,7]}}}'
+# The task's ids reach the process it launches (a library does not set
+# CUDA_VISIBLE_DEVICES in its own process, as TensorFlow's resolver does).
+# shellcheck disable=SC2086
+slurm "$plain" SLURM_PROCID=1 $step2 SLURM_GPUS_ON_NODE=4 CUDA_VISIBLE_DEVICES=4,5,6,7 -- \
+	env --for pytorch --format dotenv
+expect_out_has "muster env exports the task's GPU ids" 'CUDA_VISIBLE_DEVICES=6,7'
+# shellcheck disable=SC2086
+slurm "$plain" SLURM_PROCID=3 $step2 SLURM_GPUS_ON_NODE=4 CUDA_VISIBLE_DEVICES=4,5,6,7 -- \
+	env --for tensorflow --format dotenv
+expect_out_has "... for TensorFlow too" 'CUDA_VISIBLE_DEVICES=6,7'
+# shellcheck disable=SC2086
+slurm "$plain" SLURM_PROCID=2 $step2 SLURM_GPUS_ON_NODE=4 CUDA_VISIBLE_DEVICES=4,5,6,7 -- \
+	run --for jax --nproc-per-node 2 -- sh -c 'echo "$JAX_PROCESS_ID:$CUDA_VISIBLE_DEVICES"'
+check_eq "muster run: each process of the node sees the task's GPUs" "$(sort "$tmp/out" | tr '\n' ' ')" \
+	"4:4,5 5:4,5 "
+# shellcheck disable=SC2086
+slurm "$plain" SLURM_PROCID=1 $step2 -- env --for pytorch --format dotenv
+if grep -q CUDA_VISIBLE_DEVICES "$tmp/out"; then
+	fail "no GPU ids: no CUDA_VISIBLE_DEVICES" "$(cat "$tmp/out")"
+else
+	pass "no GPU ids: no CUDA_VISIBLE_DEVICES"
+fi
 # shellcheck disable=SC2086
 slurm "$plain" SLURM_PROCID=1 $step2 SLURM_STEP_GPUS=2,3 -- resolve --format json
 expect_out_has "SLURM_STEP_GPUS counts, ids are ordinals without CUDA_VISIBLE_DEVICES" \
