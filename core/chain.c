@@ -135,19 +135,60 @@ static void hold_failure(struct muster_ctx *ctx, struct failure ***tail, const s
 	*tail = &f->next;
 }
 
-/* Warns about each held failure when `warn`, and frees them. */
-static void release_failures(const struct muster_ctx *ctx, struct failure *f, int warn)
+/* Whether `line` is one of the lines of `lines`. */
+static int said_before(const char *lines, const char *line)
 {
+	size_t n = strlen(line);
+	for (const char *p = lines; p && (p = strstr(p, line)) != NULL; p += n)
+		if ((p == lines || p[-1] == '\n') && p[n] == '\n')
+			return 1;
+	return 0;
+}
+
+/* The held failures' lines, joined, for the next resolve's comparison. */
+static char *join_failures(const struct failure *f)
+{
+	size_t len = 1;
+	for (const struct failure *g = f; g; g = g->next)
+		len += strlen(g->line) + 1;
+	char *lines = f ? malloc(len) : NULL, *p = lines;
+	for (; lines && f; f = f->next)
+		p += sprintf(p, "%s\n", f->line);
+	return lines;
+}
+
+/* Warns about each held failure when `warn` (once, with `warned`), and
+ * frees them. */
+static void release_failures(const struct muster_ctx *ctx, struct failure *f, int warn,
+                             struct chain_warned *warned)
+{
+	char *now = warned && warn ? join_failures(f) : NULL;
 	while (f) {
 		struct failure *next = f->next;
-		if (warn)
+		if (warn && !(warned && said_before(warned->lines, f->line)))
 			log_msg(&ctx->logger, MUSTER_LOG_WARNING, "%s", f->line);
 		free(f);
 		f = next;
 	}
+	if (warned && warn) {
+		free(warned->lines);
+		warned->lines = now;
+	}
+}
+
+void chain_warned_clear(struct chain_warned *warned)
+{
+	free(warned->lines);
+	warned->lines = NULL;
 }
 
 int chain_resolve(struct muster_ctx *ctx, struct muster_result **out, muster_error *err)
+{
+	return chain_resolve_warned(ctx, out, err, NULL);
+}
+
+int chain_resolve_warned(struct muster_ctx *ctx, struct muster_result **out, muster_error *err,
+                         struct chain_warned *warned)
 {
 	struct failure *failures = NULL, **tail = &failures;
 	struct muster_result *merged = NULL;
@@ -169,7 +210,7 @@ int chain_resolve(struct muster_ctx *ctx, struct muster_result **out, muster_err
 			note(summary, sizeof(summary), &used, e, &a);
 			code = status_code(a.status);
 			if (a.status != MUSTER_STATUS_NOTFOUND && ctx->settings.strict) {
-				release_failures(ctx, failures, 0);
+				release_failures(ctx, failures, 0, NULL);
 				muster_result_free(merged);
 				return error_set(err, code, "%s%s: %s (%s:%d); with strict = true a backend "
 				                 "that fails fails the chain", e->pc.prefix,
@@ -190,7 +231,7 @@ int chain_resolve(struct muster_ctx *ctx, struct muster_result **out, muster_err
 			struct muster_result *so_far = merged;
 			int rc = merge_results(&merged, so_far, a.result, err);
 			if (rc < 0) {
-				release_failures(ctx, failures, 0);
+				release_failures(ctx, failures, 0, NULL);
 				return rc;
 			}
 		} else {
@@ -199,7 +240,7 @@ int chain_resolve(struct muster_ctx *ctx, struct muster_result **out, muster_err
 		if (action == ACTION_RETURN)
 			break;
 	}
-	release_failures(ctx, failures, merged != NULL);
+	release_failures(ctx, failures, merged != NULL, warned);
 	if (merged) {
 		error_clear(err);
 		*out = merged;

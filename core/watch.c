@@ -40,6 +40,7 @@ struct muster_watch {
 	muster_result *pending;     /* newest result not yet delivered */
 	muster_result *base;        /* what the reader saw last */
 	char last_error[sizeof(((muster_error *)0)->message)];
+	struct chain_warned warned; /* the failed entries warned about last */
 };
 
 static long now_ms(void)
@@ -100,7 +101,7 @@ static void resolve_and_publish(struct muster_watch *w)
 {
 	muster_error err = {0, ""};
 	muster_result *r = NULL;
-	if (chain_resolve(current(w), &r, &err) < 0) {
+	if (chain_resolve_warned(current(w), &r, &err, &w->warned) < 0) {
 		report(w, &err);
 		return;
 	}
@@ -208,6 +209,7 @@ static void watch_free(struct muster_watch *w)
 	muster_ctx_free(w->own);
 	muster_result_free(w->pending);
 	muster_result_free(w->base);
+	chain_warned_clear(&w->warned);
 	for (int *fd = &w->wake_fd; fd <= &w->ready_fd; fd++)
 		if (*fd >= 0)
 			close(*fd);

@@ -103,6 +103,29 @@ else
 	skip "tf_config file watch" "the tf_config plugin is not built"
 fi
 
+# A polled entry that keeps failing while a later one answers: its warning
+# is given once, not at every poll.
+if have_plugin stub; then
+	cat >"$conf" <<EOC
+chain = ( { plugin = "stub"; watch_interval_ms = 100;
+            config = { status = "unavail"; reason = "the backend is down"; }; },
+          { plugin = "static"; config = { jobs = { worker = ["a:1"]; }; }; } );
+EOC
+	watch_start "$MUSTER_BIN" -c "$conf" watch --settle-ms 0
+	await 1 "a failing polled entry before one that answers: the first line" 20
+	sleep 1.5
+	kill -TERM $pid
+	wait $pid || true
+	n=$(grep -c 'the backend is down' "$tmp/werr")
+	if [ "$n" -eq 1 ] && [ "$(nlines)" -eq 1 ]; then
+		pass "a polled entry that keeps failing is warned about once"
+	else
+		fail "a polled entry that keeps failing is warned about once" "$n warnings:" "$(cat "$tmp/werr")"
+	fi
+else
+	skip "a polled entry that keeps failing is warned about once" "the stub plugin is not built"
+fi
+
 # muster plugins says how a watch follows each entry.
 if have_plugin tf_config && have_plugin stub; then
 	cat >"$conf" <<EOC
