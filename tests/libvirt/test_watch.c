@@ -1,0 +1,354 @@
+/*
+ * The libvirt backend's watch through the public API, against libvirt's
+ * test:///default driver: one instance per process, so the domains this
+ * test defines, starts, suspends and destroys over its own connection are
+ * the ones the watch's connection sees events of.  Polling is switched
+ * off (watch_interval_ms of a day, address_poll_ms = 0): every change
+ * comes from an event.  Members by metadata, with fixed indices; the
+ * driver's own domain "test" has none and is no member.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1 /* mkdtemp, setenv, strtok_r, usleep */
+#endif
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libvirt/libvirt.h>
+#include <libvirt/virterror.h>
+#include <muster/muster.h>
+
+#include "../lib/test.h"
+
+#define EVENT_BOUND_MS 2000 /* an event's change arrives within this */
+#define STOP_BOUND_MS 1000
+#define QUIET_MS 300        /* nothing more comes within this */
+
+static char dir[] = "/tmp/muster-lvwatch-XXXXXX";
+static virConnectPtr rw;
+
+/* What the library logged, for changes that show as a log line only. */
+static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+static char logged[16384];
+
+static void on_log(int level, const char *message, void *data)
+{
+	size_t len;
+
+	(void)level;
+	(void)data;
+	pthread_mutex_lock(&log_lock);
+	len = strlen(logged);
+	if (len + strlen(message) + 2 >= sizeof(logged))
+		len = 0; /* keep the newest */
+	snprintf(logged + len, sizeof(logged) - len, "%s\n", message);
+	pthread_mutex_unlock(&log_lock);
+}
+
+static int log_has(const char *a, const char *b)
+{
+	char copy[sizeof(logged)], *line, *save = NULL;
+	int found = 0;
+
+	pthread_mutex_lock(&log_lock);
+	memcpy(copy, logged, sizeof(copy));
+	pthread_mutex_unlock(&log_lock);
+	for (line = strtok_r(copy, "\n", &save); line != NULL && !found;
+	     line = strtok_r(NULL, "\n", &save))
+		found = strstr(line, a) != NULL && strstr(line, b) != NULL;
+	return found;
+}
+
+static void log_clear(void)
+{
+	pthread_mutex_lock(&log_lock);
+	logged[0] = '\0';
+	pthread_mutex_unlock(&log_lock);
+}
+
+/* Waits for a log line naming both, up to the event bound. */
+static int wait_log(const char *a, const char *b)
+{
+	int i;
+
+	for (i = 0; i < EVENT_BOUND_MS / 20; i++) {
+		if (log_has(a, b))
+			return 1;
+		usleep(20 * 1000);
+	}
+	return 0;
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static virDomainPtr define(const char *name, long index)
+{
+	char xml[1024], meta[256] = "";
+	virDomainPtr d;
+
+	if (index >= 0)
+		snprintf(meta, sizeof(meta),
+		         "<metadata><m:task xmlns:m='https://muster.dev/xmlns/libvirt/1' "
+		         "job='worker' index='%ld' port='2222'/></metadata>",
+		         index);
+	snprintf(xml, sizeof(xml),
+	         "<domain type='test'><name>%s</name><memory>1024</memory>"
+	         "<os><type>hvm</type></os>%s<devices><interface type='network'>"
+	         "<source network='default'/></interface></devices></domain>",
+	         name, meta);
+	d = virDomainDefineXML(rw, xml);
+	assert_non_null(d);
+	return d;
+}
+
+static void gone(virDomainPtr d)
+{
+	if (virDomainIsActive(d) == 1)
+		assert_int_equal(virDomainDestroy(d), 0);
+	assert_int_equal(virDomainUndefine(d), 0);
+	virDomainFree(d);
+}
+
+static muster_watch *start(muster_ctx **ctx, const char *inactive)
+{
+	char path[256];
+	FILE *f;
+	muster_options o = MUSTER_OPTIONS_INIT;
+	muster_watch_options wo = MUSTER_WATCH_OPTIONS_INIT;
+	muster_error err = { 0, "" };
+	muster_watch *w = NULL;
+
+	snprintf(path, sizeof(path), "%s/muster.conf", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f,
+	        "chain = ( { plugin = \"libvirt\"; name = \"vm\"; watch_interval_ms = 86400000;\n"
+	        "            config = { uri = \"test:///default\"; inactive = \"%s\";\n"
+	        "                       address_poll_ms = 0; dmi_uuid_path = \"%s/none\"; }; } );\n",
+	        inactive, dir);
+	fclose(f);
+	o.log = on_log;
+	o.log_level = MUSTER_LOG_INFO;
+	if (muster_ctx_open(ctx, path, &o, &err) != 0)
+		fail_msg("muster_ctx_open: %s", err.message);
+	wo.settle_ms = 0;
+	if (muster_watch_start(&w, *ctx, &wo, &err) != 0)
+		fail_msg("muster_watch_start: %s", err.message);
+	return w;
+}
+
+static void stop(muster_watch *w, muster_ctx *ctx)
+{
+	long t0 = now_ms();
+
+	muster_watch_stop(w);
+	if (now_ms() - t0 >= STOP_BOUND_MS)
+		fail_msg("muster_watch_stop took %ld ms", now_ms() - t0);
+	muster_ctx_free(ctx);
+}
+
+static muster_change *next(muster_watch *w)
+{
+	muster_change *c = NULL;
+	muster_error err = { 0, "" };
+	int rc = muster_watch_next(w, EVENT_BOUND_MS, &c, &err);
+
+	if (rc != 1)
+		fail_msg("no change within %d ms (%d: %s); the log:\n%s", EVENT_BOUND_MS, rc,
+		         err.message, logged);
+	return c;
+}
+
+static void no_change(muster_watch *w)
+{
+	muster_change *c = NULL;
+	muster_error err = { 0, "" };
+
+	assert_int_equal(muster_watch_next(w, QUIET_MS, &c, &err), 0);
+}
+
+/* The change lists exactly `n` tasks of that kind, worker:INDEX each,
+ * with the metadata's port. */
+static void expect(const muster_change *c, int kind, size_t n, const long *indices)
+{
+	size_t i;
+
+	assert_int_equal(muster_change_count(c, kind), n);
+	for (i = 0; i < n; i++) {
+		const char *job, *address;
+		long index;
+
+		assert_int_equal(muster_change_at(c, kind, i, &job, &index, &address), 0);
+		assert_string_equal(job, "worker");
+		assert_int_equal(index, indices[i]);
+		assert_non_null(strstr(address, ":2222"));
+	}
+}
+
+static void expect_only(muster_change *c, int kind, long index)
+{
+	int k;
+
+	for (k = MUSTER_CHANGE_ADDED; k <= MUSTER_CHANGE_ACCELERATORS; k++)
+		expect(c, k, k == kind ? 1 : 0, &index);
+	muster_change_free(c);
+}
+
+/* start, suspend, resume, destroy and a metadata edit, each one change. */
+static void lifecycle_changes(void **unused)
+{
+	virDomainPtr w0 = define("w-0", 0), w1, u;
+	muster_ctx *ctx;
+	muster_watch *w;
+	muster_change *c;
+	const long zero = 0;
+
+	(void)unused;
+	assert_int_equal(virDomainCreate(w0), 0);
+	w = start(&ctx, "skip");
+
+	c = next(w); /* the current cluster */
+	expect(c, MUSTER_CHANGE_ADDED, 1, &zero);
+	assert_int_equal(muster_result_task_count(muster_change_result(c), "worker"), 1);
+	muster_change_free(c);
+
+	w1 = define("w-1", 1); /* not running: skipped, so no change */
+	no_change(w);
+	assert_int_equal(virDomainCreate(w1), 0);
+	expect_only(next(w), MUSTER_CHANGE_ADDED, 1);
+
+	assert_int_equal(virDomainSuspend(w0), 0);
+	expect_only(next(w), MUSTER_CHANGE_REMOVED, 0);
+	assert_int_equal(virDomainResume(w0), 0);
+	expect_only(next(w), MUSTER_CHANGE_ADDED, 0);
+
+	assert_int_equal(virDomainDestroy(w1), 0);
+	expect_only(next(w), MUSTER_CHANGE_REMOVED, 1);
+
+	u = define("u-0", -1); /* running, but no member until its metadata says so */
+	assert_int_equal(virDomainCreate(u), 0);
+	no_change(w);
+	assert_int_equal(virDomainSetMetadata(u, VIR_DOMAIN_METADATA_ELEMENT,
+	                                      "<task job='worker' index='5' port='2222'/>", "m",
+	                                      "https://muster.dev/xmlns/libvirt/1",
+	                                      VIR_DOMAIN_AFFECT_LIVE),
+	                 0);
+	expect_only(next(w), MUSTER_CHANGE_ADDED, 5);
+
+	stop(w, ctx);
+	gone(u);
+	gone(w1);
+	gone(w0);
+}
+
+/* With inactive = "tryagain": a defined domain that is not running makes
+ * the answer tryagain (a log line, no change); undefining it brings the
+ * cluster back, without it. */
+static void define_undefine(void **unused)
+{
+	virDomainPtr w0 = define("w-0", 0), w1;
+	muster_ctx *ctx;
+	muster_watch *w;
+	muster_change *c;
+	const long zero = 0;
+
+	(void)unused;
+	assert_int_equal(virDomainCreate(w0), 0);
+	w = start(&ctx, "tryagain");
+	c = next(w);
+	expect(c, MUSTER_CHANGE_ADDED, 1, &zero);
+	muster_change_free(c);
+
+	log_clear();
+	w1 = define("w-1", 1);
+	if (!wait_log("w-1", "shut off"))
+		fail_msg("the define was not seen within %d ms; the log:\n%s", EVENT_BOUND_MS, logged);
+	no_change(w);
+
+	assert_int_equal(virDomainCreate(w1), 0);
+	expect_only(next(w), MUSTER_CHANGE_ADDED, 1);
+
+	log_clear();
+	assert_int_equal(virDomainDestroy(w1), 0);
+	if (!wait_log("w-1", "shut off"))
+		fail_msg("the destroy was not seen within %d ms; the log:\n%s", EVENT_BOUND_MS, logged);
+
+	assert_int_equal(virDomainUndefine(w1), 0);
+	virDomainFree(w1);
+	expect_only(next(w), MUSTER_CHANGE_REMOVED, 1);
+
+	stop(w, ctx);
+	gone(w0);
+}
+
+/* Watches started and stopped in a row, also while events arrive: each
+ * stop is prompt, and the event loop's thread comes and goes with them
+ * (LeakSanitizer checks what is left at exit). */
+static void stop_is_prompt(void **unused)
+{
+	virDomainPtr w0 = define("w-0", 0);
+	int round;
+
+	(void)unused;
+	assert_int_equal(virDomainCreate(w0), 0);
+	for (round = 0; round < 4; round++) {
+		muster_ctx *ctx;
+		muster_watch *w = start(&ctx, "skip");
+
+		if (round % 2 == 0)
+			muster_change_free(next(w));
+		/* Events in flight while it stops. */
+		assert_int_equal(virDomainSuspend(w0), 0);
+		assert_int_equal(virDomainResume(w0), 0);
+		stop(w, ctx);
+	}
+	gone(w0);
+}
+
+static int setup(void **unused)
+{
+	(void)unused;
+	if (mkdtemp(dir) == NULL)
+		return -1;
+	/* libvirt reads no settings of the caller's. */
+	setenv("HOME", dir, 1);
+	setenv("XDG_CONFIG_HOME", dir, 1);
+	setenv("XDG_RUNTIME_DIR", dir, 1);
+	unsetenv("LIBVIRT_DEFAULT_URI");
+	unsetenv("LIBVIRT_LOG_OUTPUTS");
+	rw = virConnectOpen("test:///default");
+	return rw != NULL ? 0 : -1;
+}
+
+static int teardown(void **unused)
+{
+	char path[256];
+
+	(void)unused;
+	virConnectClose(rw);
+	snprintf(path, sizeof(path), "%s/muster.conf", dir);
+	unlink(path);
+	rmdir(dir);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(lifecycle_changes),
+		cmocka_unit_test(define_undefine),
+		cmocka_unit_test(stop_is_prompt),
+	};
+
+	return run_tap_tests(tests, setup, teardown);
+}
