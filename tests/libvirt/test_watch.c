@@ -6,15 +6,23 @@
  * off (watch_interval_ms of a day, address_poll_ms = 0): every change
  * comes from an event.  Members by metadata, with fixed indices; the
  * driver's own domain "test" has none and is no member.
+ *
+ * Where libvirt's daemon is installed, a daemon of the test's own serves
+ * test:///default over its socket, and is restarted under a watch.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE 1 /* mkdtemp, setenv, strtok_r, usleep */
 #endif
 
+#include <fcntl.h>
+#include <grp.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,6 +35,9 @@
 #define EVENT_BOUND_MS 2000 /* an event's change arrives within this */
 #define STOP_BOUND_MS 1000
 #define QUIET_MS 300        /* nothing more comes within this */
+#define RECONNECT_BOUND_MS 10000 /* a daemon restarted, the watch back */
+#define LIBVIRTD "/usr/sbin/libvirtd"
+#define NOBODY 65534         /* a root test runs the daemon as nobody */
 
 static char dir[] = "/tmp/muster-lvwatch-XXXXXX";
 static virConnectPtr rw;
@@ -91,7 +102,7 @@ static long now_ms(void)
 	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static virDomainPtr define(const char *name, long index)
+static virDomainPtr define_on(virConnectPtr conn, const char *name, long index)
 {
 	char xml[1024], meta[256] = "";
 	virDomainPtr d;
@@ -106,9 +117,14 @@ static virDomainPtr define(const char *name, long index)
 	         "<os><type>hvm</type></os>%s<devices><interface type='network'>"
 	         "<source network='default'/></interface></devices></domain>",
 	         name, meta);
-	d = virDomainDefineXML(rw, xml);
+	d = virDomainDefineXML(conn, xml);
 	assert_non_null(d);
 	return d;
+}
+
+static virDomainPtr define(const char *name, long index)
+{
+	return define_on(rw, name, index);
 }
 
 static void gone(virDomainPtr d)
@@ -119,7 +135,7 @@ static void gone(virDomainPtr d)
 	virDomainFree(d);
 }
 
-static muster_watch *start(muster_ctx **ctx, const char *inactive)
+static muster_watch *start_uri(muster_ctx **ctx, const char *uri, const char *inactive)
 {
 	char path[256];
 	FILE *f;
@@ -133,9 +149,9 @@ static muster_watch *start(muster_ctx **ctx, const char *inactive)
 	assert_non_null(f);
 	fprintf(f,
 	        "chain = ( { plugin = \"libvirt\"; name = \"vm\"; watch_interval_ms = 86400000;\n"
-	        "            config = { uri = \"test:///default\"; inactive = \"%s\";\n"
+	        "            config = { uri = \"%s\"; inactive = \"%s\";\n"
 	        "                       address_poll_ms = 0; dmi_uuid_path = \"%s/none\"; }; } );\n",
-	        inactive, dir);
+	        uri, inactive, dir);
 	fclose(f);
 	o.log = on_log;
 	o.log_level = MUSTER_LOG_INFO;
@@ -145,6 +161,11 @@ static muster_watch *start(muster_ctx **ctx, const char *inactive)
 	if (muster_watch_start(&w, *ctx, &wo, &err) != 0)
 		fail_msg("muster_watch_start: %s", err.message);
 	return w;
+}
+
+static muster_watch *start(muster_ctx **ctx, const char *inactive)
+{
+	return start_uri(ctx, "test:///default", inactive);
 }
 
 static void stop(muster_watch *w, muster_ctx *ctx)
@@ -157,16 +178,21 @@ static void stop(muster_watch *w, muster_ctx *ctx)
 	muster_ctx_free(ctx);
 }
 
-static muster_change *next(muster_watch *w)
+static muster_change *next_within(muster_watch *w, long bound_ms)
 {
 	muster_change *c = NULL;
 	muster_error err = { 0, "" };
-	int rc = muster_watch_next(w, EVENT_BOUND_MS, &c, &err);
+	int rc = muster_watch_next(w, bound_ms, &c, &err);
 
 	if (rc != 1)
-		fail_msg("no change within %d ms (%d: %s); the log:\n%s", EVENT_BOUND_MS, rc,
+		fail_msg("no change within %ld ms (%d: %s); the log:\n%s", bound_ms, rc,
 		         err.message, logged);
 	return c;
+}
+
+static muster_change *next(muster_watch *w)
+{
+	return next_within(w, EVENT_BOUND_MS);
 }
 
 static void no_change(muster_watch *w)
@@ -315,6 +341,122 @@ static void stop_is_prompt(void **unused)
 	gone(w0);
 }
 
+/* The test's own libvirt daemon (session mode), in dir/daemon. */
+static pid_t daemon_pid = -1;
+static char daemon_home[300], daemon_sock[400];
+
+static void daemon_child(const char *run)
+{
+	char log[400];
+	int fd;
+
+	snprintf(log, sizeof(log), "%s/libvirtd.log", daemon_home);
+	if ((fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0600)) >= 0) {
+		dup2(fd, 1);
+		dup2(fd, 2);
+	}
+	if (geteuid() == 0 && (setgroups(0, NULL) < 0 || setgid(NOBODY) < 0 || setuid(NOBODY) < 0))
+		_exit(127);
+	setenv("HOME", daemon_home, 1);
+	setenv("XDG_RUNTIME_DIR", run, 1);
+	unsetenv("XDG_CONFIG_HOME");
+	execl(LIBVIRTD, "libvirtd", (char *)NULL);
+	_exit(127);
+}
+
+static int daemon_start(void)
+{
+	char run[350];
+	struct stat st;
+	int i;
+
+	snprintf(daemon_home, sizeof(daemon_home), "%s/daemon", dir);
+	snprintf(run, sizeof(run), "%s/run", daemon_home);
+	snprintf(daemon_sock, sizeof(daemon_sock), "%s/libvirt/libvirt-sock", run);
+	mkdir(daemon_home, 0700);
+	mkdir(run, 0700);
+	/* nobody reaches its directories through the scratch directory. */
+	if (geteuid() == 0 && (chmod(dir, 0711) < 0 || chown(daemon_home, NOBODY, NOBODY) < 0 ||
+	                       chown(run, NOBODY, NOBODY) < 0))
+		return -1;
+	if ((daemon_pid = fork()) < 0)
+		return -1;
+	if (daemon_pid == 0)
+		daemon_child(run);
+	for (i = 0; i < 200; i++) {
+		if (stat(daemon_sock, &st) == 0 && S_ISSOCK(st.st_mode))
+			return 0;
+		usleep(50 * 1000);
+	}
+	return -1;
+}
+
+static void daemon_stop(void)
+{
+	if (daemon_pid <= 0)
+		return;
+	kill(daemon_pid, SIGTERM);
+	waitpid(daemon_pid, NULL, 0);
+	daemon_pid = -1;
+	unlink(daemon_sock); /* the next start waits for a new one */
+}
+
+static virDomainPtr started_on(virConnectPtr conn, const char *name, long index)
+{
+	virDomainPtr d = define_on(conn, name, index);
+
+	assert_int_equal(virDomainCreate(d), 0);
+	return d;
+}
+
+/* The daemon restarted under a watch: the watch says the connection
+ * closed, reconnects, and its first change shows what changed meanwhile
+ * (a new daemon's test:///default, with w-0 again and now w-1). */
+static void reconnects(void **unused)
+{
+	char uri[512];
+	virConnectPtr held;
+	muster_ctx *ctx;
+	muster_watch *w;
+	muster_change *c;
+	const long zero = 0, one = 1;
+
+	(void)unused;
+	if (access(LIBVIRTD, X_OK) != 0)
+		skip(); /* no libvirt daemon installed */
+	if (daemon_start() < 0)
+		fail_msg("%s did not start; see %s/libvirtd.log", LIBVIRTD, daemon_home);
+	snprintf(uri, sizeof(uri), "test+unix:///default?socket=%s", daemon_sock);
+	/* The daemon's test:///default lives while a connection holds it. */
+	assert_non_null(held = virConnectOpen(uri));
+	virDomainFree(started_on(held, "w-0", 0));
+
+	w = start_uri(&ctx, uri, "skip");
+	c = next(w);
+	expect(c, MUSTER_CHANGE_ADDED, 1, &zero);
+	muster_change_free(c);
+
+	log_clear();
+	daemon_stop();
+	virConnectClose(held);
+	if (daemon_start() < 0)
+		fail_msg("%s did not start again", LIBVIRTD);
+	assert_non_null(held = virConnectOpen(uri));
+	virDomainFree(started_on(held, "w-0", 0));
+	virDomainFree(started_on(held, "w-1", 1));
+
+	c = next_within(w, RECONNECT_BOUND_MS);
+	expect(c, MUSTER_CHANGE_ADDED, 1, &one);
+	expect(c, MUSTER_CHANGE_REMOVED, 0, NULL);
+	muster_change_free(c);
+	if (!wait_log("connection", "closed") || !wait_log("reconnected", uri))
+		fail_msg("no close or reconnection logged:\n%s", logged);
+
+	stop(w, ctx);
+	virConnectClose(held);
+	daemon_stop();
+}
+
 static int setup(void **unused)
 {
 	(void)unused;
@@ -332,14 +474,13 @@ static int setup(void **unused)
 
 static int teardown(void **unused)
 {
-	char path[256];
+	char cmd[300];
 
 	(void)unused;
 	virConnectClose(rw);
-	snprintf(path, sizeof(path), "%s/muster.conf", dir);
-	unlink(path);
-	rmdir(dir);
-	return 0;
+	daemon_stop();
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
 }
 
 int main(void)
@@ -348,6 +489,7 @@ int main(void)
 		cmocka_unit_test(lifecycle_changes),
 		cmocka_unit_test(define_undefine),
 		cmocka_unit_test(stop_is_prompt),
+		cmocka_unit_test(reconnects),
 	};
 
 	return run_tap_tests(tests, setup, teardown);
