@@ -10,7 +10,7 @@
  * A domain that starts or resumes, whose muster metadata or devices
  * change, or that runs without an address when the watch connects, is
  * awaited: re-read alone (its XML, then its address as resolve() reads it)
- * 250 ms later, then at doubling intervals up to 4 s, until it has an
+ * within 250 ms, then at doubling intervals up to 4 s, until it has an
  * address (a change), stops, goes, is no member, or 5 minutes pass.  At
  * most VIRT_WATCH_MAX_AWAITED domains are awaited at once.  Any other
  * address change (a lease renewed to another address, a reboot) is seen
@@ -106,10 +106,29 @@ static void watch_fail(muster_call *call, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* A watch has no call, so no budget that could run out. */
 static long watch_remaining_ms(const muster_call *call)
 {
 	(void)call;
-	return 1; /* a watch has no budget */
+	return AWAIT_GIVE_UP_MS;
+}
+
+/* Whether watch() must return: checked between libvirt calls too. */
+static int stopping(const struct virt_watch *ws)
+{
+	struct pollfd p = { ws->real->watch_stop_fd(ws->w), POLLIN, 0 };
+
+	return poll(&p, 1, 0) > 0;
+}
+
+static size_t awaited_count(struct virt_watch *ws)
+{
+	size_t n;
+
+	pthread_mutex_lock(&ws->lock);
+	n = ws->nawaited;
+	pthread_mutex_unlock(&ws->lock);
+	return n;
 }
 
 static void wake(struct virt_watch *ws)
@@ -235,13 +254,13 @@ static int still_awaited(struct virt_watch *ws, const unsigned char *uuid, char 
 	return waiting;
 }
 
-/* One pass over the awaited domains; the others may be appended meanwhile. */
+/* One pass over the awaited domains (callbacks may append meanwhile). */
 static void check_awaited(struct virt_watch *ws)
 {
 	long now = clock_now_ms();
 	size_t i = 0;
 
-	for (;;) {
+	while (!stopping(ws)) {
 		unsigned char uuid[VIR_UUID_BUFLEN];
 		char name[256];
 		long since;
@@ -357,14 +376,10 @@ static int connect_and_register(struct virt_watch *ws)
 static int next_timeout(struct virt_watch *ws, long now)
 {
 	long at = -1;
-	size_t n;
 
-	pthread_mutex_lock(&ws->lock);
-	n = ws->nawaited;
-	pthread_mutex_unlock(&ws->lock);
 	if (ws->run.conn == NULL)
 		at = ws->reconnect_at;
-	else if (n > 0)
+	else if (awaited_count(ws) > 0)
 		at = ws->check_at;
 	if (ws->run.conf->address_poll_ms > 0 && (at < 0 || ws->poll_at < at))
 		at = ws->poll_at;
@@ -435,11 +450,13 @@ static int watch_loop(struct virt_watch *ws)
 		}
 		if (ws->run.conn == NULL && now >= ws->reconnect_at)
 			try_reconnect(ws, now);
+		/* A new domain is read within 250 ms, however busy the events. */
 		if (fresh) {
 			ws->check_step_ms = AWAIT_FIRST_MS;
-			ws->check_at = now + AWAIT_FIRST_MS;
+			if (ws->check_at > now + AWAIT_FIRST_MS)
+				ws->check_at = now + AWAIT_FIRST_MS;
 		}
-		if (ws->run.conn != NULL && now >= ws->check_at) {
+		if (ws->run.conn != NULL && now >= ws->check_at && awaited_count(ws) > 0) {
 			check_awaited(ws);
 			ws->check_step_ms = ws->check_step_ms * 2 > AWAIT_MAX_STEP_MS
 			                            ? AWAIT_MAX_STEP_MS : ws->check_step_ms * 2;

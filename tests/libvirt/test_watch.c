@@ -102,7 +102,9 @@ static long now_ms(void)
 	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static virDomainPtr define_on(virConnectPtr conn, const char *name, long index)
+/* A domain with one interface on `network`, a member when index >= 0. */
+static virDomainPtr define_on(virConnectPtr conn, const char *name, long index,
+                              const char *network)
 {
 	char xml[1024], meta[256] = "";
 	virDomainPtr d;
@@ -115,8 +117,8 @@ static virDomainPtr define_on(virConnectPtr conn, const char *name, long index)
 	snprintf(xml, sizeof(xml),
 	         "<domain type='test'><name>%s</name><memory>1024</memory>"
 	         "<os><type>hvm</type></os>%s<devices><interface type='network'>"
-	         "<source network='default'/></interface></devices></domain>",
-	         name, meta);
+	         "<source network='%s'/></interface></devices></domain>",
+	         name, meta, network);
 	d = virDomainDefineXML(conn, xml);
 	assert_non_null(d);
 	return d;
@@ -124,7 +126,7 @@ static virDomainPtr define_on(virConnectPtr conn, const char *name, long index)
 
 static virDomainPtr define(const char *name, long index)
 {
-	return define_on(rw, name, index);
+	return define_on(rw, name, index, "default");
 }
 
 static void gone(virDomainPtr d)
@@ -341,6 +343,60 @@ static void stop_is_prompt(void **unused)
 	gone(w0);
 }
 
+/* A network that comes up: its domains get an address, and libvirt
+ * sends no domain event for that. */
+static virNetworkPtr network_up(const char *name, int subnet)
+{
+	char xml[512];
+	virNetworkPtr n;
+
+	snprintf(xml, sizeof(xml),
+	         "<network><name>%s</name><bridge name='virbr%d'/>"
+	         "<ip address='10.%d.0.1' netmask='255.255.255.0'>"
+	         "<dhcp><range start='10.%d.0.10' end='10.%d.0.200'/></dhcp></ip></network>",
+	         name, subnet, subnet, subnet, subnet);
+	assert_non_null(n = virNetworkDefineXML(rw, xml));
+	assert_int_equal(virNetworkCreate(n), 0);
+	return n;
+}
+
+static void network_gone(virNetworkPtr n)
+{
+	assert_int_equal(virNetworkDestroy(n), 0);
+	assert_int_equal(virNetworkUndefine(n), 0);
+	virNetworkFree(n);
+}
+
+/* Members running without an address, one when the watch starts and one
+ * started under it, are read again until they have one: each address
+ * is a change, though no domain event and no poll announces it. */
+static void address_awaited(void **unused)
+{
+	virDomainPtr w5 = define_on(rw, "w-5", 5, "late-5"), w6;
+	virNetworkPtr n5, n6;
+	muster_ctx *ctx;
+	muster_watch *w;
+
+	(void)unused;
+	assert_int_equal(virDomainCreate(w5), 0);
+	w = start(&ctx, "skip");
+	no_change(w); /* tryagain: w-5 has no address */
+	n5 = network_up("late-5", 95);
+	expect_only(next(w), MUSTER_CHANGE_ADDED, 5);
+
+	w6 = define_on(rw, "w-6", 6, "late-6");
+	assert_int_equal(virDomainCreate(w6), 0);
+	no_change(w);
+	n6 = network_up("late-6", 96);
+	expect_only(next(w), MUSTER_CHANGE_ADDED, 6);
+
+	stop(w, ctx);
+	gone(w6);
+	gone(w5);
+	network_gone(n6);
+	network_gone(n5);
+}
+
 /* The test's own libvirt daemon (session mode), in dir/daemon. */
 static pid_t daemon_pid = -1;
 static char daemon_home[300], daemon_sock[400];
@@ -403,7 +459,7 @@ static void daemon_stop(void)
 
 static virDomainPtr started_on(virConnectPtr conn, const char *name, long index)
 {
-	virDomainPtr d = define_on(conn, name, index);
+	virDomainPtr d = define_on(conn, name, index, "default");
 
 	assert_int_equal(virDomainCreate(d), 0);
 	return d;
@@ -488,6 +544,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(lifecycle_changes),
 		cmocka_unit_test(define_undefine),
+		cmocka_unit_test(address_awaited),
 		cmocka_unit_test(stop_is_prompt),
 		cmocka_unit_test(reconnects),
 	};
