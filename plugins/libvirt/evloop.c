@@ -24,6 +24,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -95,11 +96,17 @@ int virt_evloop_acquire(const char **why)
 		return 0;
 	pthread_mutex_lock(&users_lock);
 	if (users == 0) {
+		sigset_t all, old;
+
 		__atomic_store_n(&quit, 0, __ATOMIC_RELEASE);
+		/* The host's signals are never delivered to this thread. */
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
 		if (pthread_create(&loop_thread, NULL, run_loop, NULL) != 0) {
 			*why = "cannot start the event loop's thread";
 			rc = -1;
 		}
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
 	}
 	if (rc == 0)
 		users++;
@@ -114,7 +121,7 @@ void virt_evloop_release(void)
 	pthread_mutex_lock(&users_lock);
 	if (--users == 0) {
 		__atomic_store_n(&quit, 1, __ATOMIC_RELEASE);
-		/* If the timer cannot be added, the loop's own timers wake it. */
+		/* libvirt's default implementation always adds a timer. */
 		virEventAddTimeout(0, wake_once, NULL, NULL);
 		pthread_join(loop_thread, NULL);
 	}

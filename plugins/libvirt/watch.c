@@ -420,6 +420,7 @@ static int watch_loop(struct virt_watch *ws)
 		int closed, reason, fresh, overflow;
 		uint64_t v;
 
+		p[0].revents = p[1].revents = 0; /* poll leaves them when interrupted */
 		if (poll(p, 2, next_timeout(ws, now)) < 0 && errno != EINTR) {
 			ws->real->log(conf->pc, VIRT_LOG_WARNING, "watch: poll: %s", strerror(errno));
 			return -1;
