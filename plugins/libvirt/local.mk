@@ -20,7 +20,8 @@ plugins_libvirt_libvirt_la_LIBADD = plugins/common/libplugin_common.la $(LIBVIRT
 	$(LIBXML_LIBS) -lpthread
 
 # Its watch through the public API, with libvirt's test:///default changed
-# by the test itself in the same process (cmocka).
+# by the test itself in the same process, and (where libvirtd is installed)
+# a daemon of the test's own restarted under a watch (cmocka).
 if HAVE_CMOCKA
 check_PROGRAMS += tests/libvirt/test_watch
 TESTS += tests/libvirt/test_watch
