@@ -137,7 +137,8 @@ static void gone(virDomainPtr d)
 	virDomainFree(d);
 }
 
-static muster_watch *start_uri(muster_ctx **ctx, const char *uri, const char *inactive)
+/* A watch of a config whose chain is `entries`, with no polling. */
+static muster_watch *start_chain(muster_ctx **ctx, const char *entries)
 {
 	char path[256];
 	FILE *f;
@@ -149,11 +150,7 @@ static muster_watch *start_uri(muster_ctx **ctx, const char *uri, const char *in
 	snprintf(path, sizeof(path), "%s/muster.conf", dir);
 	f = fopen(path, "w");
 	assert_non_null(f);
-	fprintf(f,
-	        "chain = ( { plugin = \"libvirt\"; name = \"vm\"; watch_interval_ms = 86400000;\n"
-	        "            config = { uri = \"%s\"; inactive = \"%s\";\n"
-	        "                       address_poll_ms = 0; dmi_uuid_path = \"%s/none\"; }; } );\n",
-	        uri, inactive, dir);
+	fprintf(f, "chain = ( %s );\n", entries);
 	fclose(f);
 	o.log = on_log;
 	o.log_level = MUSTER_LOG_INFO;
@@ -163,6 +160,19 @@ static muster_watch *start_uri(muster_ctx **ctx, const char *uri, const char *in
 	if (muster_watch_start(&w, *ctx, &wo, &err) != 0)
 		fail_msg("muster_watch_start: %s", err.message);
 	return w;
+}
+
+/* One libvirt entry, members by metadata. */
+static muster_watch *start_uri(muster_ctx **ctx, const char *uri, const char *inactive)
+{
+	char entry[1024];
+
+	snprintf(entry, sizeof(entry),
+	         "{ plugin = \"libvirt\"; name = \"vm\"; watch_interval_ms = 86400000;\n"
+	         "  config = { uri = \"%s\"; inactive = \"%s\"; address_poll_ms = 0;\n"
+	         "             dmi_uuid_path = \"%s/none\"; }; }",
+	         uri, inactive, dir);
+	return start_chain(ctx, entry);
 }
 
 static muster_watch *start(muster_ctx **ctx, const char *inactive)
@@ -341,6 +351,52 @@ static void stop_is_prompt(void **unused)
 		stop(w, ctx);
 	}
 	gone(w0);
+}
+
+/* The one task of job `job` that `kind` lists. */
+static void expect_task(muster_change *c, int kind, const char *job)
+{
+	const char *j, *address;
+	long index;
+
+	assert_int_equal(muster_change_count(c, kind), 1);
+	assert_int_equal(muster_change_at(c, kind, 0, &j, &index, &address), 0);
+	assert_string_equal(j, job);
+	assert_int_equal(index, 0);
+	muster_change_free(c);
+}
+
+/* Two libvirt entries merged: two watches at once share the one event
+ * loop, and each entry's events are changes. */
+static void two_entries(void **unused)
+{
+	char entries[1024];
+	virDomainPtr a, b;
+	muster_ctx *ctx;
+	muster_watch *w;
+
+	(void)unused;
+	snprintf(entries, sizeof(entries),
+	         "{ plugin = \"libvirt\"; name = \"a\"; on_success = \"merge\";\n"
+	         "  watch_interval_ms = 86400000;\n"
+	         "  config = { uri = \"test:///default\"; jobs = { worker = \"a-*\"; };\n"
+	         "             address_poll_ms = 0; dmi_uuid_path = \"%s/none\"; }; },\n"
+	         "{ plugin = \"libvirt\"; name = \"b\"; watch_interval_ms = 86400000;\n"
+	         "  config = { uri = \"test:///default\"; jobs = { ps = \"b-*\"; };\n"
+	         "             address_poll_ms = 0; dmi_uuid_path = \"%s/none\"; }; }",
+	         dir, dir);
+	a = define("a-0", -1);
+	assert_int_equal(virDomainCreate(a), 0);
+	w = start_chain(&ctx, entries);
+	expect_task(next(w), MUSTER_CHANGE_ADDED, "worker"); /* b has none yet */
+	b = define("b-0", -1);
+	assert_int_equal(virDomainCreate(b), 0);
+	expect_task(next(w), MUSTER_CHANGE_ADDED, "ps");
+	assert_int_equal(virDomainDestroy(a), 0);
+	expect_task(next(w), MUSTER_CHANGE_REMOVED, "worker");
+	stop(w, ctx);
+	gone(b);
+	gone(a);
 }
 
 /* A network that comes up: its domains get an address, and libvirt
@@ -547,6 +603,7 @@ int main(void)
 		cmocka_unit_test(lifecycle_changes),
 		cmocka_unit_test(define_undefine),
 		cmocka_unit_test(address_awaited),
+		cmocka_unit_test(two_entries),
 		cmocka_unit_test(stop_is_prompt),
 		cmocka_unit_test(reconnects),
 	};
