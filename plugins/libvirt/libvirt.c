@@ -13,6 +13,8 @@
  *   port        8470 (TF's), order "natural" (default) | "name"
  *   accelerators { KIND = ["PCI vendor ID", ...]; }
  *   self_domain, dmi_uuid_path, rpc_layer ("grpc")
+ *   address_poll_ms  10000: how often a watch resolves again anyway, for
+ *               address changes libvirt sends no event for (watch.c)
  *
  * A domain's own metadata element (namespace VIRT_NS, see domain.c) wins
  * over the globs: it names the job, and may give the index, the port and
@@ -28,7 +30,8 @@
  * Thread safety: every resolve opens its own connection and keeps all it
  * learns in locals; the state is read-only after open().  The one shared
  * thing, libvirt's process-wide error handler, is swapped under a lock in
- * conn.c.  So: MUSTER_PLUGIN_THREADSAFE.
+ * conn.c.  So: MUSTER_PLUGIN_THREADSAFE.  watch() (watch.c) keeps its own
+ * connection and touches the state read-only too.
  */
 #include "config.h"
 #ifndef _GNU_SOURCE
@@ -58,26 +61,41 @@ static const char *virt_state_name(int state)
 	}
 }
 
-/* Which job the domain belongs to: its index in run->jobs, or -1. */
-static long job_of(struct virt_run *run, const struct virt_domain *d)
+long virt_member_job(const struct virt_conf *conf, const struct virt_domain *d)
 {
-	const struct virt_conf *conf = run->conf;
 	size_t j, g;
 
+	if (conf->njobs == 0)
+		return d->has_meta ? 0 : -1;
 	if (d->has_meta) {
-		for (j = 0; j < run->njobs; j++)
-			if (strcmp(run->jobs[j].name, d->meta_job) == 0)
+		for (j = 0; j < conf->njobs; j++)
+			if (strcmp(conf->jobs[j].name, d->meta_job) == 0)
 				return (long)j;
-		if (conf->njobs > 0)
-			run->host->log(conf->pc, VIRT_LOG_DEBUG,
-			               "domain %s: its metadata names job %s, which is not configured",
-			               d->name, d->meta_job);
 		return -1;
 	}
 	for (j = 0; j < conf->njobs; j++)
 		for (g = 0; g < conf->jobs[j].nglobs; g++)
 			if (fnmatch(conf->jobs[j].globs[g], d->name, 0) == 0)
 				return (long)j;
+	return -1;
+}
+
+/* Which job the domain belongs to: its index in run->jobs, or -1. */
+static long job_of(struct virt_run *run, const struct virt_domain *d)
+{
+	const struct virt_conf *conf = run->conf;
+	long j = virt_member_job(conf, d);
+	size_t k;
+
+	if (j < 0 && d->has_meta)
+		run->host->log(conf->pc, VIRT_LOG_DEBUG,
+		               "domain %s: its metadata names job %s, which is not configured",
+		               d->name, d->meta_job);
+	if (j < 0 || conf->njobs > 0)
+		return j; /* configured jobs: run->jobs is conf->jobs, in order */
+	for (k = 0; k < run->njobs; k++)
+		if (strcmp(run->jobs[k].name, d->meta_job) == 0)
+			return (long)k;
 	return -1;
 }
 
@@ -397,6 +415,7 @@ static const muster_plugin virt_plugin = {
 	virt_open,
 	virt_resolve,
 	virt_close,
+	virt_watch,
 };
 
 MUSTER_PLUGIN_DEFINE(virt_plugin)

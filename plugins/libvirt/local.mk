@@ -11,11 +11,24 @@ plugins_libvirt_libvirt_la_SOURCES = \
 	plugins/libvirt/domain.c \
 	plugins/libvirt/accel.c \
 	plugins/libvirt/address.c \
-	plugins/libvirt/build.c
+	plugins/libvirt/build.c \
+	plugins/libvirt/watch.c \
+	plugins/libvirt/evloop.c
 plugins_libvirt_libvirt_la_CPPFLAGS = $(AM_CPPFLAGS) $(LIBVIRT_CFLAGS) $(LIBXML_CFLAGS)
 plugins_libvirt_libvirt_la_LDFLAGS = $(muster_plugin_ldflags)
 plugins_libvirt_libvirt_la_LIBADD = plugins/common/libplugin_common.la $(LIBVIRT_LIBS) \
 	$(LIBXML_LIBS) -lpthread
+
+# Its watch through the public API, with libvirt's test:///default changed
+# by the test itself in the same process, and (where libvirtd is installed)
+# a daemon of the test's own restarted under a watch (cmocka).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/libvirt/test_watch
+TESTS += tests/libvirt/test_watch
+tests_libvirt_test_watch_CPPFLAGS = $(AM_CPPFLAGS) $(LIBVIRT_CFLAGS)
+tests_libvirt_test_watch_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_libvirt_test_watch_LDADD = core/libmuster.la $(LIBVIRT_LIBS) $(CMOCKA_LIBS) -lpthread
+endif
 endif
 
 # Its tests: shell scripts driving the `muster` program against libvirt's

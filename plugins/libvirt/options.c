@@ -272,6 +272,8 @@ static const muster_popt options[] = {
 	MUSTER_POPT_CHOICE("order", struct virt_conf, order, order_names, 0),
 	MUSTER_POPT_CHOICE("family", struct virt_conf, family, family_names, 0),
 	MUSTER_POPT_CHOICE("inactive", struct virt_conf, inactive, inactive_names, 0),
+	/* Default: as an entry's watch_interval_ms. */
+	MUSTER_POPT_INT("address_poll_ms", struct virt_conf, address_poll_ms, 0, 86400000, 10000),
 };
 
 int virt_open(const muster_host *host, muster_plugin_ctx *pc, void **state)

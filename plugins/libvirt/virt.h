@@ -9,9 +9,13 @@
  *   accel.c     hostdevs → accelerators (node devices, metadata, GPU)
  *   address.c   virDomainInterfaceAddresses over the configured sources
  *   build.c     order, indices, self identity: the builder calls
+ *   watch.c     watch(): domain events, addresses awaited, reconnects
+ *   evloop.c    the process's libvirt event loop, shared by the watches
  *
- * Calls go one way: libvirt.c uses the others; accel.c uses conn.c and
- * domain.c; address.c uses conn.c and options.c; conn.c uses domain.c.
+ * Calls go one way: libvirt.c uses the others but evloop.c; watch.c uses
+ * evloop.c, conn.c, domain.c, address.c and libvirt.c's membership test;
+ * accel.c uses conn.c and domain.c; address.c uses conn.c and options.c;
+ * conn.c uses domain.c.
  * Nothing here is exported: the plugin's only visible symbol is its entry.
  */
 #ifndef MUSTER_PLUGINS_LIBVIRT_H
@@ -71,6 +75,7 @@ struct virt_conf {
 	char *self_domain;             /* explicit own domain (name or UUID) */
 	char *dmi_uuid_path;
 	char *rpc_layer;
+	long address_poll_ms;          /* watch: resolve again this often; 0: never */
 };
 
 /* An accelerator count. */
@@ -168,6 +173,20 @@ muster_status virt_domain_parse(struct virt_run *run, struct virt_domain *d, con
 void virt_domain_clear(struct virt_domain *d);
 /* The PCI vendor, class, parent and mdev type of a node device's XML. */
 int virt_nodedev_parse(const char *xml, struct virt_nodedev *n);
+
+/* libvirt.c: the configured job (index in conf->jobs) that claims the
+ * domain, or -1; with no jobs configured, 0 when its metadata names one. */
+long virt_member_job(const struct virt_conf *conf, const struct virt_domain *d);
+
+/* watch.c: the descriptor's watch(). */
+int virt_watch(void *state, const muster_host *host, muster_plugin_ctx *pc, muster_watcher *w);
+
+/* evloop.c: a running event loop for the caller's watch (-1 with *why when
+ * there can be none); release when the watch ends.  barrier() returns
+ * once the loop has finished whatever callback it was running. */
+int virt_evloop_acquire(const char **why);
+void virt_evloop_release(void);
+void virt_evloop_barrier(void);
 
 /* accel.c */
 muster_status virt_accelerators(struct virt_run *run, struct virt_domain *d);
