@@ -281,15 +281,8 @@ int virt_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 	muster_popts o = { host, pc, host->cfg_root(pc) };
 	struct virt_conf *conf;
 
-	if (host->abi_major != MUSTER_PLUGIN_ABI_MAJOR) {
-		host->open_error(pc, NULL, "host speaks plugin ABI %u, this plugin %d",
-		                 (unsigned)host->abi_major, MUSTER_PLUGIN_ABI_MAJOR);
+	if ((conf = muster_plugin_conf_new(host, pc, sizeof(*conf))) == NULL)
 		return -1;
-	}
-	if ((conf = calloc(1, sizeof(*conf))) == NULL) {
-		host->open_error(pc, NULL, "out of memory");
-		return -1;
-	}
 	conf->pc = pc;
 	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), conf) != 0) {
 		virt_conf_free(conf);
