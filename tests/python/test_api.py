@@ -3,6 +3,7 @@ answer compared with the `muster` program's on the same input."""
 import json
 import os
 import pydoc
+import sys
 
 import pytest
 
@@ -284,3 +285,52 @@ def test_env_of_an_unknown_own_task():
     assert c.env("pytorch", "worker:1")["RANK"] == "1"
     assert c.hostfile("mpich") == "h1:1\nh2:1\n"
 
+
+def fake_framework(monkeypatch, calls, *names):
+    """Stand-ins for the frameworks' modules, recording the call's kwargs."""
+    import types
+    dist = types.SimpleNamespace(
+        init_process_group=lambda backend, **kw: calls.append(dict(kw, backend=backend)),
+        initialize=lambda **kw: calls.append(kw))
+    for name in names:
+        module = types.ModuleType(name)
+        module.distributed = dist
+        monkeypatch.setitem(sys.modules, name, module)
+        monkeypatch.setitem(sys.modules, name + ".distributed", dist)
+
+
+def test_torch_and_jax_follow_the_launch_env(conf, monkeypatch):
+    import muster.jax
+    import muster.torch
+    calls = []
+    fake_framework(monkeypatch, calls, "torch", "jax")
+    cluster = {"worker": ["[::1]:2000", "[::1]:2001"], "chief": ["[::1]:2002"],
+               "ps": ["[::1]:2003"]}
+    path = conf('chain = ( { plugin = "tf_config"; } );')
+    monkeypatch.setenv("TF_CONFIG", json.dumps({"cluster": cluster,
+                                                "task": {"type": "worker", "index": 1}}))
+    assert muster.torch.init_process_group("gloo", config=path) == 2
+    assert muster.torch.init_process_group("gloo", config=path, rank=5) == 5
+    assert muster.jax.initialize(config=path) == 2
+    assert calls == [
+        {"backend": "gloo", "init_method": "tcp://[::1]:2002", "rank": 2, "world_size": 3},
+        {"backend": "gloo", "init_method": "tcp://[::1]:2002", "rank": 5, "world_size": 3},
+        {"coordinator_address": "[::1]:2002", "num_processes": 3, "process_id": 2}]
+    monkeypatch.setenv("TF_CONFIG", json.dumps({"cluster": cluster,
+                                                "task": {"type": "ps", "index": 0}}))
+    for call in (muster.torch.init_process_group, muster.jax.initialize):
+        with pytest.raises(muster.NoSuchTaskError, match="ps:0 is not a training task"):
+            call(config=path)
+    with pytest.raises(muster.NoSuchTaskError, match="own task is unknown"):
+        muster.jax.initialize(config=fixture("noself.conf"))
+
+
+def test_frameworks_missing_raise_import_error_naming_them(monkeypatch):
+    import muster.jax
+    import muster.torch
+    monkeypatch.setitem(sys.modules, "torch", None)
+    monkeypatch.setitem(sys.modules, "jax", None)
+    with pytest.raises(ImportError, match="needs PyTorch"):
+        muster.torch.init_process_group("gloo", config=fixture("static.conf"))
+    with pytest.raises(ImportError, match="needs JAX"):
+        muster.jax.initialize(config=fixture("static.conf"))
