@@ -4,7 +4,6 @@
 muster_python_sources = \
 	python/muster/__init__.py \
 	python/muster/_hooks.py \
-	python/muster/_ranks.py \
 	python/muster/errors.py \
 	python/muster/cluster.py \
 	python/muster/tensorflow.py \

@@ -194,6 +194,56 @@ static PyObject *result_tf_config(PyObject *self, PyObject *args, PyObject *kwar
 	return take_string(rc, s, &err);
 }
 
+/* A launch's environment as {name: value}, in the library's order. */
+static PyObject *env_dict(char **env)
+{
+	PyObject *d = PyDict_New();
+	for (size_t i = 0; d && env[i]; i++) {
+		const char *eq = strchr(env[i], '=');
+		PyObject *k = PyUnicode_DecodeUTF8(env[i], eq - env[i], "surrogateescape");
+		PyObject *v = k ? ext_str(eq + 1) : NULL;
+		if (!v || PyDict_SetItem(d, k, v) < 0)
+			Py_CLEAR(d);
+		Py_XDECREF(k);
+		Py_XDECREF(v);
+	}
+	return d;
+}
+
+static PyObject *result_launch_env(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+	static char *kwlist[] = {"framework", "task_type", "task_id", "jobs", "nproc_per_node",
+	                         "local_rank", NULL};
+	muster_launch l = MUSTER_LAUNCH_INIT;
+	PyObject *task_id_obj = Py_None;
+	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s|zOzll:launch_env", kwlist, &l.framework,
+	                                 &l.task_type, &task_id_obj, &l.jobs, &l.nproc_per_node,
+	                                 &l.local_rank) ||
+	    parse_task_id(task_id_obj, &l.task_id) < 0)
+		return NULL;
+	char **env = NULL;
+	muster_error err = {0};
+	int rc = muster_launch_env(&env, R(self), &l, &err);
+	if (rc < 0)
+		return ext_raise(rc, err.message, NULL);
+	PyObject *d = env_dict(env);
+	muster_free(env);
+	return d;
+}
+
+static PyObject *result_hostfile(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+	static char *kwlist[] = {"flavor", "jobs", "nproc_per_node", NULL};
+	muster_launch l = MUSTER_LAUNCH_INIT;
+	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s|zl:hostfile", kwlist, &l.framework,
+	                                 &l.jobs, &l.nproc_per_node))
+		return NULL;
+	char *s = NULL;
+	muster_error err = {0};
+	int rc = muster_launch_hostfile(&s, R(self), &l, &err);
+	return take_string(rc, s, &err);
+}
+
 static PyObject *result_to_json(PyObject *self, PyObject *unused)
 {
 	(void)unused;
@@ -265,6 +315,11 @@ static PyMethodDef result_methods[] = {
 	 "master(task_type=None, task_id=None, rpc_layer=None) -> str, TensorFlow's rules."},
 	{"tf_config", KW(result_tf_config),
 	 "tf_config(task_type, task_id, sparse=False) -> str: the TF_CONFIG for that task."},
+	{"launch_env", KW(result_launch_env),
+	 "launch_env(framework, task_type=None, task_id=None, jobs=None, nproc_per_node=1, "
+	 "local_rank=0) -> dict: `muster env`'s variables, in its order; task None: own."},
+	{"hostfile", KW(result_hostfile),
+	 "hostfile(flavor, jobs=None, nproc_per_node=1) -> str: `muster hostfile`'s text."},
 	{"to_json", result_to_json, METH_NOARGS, "to_json() -> str: `muster resolve`'s JSON."},
 	{"release_port", result_release_port, METH_NOARGS,
 	 "release_port(): let go of the reserved port, right before binding it."},

@@ -1,6 +1,6 @@
 """Cluster and Context: the answer of a resolve, and the opened configuration."""
 import os
-from typing import Dict, List, Optional, Tuple, Union
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from muster import _muster
 
@@ -8,6 +8,7 @@ __all__ = ["Cluster", "Context", "resolve"]
 
 Tasks = Union[List[str], Dict[int, str]]
 TaskName = Union[str, Tuple[str, int]]
+Jobs = Union[str, Sequence[str], None]
 
 
 class Cluster:
@@ -91,6 +92,38 @@ class Cluster:
         task_type, task_id = _split_task(task)
         return self._r.tf_config(task_type, task_id, sparse)
 
+    def env(self, framework: str, task: Optional[TaskName] = None, *, jobs: Jobs = None,
+            nproc_per_node: int = 1, local_rank: int = 0) -> Dict[str, str]:
+        """The environment a process of `task` ("worker:1" or ("worker", 1);
+        None: this process's own task) reads to join a `framework` launch,
+        as ``muster env --for FRAMEWORK`` prints it: name -> value, in the
+        order a launcher sets them.
+
+        "tensorflow": TF_CONFIG.  "pytorch": MASTER_ADDR, MASTER_PORT,
+        WORLD_SIZE, RANK, LOCAL_RANK, LOCAL_WORLD_SIZE, GROUP_RANK, NODE_RANK
+        and torchrun's PET_* variables.  "jax": JAX_COORDINATOR_ADDRESS,
+        JAX_NUM_PROCESSES, JAX_PROCESS_ID.  Each ends with
+        CUDA_VISIBLE_DEVICES when the backend gives the task GPU ids.
+
+        PyTorch and JAX number the training tasks' processes: the master
+        task (chief, else master, else the first task) is node 0, the others
+        follow in job order, then index; `nproc_per_node` processes per
+        task, this one `local_rank` among them.  `jobs` ("worker,chief" or
+        a sequence of names) are the jobs that train; None: all but ps and
+        evaluator.  NoSuchTaskError names what is missing (the task, a job,
+        a training task); muster.Error for an unknown framework."""
+        task_type, task_id = _split_task(task) if task is not None else (None, None)
+        return self._r.launch_env(framework, task_type, task_id, _job_list(jobs),
+                                  nproc_per_node, local_rank)
+
+    def hostfile(self, flavor: str, *, jobs: Jobs = None, nproc_per_node: int = 1) -> str:
+        """A hostfile for an MPI-style launcher, as ``muster hostfile --for
+        FLAVOR`` prints it: one line per host of the training tasks (`jobs`
+        as for :meth:`env`), in node order, its slots the sum of
+        `nproc_per_node` over its tasks: "HOST slots=N" for "openmpi" and
+        "deepspeed", "HOST:N" for "mpich" and "horovod"."""
+        return self._r.hostfile(flavor, _job_list(jobs), nproc_per_node)
+
     def to_json(self) -> str:
         """The same JSON as ``muster resolve`` prints."""
         return self._r.to_json()
@@ -111,6 +144,12 @@ def _split_task(task: TaskName) -> Tuple[str, int]:
         return job, int(index)
     job, index = task
     return job, int(index)
+
+
+def _job_list(jobs: Jobs) -> Optional[str]:
+    if jobs is None or isinstance(jobs, str):
+        return jobs
+    return ",".join(jobs)
 
 
 class Context:

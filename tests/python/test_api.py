@@ -3,6 +3,7 @@ answer compared with the `muster` program's on the same input."""
 import json
 import os
 import pydoc
+import sys
 
 import pytest
 
@@ -163,3 +164,173 @@ def test_context_opens_once():
     with pytest.raises(RuntimeError):
         ctx._c.__init__(fixture("static.conf"))
     assert ctx.resolve().task_id == 1
+
+
+LAUNCH_TF_CONFIG = {"cluster": {"worker": ["h1:2222", "h1:2223", "[::1]:2224"],
+                                "chief": ["h0:2222"], "ps": ["h2:2222"],
+                                "evaluator": ["h3:2222"]},
+                    "task": {"type": "worker", "index": 1}}
+
+
+@pytest.fixture
+def launch_conf(conf, monkeypatch):
+    monkeypatch.setenv("TF_CONFIG", json.dumps(LAUNCH_TF_CONFIG))
+    return conf('chain = ( { plugin = "tf_config"; } );')
+
+
+def cli_env(path, framework, *args):
+    rc, out, err = cli(path, "env", "--for", framework, "--format", "json", *args)
+    assert rc == 0, err
+    return json.loads(out)
+
+
+@pytest.mark.parametrize("framework", ["pytorch", "jax", "tensorflow"])
+def test_env_is_muster_env(launch_conf, framework):
+    c = muster.resolve(launch_conf)
+    for kwargs, args in [
+            ({}, []),
+            ({"task": "chief:0"}, ["--task", "chief:0"]),
+            ({"task": ("worker", 2), "nproc_per_node": 2}, ["--task", "worker:2",
+                                                            "--nproc-per-node", "2"]),
+            ({"jobs": ["worker"]}, ["--jobs", "worker"]),
+            ({"task": "worker:0", "jobs": "worker,chief"}, ["--task", "worker:0",
+                                                            "--jobs", "worker,chief"])]:
+        got = c.env(framework, **kwargs)
+        # The same variables in the same order.
+        assert list(got.items()) == list(cli_env(launch_conf, framework, *args).items()), kwargs
+    if framework == "tensorflow":
+        assert c.env(framework, "ps:0") == cli_env(launch_conf, framework, "--task", "ps:0")
+
+
+def test_env_numbering_and_local_rank(launch_conf):
+    c = muster.resolve(launch_conf)
+    env = c.env("pytorch", nproc_per_node=4, local_rank=3)
+    # The chief is node 0, the workers follow by index: worker 1 is node 2.
+    assert (env["MASTER_ADDR"], env["MASTER_PORT"]) == ("h0", "2222")
+    assert (env["GROUP_RANK"], env["RANK"], env["WORLD_SIZE"]) == ("2", "11", "16")
+    assert env["LOCAL_RANK"] == "3" and env["LOCAL_WORLD_SIZE"] == "4"
+    jax = c.env("jax", "worker:2", nproc_per_node=2, local_rank=1)
+    assert jax == {"JAX_COORDINATOR_ADDRESS": "h0:2222", "JAX_NUM_PROCESSES": "8",
+                   "JAX_PROCESS_ID": "7"}
+    assert json.loads(c.env("tensorflow")["TF_CONFIG"])["task"] == {"type": "worker",
+                                                                    "index": 1}
+
+
+@pytest.mark.parametrize("flavor", ["openmpi", "mpich", "horovod", "deepspeed"])
+def test_hostfile_is_muster_hostfile(launch_conf, flavor):
+    c = muster.resolve(launch_conf)
+    for kwargs, args in [({}, []), ({"nproc_per_node": 3}, ["--nproc-per-node", "3"]),
+                         ({"jobs": ("worker", "ps")}, ["--jobs", "worker,ps"]),
+                         ({"jobs": "chief"}, ["--jobs", "chief"])]:
+        rc, out, err = cli(launch_conf, "hostfile", "--for", flavor, *args)
+        assert rc == 0, err
+        assert c.hostfile(flavor, **kwargs) == out + "\n", kwargs
+    # Two tasks on h1: one line, their slots summed.
+    sep = " slots=" if flavor in ("openmpi", "deepspeed") else ":"
+    assert c.hostfile(flavor, nproc_per_node=2).splitlines() == [
+        "h0%s2" % sep, "h1%s4" % sep, "::1%s2" % sep]
+
+
+def test_env_gives_the_tasks_gpu_ids(conf, monkeypatch):
+    for name, value in [("SLURM_PROCID", "1"), ("SLURM_STEP_NUM_TASKS", "4"),
+                        ("SLURM_STEP_NODELIST", "g[1-2]"),
+                        ("SLURM_STEP_TASKS_PER_NODE", "2(x2)"), ("SLURM_GPUS_ON_NODE", "4"),
+                        ("CUDA_VISIBLE_DEVICES", "4,5,6,7")]:
+        monkeypatch.setenv(name, value)
+    path = conf('chain = ( { plugin = "slurm"; } );')
+    c = muster.resolve(path)
+    for framework in ("pytorch", "jax", "tensorflow"):
+        env = c.env(framework)
+        assert list(env)[-1] == "CUDA_VISIBLE_DEVICES" and env["CUDA_VISIBLE_DEVICES"] == "6,7"
+        assert env == cli_env(path, framework)
+    assert c.env("jax", "worker:2")["CUDA_VISIBLE_DEVICES"] == "4,5"
+
+
+def test_launch_errors(launch_conf):
+    c = muster.resolve(launch_conf)
+    with pytest.raises(muster.Error) as e:
+        c.env("mxnet")
+    assert not isinstance(e.value, muster.NoSuchTaskError)
+    assert str(e.value) == "unknown framework 'mxnet' (tensorflow, pytorch or jax)"
+    with pytest.raises(muster.Error, match="unknown hostfile form 'slurm'"):
+        c.hostfile("slurm")
+    with pytest.raises(muster.Error, match="0 is not at least 1"):
+        c.env("pytorch", nproc_per_node=0)
+    with pytest.raises(muster.Error, match="local rank 2 is not below 2"):
+        c.env("pytorch", nproc_per_node=2, local_rank=2)
+    with pytest.raises(ValueError):
+        c.env("pytorch", "worker")
+    # A task or job outside the cluster: the program's message and status.
+    for framework, args, message in [
+            ("pytorch", ["--task", "worker:7"], "No task with index 7 in job 'worker'"),
+            ("tensorflow", ["--task", "worker:7"], "No task with index 7 in job 'worker'"),
+            ("jax", ["--task", "ps:0"], "task ps:0 is not a training task of a jax launch"),
+            ("pytorch", ["--task", "trainer:0"], "No such job in cluster: 'trainer'"),
+            ("pytorch", ["--jobs", "worker,trainer"], "the cluster has no job 'trainer'")]:
+        task = args[1] if args[0] == "--task" else None
+        jobs = args[1].split(",") if args[0] == "--jobs" else None
+        with pytest.raises(muster.NoSuchTaskError) as e:
+            c.env(framework, task, jobs=jobs)
+        assert message in str(e.value)
+        rc, _, err = cli(launch_conf, "env", "--for", framework, *args)
+        assert rc == e.value.exit_status == 5 and e.value.message in err
+    with pytest.raises(muster.NoSuchTaskError, match="the cluster has no job 'trainer'"):
+        c.hostfile("openmpi", jobs=["trainer"])
+
+
+def test_env_of_an_unknown_own_task():
+    c = muster.resolve(fixture("noself.conf"))
+    with pytest.raises(muster.NoSuchTaskError, match="own task is unknown"):
+        c.env("pytorch")
+    assert c.env("pytorch", "worker:1")["RANK"] == "1"
+    assert c.hostfile("mpich") == "h1:1\nh2:1\n"
+
+
+def fake_framework(monkeypatch, calls, *names):
+    """Stand-ins for the frameworks' modules, recording the call's kwargs."""
+    import types
+    dist = types.SimpleNamespace(
+        init_process_group=lambda backend, **kw: calls.append(dict(kw, backend=backend)),
+        initialize=lambda **kw: calls.append(kw))
+    for name in names:
+        module = types.ModuleType(name)
+        module.distributed = dist
+        monkeypatch.setitem(sys.modules, name, module)
+        monkeypatch.setitem(sys.modules, name + ".distributed", dist)
+
+
+def test_torch_and_jax_follow_the_launch_env(conf, monkeypatch):
+    import muster.jax
+    import muster.torch
+    calls = []
+    fake_framework(monkeypatch, calls, "torch", "jax")
+    cluster = {"worker": ["[::1]:2000", "[::1]:2001"], "chief": ["[::1]:2002"],
+               "ps": ["[::1]:2003"]}
+    path = conf('chain = ( { plugin = "tf_config"; } );')
+    monkeypatch.setenv("TF_CONFIG", json.dumps({"cluster": cluster,
+                                                "task": {"type": "worker", "index": 1}}))
+    assert muster.torch.init_process_group("gloo", config=path) == 2
+    assert muster.torch.init_process_group("gloo", config=path, rank=5) == 5
+    assert muster.jax.initialize(config=path) == 2
+    assert calls == [
+        {"backend": "gloo", "init_method": "tcp://[::1]:2002", "rank": 2, "world_size": 3},
+        {"backend": "gloo", "init_method": "tcp://[::1]:2002", "rank": 5, "world_size": 3},
+        {"coordinator_address": "[::1]:2002", "num_processes": 3, "process_id": 2}]
+    monkeypatch.setenv("TF_CONFIG", json.dumps({"cluster": cluster,
+                                                "task": {"type": "ps", "index": 0}}))
+    for call in (muster.torch.init_process_group, muster.jax.initialize):
+        with pytest.raises(muster.NoSuchTaskError, match="ps:0 is not a training task"):
+            call(config=path)
+    with pytest.raises(muster.NoSuchTaskError, match="own task is unknown"):
+        muster.jax.initialize(config=fixture("noself.conf"))
+
+
+def test_frameworks_missing_raise_import_error_naming_them(monkeypatch):
+    import muster.jax
+    import muster.torch
+    monkeypatch.setitem(sys.modules, "torch", None)
+    monkeypatch.setitem(sys.modules, "jax", None)
+    with pytest.raises(ImportError, match="needs PyTorch"):
+        muster.torch.init_process_group("gloo", config=fixture("static.conf"))
+    with pytest.raises(ImportError, match="needs JAX"):
+        muster.jax.initialize(config=fixture("static.conf"))
