@@ -1,7 +1,8 @@
 #!/bin/sh
 # CI entry point for the integration tests against a real kube-apiserver:
 # build the server if absent (ensure-apiserver.sh), start it with etcd on
-# loopback, run integration.sh (seeds its own pods), stop the server again
+# loopback, run integration.sh (seeds its own pods), watch.sh and the
+# kubernetes example's test (tests/examples), stop the server again
 # (only if this script started it).  Prints TAP lines (ok N - ... /
 # not ok N - ...) and exits non-zero on any failure; a missing server, tool
 # or plugin is a failure here, never a skip.
@@ -70,4 +71,5 @@ export MUSTER_PLUGIN_PATH MUSTER_TEST_SRCDIR MUSTER_TEST_BUILDDIR MUSTER_BIN MUS
 rc=0
 sh "$here/integration.sh" || rc=$?
 sh "$here/watch.sh" || rc=$?
+sh "$top/tests/examples/kubernetes.sh" || rc=$?
 exit $rc
