@@ -219,6 +219,8 @@ def main():
     ap.add_argument("--pods", type=int, default=int(os.environ.get("BENCH_PODS", "16")))
     ap.add_argument("--idle-s", type=float, default=float(os.environ.get("BENCH_IDLE_S", "60")))
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--samples", default=os.environ.get("BENCH_SAMPLES"),
+                    help="write each change's times here, one JSON object a line")
     a = ap.parse_args()
     random.seed(a.seed)
     # Reader threads take the GIL back quickly once their read returns.
@@ -284,6 +286,7 @@ def main():
         lat = {(o.name, kind, frm): [] for o in obs for kind in ("run", "del")
                for frm in ("resp", "sent")}
         gap = {"run": [], "del": []}
+        samples = open(a.samples, "w") if a.samples else None
         missed = 0
         for k in range(a.changes):
             i, name = a.pods + k, names[a.pods + k]
@@ -308,6 +311,10 @@ def main():
                     lat[(who, kind, "sent")].append(t - sent)
                 if ("raw", kind, name) in seen and ("muster", kind, name) in seen:
                     gap[kind].append(seen[("muster", kind, name)] - seen[("raw", kind, name)])
+                if samples:
+                    samples.write(json.dumps(dict({w: t - done for (w, _, _), t in seen.items()},
+                                                  pod=name, kind=kind, sent=sent - done,
+                                                  at=done, load=loadavg())) + "\n")
             if (k + 1) % 50 == 0:
                 print("  %d/%d changes, load average %s" % (k + 1, a.changes, loadavg()),
                       flush=True)

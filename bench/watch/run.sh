@@ -3,6 +3,7 @@
 # (`make bench-watch`, or bench/watch/run.sh BUILDDIR [SRCDIR]).  Starts its
 # own API server and etcd on ports of their own, and stops them at the end.
 # Env: BENCH_CHANGES [200]  BENCH_PODS [16]  BENCH_IDLE_S [60]
+#      BENCH_SAMPLES (a file for each change's times, one JSON line each)
 #      BENCH_PYTHON [/usr/bin/python3] (with Debian's python3-kubernetes)
 #      MUSTER_KUBE_TOOLS [../shared/tools/kube-apiserver beside the source]
 #      KUBE_APISERVER [/var/tmp/muster-kube/bin/kube-apiserver: build.sh's]
