@@ -476,8 +476,6 @@ static int watch_loop(struct k8s_watch *kw)
 					return -1;
 				retry_later(s, now_ms());
 			}
-			if (s->curl == NULL && s->due_ms - now < wait)
-				wait = s->due_ms - now > 0 ? s->due_ms - now : 0;
 		}
 		curl_multi_perform(kw->multi, &running);
 		while ((m = curl_multi_info_read(kw->multi, &left)) != NULL) {
@@ -499,6 +497,12 @@ static int watch_loop(struct k8s_watch *kw)
 			kw->armed = 1;
 			kw->real->watch_armed(kw->w);
 		}
+		/* After the transfers that just ended: a stream the server closed
+		 * is due at once, and must not wait out the poll (1 s blind). */
+		now = now_ms();
+		for (size_t i = 0; i < kw->n; i++)
+			if (kw->s[i].curl == NULL && kw->s[i].due_ms - now < wait)
+				wait = kw->s[i].due_ms - now > 0 ? kw->s[i].due_ms - now : 0;
 		stop.revents = 0;
 		if (curl_multi_poll(kw->multi, &stop, 1, (int)wait, NULL) != CURLM_OK)
 			return -1;
