@@ -15,7 +15,7 @@ every step waits for all observers (bounded) and a random 0-1 s pause
 puts the changes at random points of the poller's second.
 
   bench.py --build BUILDDIR --api URL --ca FILE --token T --kubeconfig FILE
-           [--changes 200] [--pods 16] [--idle-s 60]
+           [--changes 200] [--pods 16] [--idle-s 60] [--samples FILE]
 """
 import argparse
 import http.client
@@ -232,7 +232,7 @@ def main():
     pods = "/api/v1/namespaces/%s/pods" % NS
     api.must((200,), "DELETE", pods + "?gracePeriodSeconds=0")
     for _ in range(100):
-        st, out, _, _ = api.call("GET", pods)
+        _, out, _, _ = api.call("GET", pods)
         if not json.loads(out)["items"]:
             break
         time.sleep(0.1)
@@ -318,6 +318,8 @@ def main():
             if (k + 1) % 50 == 0:
                 print("  %d/%d changes, load average %s" % (k + 1, a.changes, loadavg()),
                       flush=True)
+        if samples:
+            samples.close()
         print("load average after the changes: %s" % loadavg())
         for kind, what in (("run", "pod turned Running (status PATCH)"),
                            ("del", "pod deleted (DELETE, gracePeriodSeconds=0)")):
