@@ -30,3 +30,12 @@ EXTRA_DIST += bench/launch/run.sh
 bench-launch: bench/launch/worker$(EXEEXT) bench/launch/bench_launch$(EXEEXT) cli/muster$(EXEEXT) all
 	$(SHELL) $(srcdir)/bench/launch/run.sh '$(abs_top_builddir)' '$(abs_top_srcdir)'
 .PHONY: bench-launch
+
+# bench/watch: muster watch's latency and idle CPU beside a raw watch stream
+# and TensorFlow's resolver polled every second, on a real kube-apiserver
+# (`make bench-watch`).
+EXTRA_DIST += bench/watch/run.sh bench/watch/bench.py bench/watch/tf_poll.py \
+	bench/watch/README.md
+bench-watch: cli/muster$(EXEEXT) all
+	$(SHELL) $(srcdir)/bench/watch/run.sh '$(abs_top_builddir)' '$(abs_top_srcdir)'
+.PHONY: bench-watch
