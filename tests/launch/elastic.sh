@@ -156,16 +156,19 @@ await "a node comes back: both nodes start again" 15 eval 'has start n0 6 && has
 check_eq "node 0: ranks 0, 1 of 4, restart count 2" "$(starts n0 2)" "0 0 4 0 2 2 2|1 1 4 0 2 2 2|"
 check_eq "node 1: ranks 2, 3 of 4, restart count 2" "$(starts n1 2)" "0 2 4 1 2 2 2|1 3 4 1 2 2 2|"
 
+# term PID: SIGTERM to a muster run, its exit status in $rc once it ended.
+term() {
+	kill -TERM "$1"
+	rc=0
+	wait "$1" || rc=$?
+}
+
 # SIGTERM ends a node promptly, its workers gone; so does it a spare.
-kill -TERM "$n0"
-rc=0
-wait "$n0" || rc=$?
+term "$n0"
 n0=
 check_eq "SIGTERM ends muster run --elastic with 128 + 15" "$rc" 143
 check_eq "... its workers got SIGTERM and are gone" "$(count TERM n0) $(alive n0)" "6 0"
-kill -TERM "$n3"
-rc=0
-wait "$n3" || rc=$?
+term "$n3"
 n3=
 check_eq "SIGTERM ends a waiting node with 128 + 15" "$rc" 143
 

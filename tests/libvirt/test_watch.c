@@ -242,23 +242,33 @@ static void expect_only(muster_change *c, int kind, long index)
 	muster_change_free(c);
 }
 
-/* start, suspend, resume, destroy and a metadata edit, each one change. */
-static void lifecycle_changes(void **unused)
+/* Domain w-0 defined and running, then a watch (inactive = `inactive`)
+ * whose first change, the current cluster, is w-0 alone. */
+static muster_watch *start_with_w0(virDomainPtr *w0, muster_ctx **ctx, const char *inactive)
 {
-	virDomainPtr w0 = define("w-0", 0), w1, u;
-	muster_ctx *ctx;
+	const long zero = 0;
 	muster_watch *w;
 	muster_change *c;
-	const long zero = 0;
 
-	(void)unused;
-	assert_int_equal(virDomainCreate(w0), 0);
-	w = start(&ctx, "skip");
-
-	c = next(w); /* the current cluster */
+	*w0 = define("w-0", 0);
+	assert_int_equal(virDomainCreate(*w0), 0);
+	w = start(ctx, inactive);
+	c = next(w);
 	expect(c, MUSTER_CHANGE_ADDED, 1, &zero);
 	assert_int_equal(muster_result_task_count(muster_change_result(c), "worker"), 1);
 	muster_change_free(c);
+	return w;
+}
+
+/* start, suspend, resume, destroy and a metadata edit, each one change. */
+static void lifecycle_changes(void **unused)
+{
+	virDomainPtr w0, w1, u;
+	muster_ctx *ctx;
+	muster_watch *w;
+
+	(void)unused;
+	w = start_with_w0(&w0, &ctx, "skip");
 
 	w1 = define("w-1", 1); /* not running: skipped, so no change */
 	no_change(w);
@@ -294,18 +304,12 @@ static void lifecycle_changes(void **unused)
  * cluster back, without it. */
 static void define_undefine(void **unused)
 {
-	virDomainPtr w0 = define("w-0", 0), w1;
+	virDomainPtr w0, w1;
 	muster_ctx *ctx;
 	muster_watch *w;
-	muster_change *c;
-	const long zero = 0;
 
 	(void)unused;
-	assert_int_equal(virDomainCreate(w0), 0);
-	w = start(&ctx, "tryagain");
-	c = next(w);
-	expect(c, MUSTER_CHANGE_ADDED, 1, &zero);
-	muster_change_free(c);
+	w = start_with_w0(&w0, &ctx, "tryagain");
 
 	log_clear();
 	w1 = define("w-1", 1);

@@ -141,6 +141,19 @@ EOC
 else
 	skip "plugins: the WATCH column" "the tf_config or stub plugin is not built"
 fi
+# The schedulers and spark cannot change within a job; gce is polled.
+if have_plugin slurm && have_plugin spark && have_plugin gce; then
+	cat >"$conf" <<EOC
+chain = ( { plugin = "slurm"; }, { plugin = "spark"; config = { cluster_size = 2; executor_id = 0; }; },
+          { plugin = "gce"; config = { jobs = { worker = ["g"]; }; }; } );
+EOC
+	run -c "$conf" plugins
+	expect_out_match '^slurm .* config +loaded$' "plugins: slurm is never polled"
+	expect_out_match '^spark .* config +loaded$' "plugins: spark is never polled"
+	expect_out_match '^gce .* poll 10000 ms +loaded$' "plugins: gce is polled at watch_interval_ms"
+else
+	skip "plugins: the WATCH column of slurm, spark and gce" "one of them is not built"
+fi
 
 run -c "$conf" watch --settle-ms -1
 expect_status 64 "a negative --settle-ms is a usage error"
