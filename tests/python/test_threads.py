@@ -100,5 +100,8 @@ def test_no_reference_or_memory_growth():
                        timeout=600)
     assert p.returncode == 0, p.stderr
     blocks, rss_kb = map(int, p.stdout.split())
-    assert blocks < 100, "Python objects still allocated: %d" % blocks
+    # One object kept per resolve would be 10,000 or more; a hundred or so
+    # come and go between runs (hash randomisation resizes interpreter
+    # caches differently), so the bound sits between the two.
+    assert blocks < 1000, "Python objects still allocated: %d" % blocks
     assert rss_kb < 5 * 1024, "RSS grew by %d kB" % rss_kb
