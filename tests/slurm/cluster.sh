@@ -48,8 +48,30 @@ pids="$!"
 mknod "$tmp/dev/nvidia0" c 1 3 && mknod "$tmp/dev/nvidia1" c 1 3 ||
 	skip_all "cannot make character devices under $tmp (mounted nodev?)"
 
-# Ports from the pid, so that concurrent runs rarely meet.
-base=$((21000 + $$ % 4000 * 5))
+# Five ports from the pid, so that concurrent runs rarely meet, below the
+# kernel's ephemeral range (from 32768: any outgoing connection may hold
+# one there) and free now; the next five when they are not.
+free5() {
+	python3 -c '
+import socket, sys
+b = int(sys.argv[1])
+for p in range(b, b + 5):
+    s = socket.socket()
+    try:
+        s.bind(("0.0.0.0", p))
+    except OSError:
+        sys.exit(1)
+    finally:
+        s.close()
+' "$1"
+}
+base=$((20000 + $$ % 2500 * 5))
+tries=0
+until free5 "$base"; do
+	tries=$((tries + 1))
+	[ $tries -lt 50 ] || bail_out "no five free ports from 20000 to 32499"
+	base=$((20000 + (base - 20000 + 5) % 12500))
+done
 cat >"$tmp/slurm.conf" <<EOF
 ClusterName=muster
 SlurmctldHost=localhost
