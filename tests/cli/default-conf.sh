@@ -85,7 +85,7 @@ with_tf_config '{"cluster": {"worker": ["w0:2222", "w1:2222"]}, "task": {"type":
 expect_status 0 "master, spaced TF_CONFIG"
 expect_out 'grpc://w0:2222' "master: this task's address with TF_CONFIG's rpc_layer"
 
-# Kubeflow's TF_CONFIG (research/tfos_kubeflow.md B.1) comes back byte for byte.
+# The TF_CONFIG Kubeflow's operator writes comes back byte for byte.
 kubeflow='{"cluster":{"evaluator":["test-tfjob-evaluator-0.ns3.svc.tf.training.io:2222"],"ps":["test-tfjob-ps-0.ns3.svc.tf.training.io:2222"],"worker":["test-tfjob-worker-0.ns3.svc.tf.training.io:2222"]},"task":{"type":"worker","index":0},"environment":"cloud"}'
 with_tf_config "$kubeflow" -c "$conf" resolve --format tf_config
 expect_status 0 "resolve --format tf_config, Kubeflow's TF_CONFIG"

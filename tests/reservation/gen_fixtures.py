@@ -51,7 +51,7 @@ def canon(v):
 
 
 def registration(executor_id, host, job, index, port, mgr_port, authkey):
-    # As TFSparkNode.run builds it (research A.4/A.6): `addr` reuses the
+    # As TFSparkNode.run builds it: `addr` reuses the
     # very `host` object, so the pickler writes a memo GET for it.
     host = "".join(host)  # a fresh (not interned) str object
     meta = {
@@ -127,7 +127,7 @@ def gen(d):
             else:
                 lines.append(("ok %s %s.canon %s" % (fname, name, opt3)).rstrip())
     # A real ps REG as the 3.8+ default protocol writes it: it must carry
-    # the BINGET back-reference the research shows (A.4).
+    # the BINGET back-reference to the host string.
     reg4 = pickle.dumps(objects_by_name()["reg"], 4)
     ops = [op.name for op, _, _ in pickletools.genops(reg4)]
     assert "BINGET" in ops, "the ps REG carries no memo back-reference"

@@ -1,6 +1,6 @@
 /*
- * The pickle codec on crafted input: round trips, the research's byte
- * vectors (A.4), every forbidden opcode, and hostile input (truncated,
+ * The pickle codec on crafted input: round trips, the byte vectors of
+ * real TensorFlowOnSpark requests, every forbidden opcode, and hostile input (truncated,
  * oversized, deeply nested, memo out of range, recursive, exponential
  * sharing) rejected with an error, under ASan's leak check.
  */
@@ -90,8 +90,8 @@ static void round_trip(void **state)
 	pv_free(d);
 }
 
-/* Research A.4: the minimal protocol-3 QUERY we emit, and Python's forms. */
-static void research_vectors(void **state)
+/* The minimal protocol-3 QUERY we emit, and Python's forms. */
+static void query_vectors(void **state)
 {
 	(void)state;
 	pv *q = pv_dict();
@@ -129,8 +129,8 @@ static void research_vectors(void **state)
 	pv_free(empty);
 }
 
-/* The A.4 ps REG, byte for byte (185 bytes framed; the 181-byte pickle). */
-static void research_ps_registration(void **state)
+/* A ps executor's REG as TensorFlowOnSpark sends it, byte for byte (185 bytes framed; the 181-byte pickle). */
+static void ps_registration_bytes(void **state)
 {
 	(void)state;
 	pv *reg = accept_(B(
@@ -447,8 +447,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(round_trip),
-		cmocka_unit_test(research_vectors),
-		cmocka_unit_test(research_ps_registration),
+		cmocka_unit_test(query_vectors),
+		cmocka_unit_test(ps_registration_bytes),
 		cmocka_unit_test(forbidden_opcodes),
 		cmocka_unit_test(truncated),
 		cmocka_unit_test(oversized),

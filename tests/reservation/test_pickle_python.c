@@ -235,7 +235,7 @@ static void every_protocol_matches_python(void **state)
 	assert_int_equal(run_script("check"), 0);
 }
 
-/* The ps REG of research A.4: `addr` is a memo back-reference to the host
+/* A ps executor's REG: `addr` is a memo back-reference to the host
  * string, at every protocol that can carry the registration. */
 static void ps_registration_memo(void **state)
 {

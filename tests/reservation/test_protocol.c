@@ -1,7 +1,7 @@
 /*
- * The protocol helpers: requests and replies as bytes (research A.4/A.5),
- * node metadata both ways with unknown fields kept, the cluster template
- * and ClusterSpec/TF_CONFIG vectors of research A.7 and A.14.
+ * The protocol helpers: requests and replies as bytes, node metadata both
+ * ways with unknown fields kept, the cluster template and the ClusterSpec
+ * and TF_CONFIG that TensorFlowOnSpark builds from it.
  */
 #include "config.h"
 
@@ -25,7 +25,7 @@ static void packed_is(const pv *v, const uint8_t *want, size_t n)
 static void requests(void **state)
 {
 	(void)state;
-	/* QUERY carries no data: the 28-byte frame of research A.4. */
+	/* QUERY carries no data: a 28-byte frame. */
 	pv *q = res_request("QUERY", NULL);
 	static const uint8_t query[] = {0x00, 0x00, 0x00, 0x18, 0x80, 0x03, 0x7d, 0x58, 0x04, 0x00,
 	                                0x00, 0x00, 0x74, 0x79, 0x70, 0x65, 0x58, 0x05, 0x00, 0x00,

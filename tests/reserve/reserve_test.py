@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Python clients against `muster reserve`, written from the protocol
-description (research/tfos_kubeflow.md A.2-A.6): a frame is a 4-byte
+"""Python clients against `muster reserve`, written from a description
+of the protocol: a frame is a 4-byte
 big-endian length and one pickle; a request is {'type': T, 'data': D} with
 'data' only when truthy; replies are 'OK', True/False, the list, 'ERR'.
 

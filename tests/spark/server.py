@@ -1,7 +1,6 @@
 #!/usr/bin/env python3
-"""A reservation server for the spark plugin's tests, written from the
-protocol description (research/tfos_kubeflow.md Part A), not from
-TensorFlowOnSpark's code.
+"""A reservation server for the spark plugin's tests, written from a
+description of the protocol, not from TensorFlowOnSpark's code.
 
 Frames are a 4-byte big-endian length and one pickle made by this Python's
 own pickle module (protocol 4 or 5 with memo ops: what real peers send).

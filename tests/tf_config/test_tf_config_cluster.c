@@ -2,7 +2,6 @@
  * tf_config: what TFConfigClusterResolver reads from a valid TF_CONFIG —
  * the cluster (dense, sparse, Kubeflow's forms), self identity, rpc layer,
  * environment — and the config options that override them.
- * (research: tf_resolvers.md §5, tfos_kubeflow.md B.1 and B.5)
  */
 #include "config.h"
 #ifndef _GNU_SOURCE
@@ -297,7 +296,7 @@ static void jobs_without_tasks(void **state)
 	muster_result_free(res);
 }
 
-/* tfos_kubeflow.md B.1: the operator's literal test expectation. */
+/* The Kubeflow operator's own test expectation, literally. */
 static void kubeflow_literal(void **state)
 {
 	char *json = tfc_fixture("kubeflow.json");

@@ -1,6 +1,6 @@
 /*
- * tf_config: master() with TFConfigClusterResolver's rules, in its order
- * (research: tf_resolvers.md §5): session_master verbatim; "" for no jobs
+ * tf_config: master() with TFConfigClusterResolver's rules, in its order:
+ * session_master verbatim; "" for no jobs
  * or one job of padded length 1; else the task's address, each of type,
  * id and rpc layer taken from the argument when given, else the own.
  */

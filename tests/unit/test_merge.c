@@ -1,4 +1,4 @@
-/* `merge`: TensorFlow's UnionClusterResolver behaviours (research §4). */
+/* `merge`: TensorFlow's UnionClusterResolver behaviours. */
 #include "config.h"
 
 #include <stdio.h>

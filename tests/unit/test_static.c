@@ -118,7 +118,7 @@ static void accessors_walk_jobs_and_tasks(void **state)
 	muster_ctx_free(ctx);
 }
 
-/* SimpleClusterResolver (research §3): a task's address only when both
+/* SimpleClusterResolver: a task's address only when both
  * type and id are given, else the stored master; `rpc or own`. */
 static void simple_master_rules(void **state)
 {
