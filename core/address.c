@@ -177,9 +177,50 @@ static int host_check(const char *address, const char *host, size_t len, char *w
 	return 0;
 }
 
+/* What a host name may hold: 1 a letter, '-' or '_'; 2 a digit. */
+static const unsigned char name_char[256] = {
+	['a' ... 'z'] = 1, ['A' ... 'Z'] = 1, ['-'] = 1, ['_'] = 1, ['0' ... '9'] = 2,
+};
+
+/* The common case in one pass: a DNS name, one ':', a port.  Anything
+ * else (IPv4, brackets, any fault) takes the careful path, which also
+ * words the error: this one runs for every task of every result. */
+static int plain_name_ok(const char *a)
+{
+	size_t i, label = 0;
+	int digits = 1;
+	long port = 0;
+
+	for (i = 0;; i++) {
+		char c = a[i];
+		unsigned char k = name_char[(unsigned char)c];
+		if (k) {
+			digits &= k >> 1;
+			continue;
+		}
+		if (c != '.' && c != ':')
+			return 0;
+		if (i == label || a[label] == '-' || a[i - 1] == '-' || i - label > MAX_LABEL)
+			return 0;
+		if (c == ':')
+			break;
+		label = i + 1;
+		digits = 1;
+	}
+	if (digits || i > MAX_HOST)
+		return 0;
+	for (size_t n = ++i; a[i] >= '0' && a[i] <= '9'; i++)
+		if (i - n >= 5 || (port = port * 10 + (a[i] - '0')) > 65535)
+			return 0;
+	return a[i] == '\0' && port >= 1;
+}
+
 int address_check(const char *address, char *why, size_t size)
 {
 	const char *colon;
+
+	if (plain_name_ok(address))
+		return 0;
 
 	if (address[0] == '[') {
 		const char *close = strchr(address, ']');

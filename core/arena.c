@@ -35,7 +35,8 @@ void arena_release(struct arena *a)
 static void *arena_alloc_aligned(struct arena *a, size_t size, size_t align)
 {
 	struct arena_chunk *c = a->head;
-	size_t pad = c ? (align - c->used % align) % align : 0;
+	/* align is a power of two: a mask, not a division per allocation. */
+	size_t pad = c ? (align - (c->used & (align - 1))) & (align - 1) : 0;
 
 	if (size > SIZE_MAX / 2)
 		return NULL;

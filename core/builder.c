@@ -39,10 +39,18 @@ static int valid_name(const char *s)
 	return s && *s;
 }
 
+/* Inline: a call to strcmp per task was a tenth of building a large job. */
+static int same_name(const char *a, const char *b)
+{
+	while (*a != '\0' && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
 struct job *builder_job(struct builder *b, const char *name)
 {
 	struct muster_result *r = b->r;
-	if (b->last_job && strcmp(b->last_job->name, name) == 0)
+	if (b->last_job && same_name(b->last_job->name, name))
 		return b->last_job;
 	if (!valid_name(name)) {
 		fail(b, "a job name must be a non-empty string");

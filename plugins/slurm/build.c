@@ -15,6 +15,7 @@
 
 struct slot {
 	const char *host;
+	size_t len; /* of host: its tasks' addresses are formatted from it */
 	long count;
 	size_t pos; /* in the host list: the later of two mentions wins */
 };
@@ -37,11 +38,17 @@ static struct slot *task_configuration(const struct slurm_conf *conf, const stru
 	for (size_t i = 0; i < total; i++) {
 		s[i].pos = i;
 		s[i].host = conf->ntpn_map ? conf->tpn_map[i].name : env->hosts.names[i];
+		s[i].len = strlen(s[i].host);
 		s[i].count = conf->ntpn_map         ? conf->tpn_map[i].count
 		             : conf->tasks_per_node >= 0 ? conf->tasks_per_node
 		                                         : env->counts[i];
 	}
-	qsort(s, total, sizeof(*s), by_host);
+	/* Expanded host lists usually come sorted already: then no sort. */
+	size_t sorted = 1;
+	while (sorted < total && by_host(&s[sorted - 1], &s[sorted]) < 0)
+		sorted++;
+	if (sorted < total)
+		qsort(s, total, sizeof(*s), by_host);
 	for (size_t i = 0; i < total; i++) {
 		if (out && strcmp(s[out - 1].host, s[i].host) == 0)
 			out--;
@@ -132,21 +139,23 @@ static int add_gpus(const struct slurm_conf *conf, const struct slurm_env *env,
 	return rc;
 }
 
-/* "host:port" into `out` (room for SLURM_MAX_NAME + 7); snprintf per task
- * would be a fifth of a 32,768-task resolve. */
-static void format_address(char *out, const char *host, long port)
+/* ":PORT" for the k-th task of any host, made once: formatting a port per
+ * task was a fifth of a 32,768-task resolve.  Each is 8 bytes, NUL-padded. */
+static char *port_suffixes(long base, long count)
 {
-	size_t len = strlen(host);
-	char digits[8];
-	int n = 0;
-	memcpy(out, host, len);
-	out[len++] = ':';
-	do
-		digits[n++] = (char)('0' + port % 10);
-	while ((port /= 10) > 0);
-	while (n > 0)
-		out[len++] = digits[--n];
-	out[len] = '\0';
+	char *t = calloc((size_t)(count ? count : 1), 8);
+	for (long k = 0; t && k < count; k++) {
+		char digits[8];
+		long port = base + k;
+		int n = 0, len = 0;
+		do
+			digits[n++] = (char)('0' + port % 10);
+		while ((port /= 10) > 0);
+		t[8 * k + len++] = ':';
+		while (n > 0)
+			t[8 * k + len++] = digits[--n];
+	}
+	return t;
 }
 
 static int add_tasks(const struct slurm_conf *conf, const struct slurm_env *env,
@@ -156,25 +165,32 @@ static int add_tasks(const struct slurm_conf *conf, const struct slurm_env *env,
 	char address[SLURM_MAX_NAME + 8];
 	size_t j = 0;
 	long index = 0, rank = 0;
+	char *ports = port_suffixes(conf->port_base, p->max_tpn);
+	int rc = 0;
 
-	for (size_t i = 0; i < p->njobs; i++)
-		if (h->add_job(call, p->jobs[i].name) < 0)
-			return -1;
-	for (size_t i = 0; i < n; i++) {
-		for (long k = 0; k < s[i].count; k++, rank++, index++) {
+	if (!ports) {
+		h->fail(call, "out of memory");
+		return -1;
+	}
+
+	for (size_t i = 0; rc == 0 && i < p->njobs; i++)
+		rc = h->add_job(call, p->jobs[i].name);
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		memcpy(address, s[i].host, s[i].len);
+		for (long k = 0; rc == 0 && k < s[i].count; k++, rank++, index++) {
 			while (index == p->jobs[j].count) {
 				j++;
 				index = 0;
 			}
-			format_address(address, s[i].host, conf->port_base + k);
+			memcpy(address + s[i].len, ports + 8 * k, 8);
 			if (h->add_task(call, p->jobs[j].name, index, address) < 0 ||
-			    add_gpus(conf, env, p, p->jobs[j].name, index, k, h, call) < 0)
-				return -1;
-			if (rank == env->rank && h->set_task(call, p->jobs[j].name, index) < 0)
-				return -1;
+			    add_gpus(conf, env, p, p->jobs[j].name, index, k, h, call) < 0 ||
+			    (rank == env->rank && h->set_task(call, p->jobs[j].name, index) < 0))
+				rc = -1;
 		}
 	}
-	return 0;
+	free(ports);
+	return rc;
 }
 
 muster_status slurm_build(const struct slurm_conf *conf, const struct slurm_env *env,
