@@ -10,6 +10,7 @@ import muster
 import muster.jax
 import muster.tensorflow
 from muster.tensorflow import ClusterResolver, ClusterSpec
+from conftest import fixture
 
 TF_CONFIG = {"cluster": {"chief": ["c0:2222"], "worker": ["w0:2222", "w1:2222"],
                          "ps": {"1": "p1:2222"}},
@@ -22,7 +23,8 @@ def resolver(conf, monkeypatch):
     return ClusterResolver(conf('chain = ( { plugin = "tf_config"; } );'))
 
 
-def test_contract(resolver, monkeypatch):
+def test_contract(resolver, monkeypatch, sysroot):
+    monkeypatch.setenv("MUSTER_SYSROOT", sysroot())  # a machine without accelerators
     spec = resolver.cluster_spec()
     assert spec.as_dict() == {"chief": ["c0:2222"], "worker": ["w0:2222", "w1:2222"],
                               "ps": {1: "p1:2222"}}
@@ -54,6 +56,29 @@ def test_setters_override_the_resolve(resolver):
     assert resolver.environment == "google"
     resolver.task_type = None
     assert resolver.task_type == "worker"
+
+
+def test_num_accelerators_of_this_machine(resolver, monkeypatch, sysroot):
+    # tf_config gives no accelerators: this process's own task counts this
+    # machine's, as TensorFlow's base class counts its local devices (so
+    # MultiWorkerMirroredStrategy uses the GPUs); other tasks have none.
+    monkeypatch.setenv("MUSTER_SYSROOT", sysroot(nvidia=4))
+    assert resolver.num_accelerators() == {"GPU": 4}
+    assert resolver.num_accelerators("worker", 1) == {"GPU": 4}
+    assert resolver.num_accelerators("worker", 0) == {}
+    assert resolver.num_accelerators("worker") == {"GPU": 4}  # not both: the own task
+    resolver.task_type, resolver.task_id = "chief", 0
+    assert resolver.num_accelerators("chief", 0) == {"GPU": 4}
+    assert resolver.num_accelerators("worker", 1) == {}
+    monkeypatch.setenv("MUSTER_SYSROOT", sysroot(amd=2))
+    assert resolver.num_accelerators() == {"GPU": 2}
+
+
+def test_num_accelerators_backend_wins(monkeypatch, sysroot):
+    monkeypatch.setenv("MUSTER_SYSROOT", sysroot(nvidia=2))
+    resolver = ClusterResolver(fixture("sparse.conf"))  # own task worker:2
+    assert resolver.num_accelerators() == {"GPU": 4, "TPU": 1}
+    assert resolver.num_accelerators("chief", 0) == {"GPU": 1}
 
 
 def test_missing_task_is_a_value_error(resolver):
