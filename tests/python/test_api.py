@@ -176,10 +176,32 @@ def test_typed_package():
     assert muster.__version__ == muster._muster.version()
 
 
+NO_FRAMEWORKS = r"""
+import sys
+for name in ("torch", "jax", "tensorflow"):
+    sys.modules[name] = None  # their import fails, as if not installed
+import muster.jax, muster.tensorflow, muster.torch
+assert not muster.tensorflow.HAVE_TENSORFLOW
+config = sys.argv[1]
+for call, framework in ((lambda: muster.torch.init_process_group("gloo", config=config), "PyTorch"),
+                        (lambda: muster.jax.initialize(config=config), "JAX")):
+    try:
+        call()
+    except ImportError as e:
+        assert framework in str(e), e
+    else:
+        raise AssertionError("no ImportError without " + framework)
+r = muster.tensorflow.ClusterResolver(config)
+print(r.master("worker", 0), r.cluster_spec().as_dict())
+"""
+
+
 def test_frameworks_import_without_their_framework():
-    import importlib
-    for name in ("muster.tensorflow", "muster.torch", "muster.jax"):
-        importlib.import_module(name)
+    # A fresh interpreter: this one may have imported PyTorch already.
+    p = subprocess.run([sys.executable, "-c", NO_FRAMEWORKS, fixture("static.conf")],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == "grpc://h1:2222 {'worker': ['h1:2222', 'h2:2222'], 'ps': ['h3:2222']}\n"
 
 
 def test_context_opens_once():

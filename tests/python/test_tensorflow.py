@@ -1,13 +1,11 @@
 """muster.tensorflow.ClusterResolver: TensorFlow's ClusterResolver contract,
 checked on its own; with TensorFlow importable, against the real classes
-(skipped here otherwise).  And the frameworks' modules without them."""
+(skipped here otherwise)."""
 import json
-import sys
 
 import pytest
 
 import muster
-import muster.jax
 import muster.tensorflow
 from muster.tensorflow import ClusterResolver, ClusterSpec
 from conftest import fixture
@@ -101,13 +99,3 @@ def test_real_tensorflow(resolver):
     assert spec.as_dict() == ClusterSpec(resolver._resolve().cluster_spec).as_dict()
     union = tf.distribute.cluster_resolver.UnionResolver(resolver)
     assert union.master() == resolver.master()
-
-
-@pytest.mark.parametrize("module, call, framework", [
-    ("torch", lambda c: muster.torch.init_process_group("gloo", config=c), "PyTorch"),
-    ("jax", lambda c: muster.jax.initialize(config=c), "JAX")])
-def test_framework_absent(conf, monkeypatch, module, call, framework):
-    import muster.torch  # noqa: F401
-    monkeypatch.setitem(sys.modules, module, None)  # as if not installed
-    with pytest.raises(ImportError, match=framework):
-        call(conf('chain = ( { plugin = "static"; } );'))
