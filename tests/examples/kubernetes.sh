@@ -131,6 +131,7 @@ sleep 6
 kint_phase "$ns" train-1 Running 10.9.0.2 || bail_out "cannot turn train-1 Running"
 rc=0
 wait $pid || rc=$?
+no_sanitizer_report "job.yaml's command"
 out=$(cat "$tmp/out")
 err=$(cat "$tmp/err")
 expect "job.yaml's command, as train-1 in-cluster, waits for the Pending pod and starts the trainer" 0 \
