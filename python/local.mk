@@ -6,6 +6,7 @@ muster_python_sources = \
 	python/muster/_hooks.py \
 	python/muster/errors.py \
 	python/muster/cluster.py \
+	python/muster/devices.py \
 	python/muster/tensorflow.py \
 	python/muster/torch.py \
 	python/muster/jax.py \
@@ -19,6 +20,7 @@ musterpy_LTLIBRARIES = python/_muster.la
 python__muster_la_SOURCES = \
 	python/ext/ext.h \
 	python/ext/module.c \
+	python/ext/devices.c \
 	python/ext/hooks.c \
 	python/ext/context.c \
 	python/ext/result.c

@@ -27,6 +27,9 @@ void ext_log(int level, const char *message, void *data);
  * None for NULL. */
 PyObject *ext_str(const char *s);
 
+/* local_accelerators(sysroot=None) -> {kind: count}: muster_local_devices(). */
+PyObject *ext_local_accelerators(PyObject *self, PyObject *args, PyObject *kwargs);
+
 /* A new muster._muster.Result owning `r`. */
 PyObject *ext_result_new(muster_result *r);
 

@@ -10,6 +10,9 @@ static PyObject *module_version(PyObject *self, PyObject *unused)
 
 static PyMethodDef module_methods[] = {
 	{"version", module_version, METH_NOARGS, "version() -> str: libmuster's version."},
+	{"local_accelerators", (PyCFunction)(void (*)(void))ext_local_accelerators,
+	 METH_VARARGS | METH_KEYWORDS,
+	 "local_accelerators(sysroot=None) -> dict: this machine's {kind: count}."},
 	{NULL, NULL, 0, NULL},
 };
 

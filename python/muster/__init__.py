@@ -16,14 +16,16 @@ For repeated resolves keep a :class:`Context`.  Failures raise a subclass of
 :class:`Error` naming the backend, the configuration's file:line and the
 reason.  Framework glue lives in muster.tensorflow (a ClusterResolver),
 muster.torch and muster.jax (process group setup), and muster.reserve (the
-reservation server a Spark driver embeds).
+reservation server a Spark driver embeds).  :func:`local_accelerators` counts
+this machine's GPUs and other accelerators.
 """
 from muster.errors import (ConfigError, ConflictError, Error, NoSuchTaskError,  # noqa: F401
                            NotFoundError, PluginError, TryAgainError, UnavailableError)
 from muster import _muster
 from muster.cluster import Cluster, Context, resolve
+from muster.devices import local_accelerators
 
 __version__ = _muster.version()
 
-__all__ = ["resolve", "Context", "Cluster", "Error", "NotFoundError", "UnavailableError",
+__all__ = ["resolve", "Context", "Cluster", "local_accelerators", "Error", "NotFoundError", "UnavailableError",
            "TryAgainError", "ConfigError", "PluginError", "ConflictError", "NoSuchTaskError"]

@@ -12,6 +12,7 @@ methods.
 from typing import Dict, List, Optional, Union
 
 from muster.cluster import Context
+from muster.devices import local_accelerators
 
 try:
     from tensorflow.python.distribute.cluster_resolver.cluster_resolver import \
@@ -124,8 +125,19 @@ class ClusterResolver(_TFClusterResolver):
 
     def num_accelerators(self, task_type: Optional[str] = None, task_id: Optional[int] = None,
                          config_proto=None) -> Dict[str, int]:
-        """{kind: count} of the task (this process's own when not both given)."""
-        return self._resolve().num_accelerators(task_type, task_id)
+        """{kind: count} of the task named by both arguments, else of this
+        process's own task: the backend's counts, or when it gives that task
+        none and it is this process's own, this machine's devices
+        (:func:`muster.local_accelerators`), as TensorFlow's base class counts
+        the local runtime's.  `config_proto` is not used."""
+        cluster = self._resolve()
+        own = (self._task_type if self._task_type is not None else cluster.task_type,
+               self._task_id if self._task_id is not None else cluster.task_id)
+        asked = (task_type, task_id) if task_type is not None and task_id is not None else own
+        counts = cluster.num_accelerators(*asked)
+        if counts or asked != own:
+            return counts
+        return local_accelerators()
 
     @property
     def task_type(self) -> Optional[str]:

@@ -16,7 +16,8 @@ __all__ = ["init_process_group"]
 def init_process_group(backend=None, *, config=None, strict=False, **kwargs) -> int:
     """Resolve, then ``torch.distributed.init_process_group(backend, ...)``
     with the rank, world size and ``init_method="tcp://MASTER:PORT"`` derived
-    from the cluster (any of them given in `kwargs` wins).  Returns the rank.
+    from the cluster (any of them given in `kwargs` wins; with ``store=`` no
+    init_method is added).  Returns the rank.
     `config` and `strict` are those of :func:`muster.resolve`; NoSuchTaskError
     when this process's own task is unknown or holds no rank."""
     try:
@@ -27,7 +28,8 @@ def init_process_group(backend=None, *, config=None, strict=False, **kwargs) -> 
     host = env["MASTER_ADDR"]
     if ":" in host:
         host = "[%s]" % host
-    kwargs.setdefault("init_method", "tcp://%s:%s" % (host, env["MASTER_PORT"]))
+    if kwargs.get("store") is None:  # torch refuses a store and an init_method together
+        kwargs.setdefault("init_method", "tcp://%s:%s" % (host, env["MASTER_PORT"]))
     kwargs.setdefault("rank", int(env["RANK"]))
     kwargs.setdefault("world_size", int(env["WORLD_SIZE"]))
     dist.init_process_group(backend, **kwargs)

@@ -1,13 +1,21 @@
 #!/bin/sh
-# examples/kubernetes/rbac.yaml against a REAL kube-apiserver (the one of
-# tests/kubernetes-integration): its objects applied to a namespace, the
-# service account it creates resolves the cluster through the `muster`
+# examples/kubernetes against a REAL kube-apiserver (the one of
+# tests/kubernetes-integration): rbac.yaml's objects applied to a namespace,
+# the service account it creates resolves the cluster through the `muster`
 # program, and one without the binding gets the API's clear forbidden
-# error.  Skipped (exit 77, with the reason) when no server is running.
+# error.  Then job.yaml as shipped: its ConfigMap's muster.conf passes
+# `muster check`, and its container's command (the trainer swapped for a
+# line printing PyTorch's variables) runs in-cluster as that service
+# account with POD_NAME set, waiting past the default 5 s budget for a
+# Pending pod.  Skipped without a server; with MUSTER_KINT_REQUIRE=1 (run.sh)
+# a missing server, tool or plugin is a failure instead.
 set -u
 . "${MUSTER_TEST_SRCDIR:?run me with make check}/tests/lib/tap.sh"
 KINT_HERE=$MUSTER_TEST_SRCDIR/tests/kubernetes-integration
 . "$KINT_HERE/api.sh"
+if [ "${MUSTER_KINT_REQUIRE:-0}" = 1 ]; then
+	skip_all() { bail_out "$1"; }
+fi
 require_tools curl python3 openssl
 require_plugin kubernetes
 python3 -c 'import yaml' 2>/dev/null || skip_all "python3-yaml is not installed (reads the example)"
@@ -36,6 +44,7 @@ for doc in yaml.safe_load_all(open(sys.argv[1])):
 }
 
 kint_ns "$ns" && apply "$MUSTER_TEST_SRCDIR/examples/kubernetes/rbac.yaml" &&
+	kint_api DELETE "/api/v1/namespaces/$ns/pods/train-1?gracePeriodSeconds=0" >/dev/null &&
 	kint_pod "$ns" train-0 '{"job-name":"train"}' 10.9.0.1 &&
 	kint_sa "$ns" muster "$tmp/muster.token" && kint_sa "$ns" nobinding "$tmp/nobinding.token" ||
 	bail_out "cannot set up the namespace $ns"
@@ -69,4 +78,62 @@ out=$(cat "$tmp/out")
 err=$(cat "$tmp/err")
 expect_err "a service account without the binding" $EX_UNAVAIL "HTTP 403 Forbidden" \
 	"pods is forbidden: User \"system:serviceaccount:$ns:nobinding\" cannot list resource \"pods\""
+
+# job.yaml: the ConfigMap's muster.conf to $tmp/example.conf; the
+# container's command, one argument a line, to $tmp/command with the
+# program this build's, its -c the ConfigMap's file with only the service
+# account's directory added (a pod's is /var/run/secrets/...), and the
+# trainer after "--" a line of the variables it gets.
+python3 - "$MUSTER_TEST_SRCDIR/examples/kubernetes/job.yaml" "$tmp" "$MUSTER_BIN" <<'EOP' \
+	>"$tmp/extract.err" 2>&1 || bail_out "reading job.yaml: $(cat "$tmp/extract.err")"
+import sys, yaml
+path, tmp, muster = sys.argv[1:]
+docs = {d["kind"]: d for d in yaml.safe_load_all(open(path))}
+configmap, pod = docs["ConfigMap"], docs["Job"]["spec"]["template"]["spec"]
+conf = configmap["data"]["muster.conf"]
+open(tmp + "/example.conf", "w").write(conf)
+assert conf.count("config = {") == 1, "one entry with a config block"
+open(tmp + "/pod.conf", "w").write(conf.replace(
+    "config = {", 'config = { serviceaccount_dir = "%s/sa";' % tmp))
+container = pod["containers"][0]
+assert {"name": "POD_NAME", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}} \
+    in container["env"], "POD_NAME from the pod's name"
+volume = {v["name"]: v for v in pod["volumes"]}
+mounts = {m["mountPath"] + "/muster.conf": volume[m["name"]] for m in container["volumeMounts"]}
+cmd = list(container["command"])
+assert cmd[0] == "muster" and cmd[1] == "-c", cmd
+assert mounts[cmd[2]]["configMap"]["name"] == configmap["metadata"]["name"], cmd[2]
+cmd[0], cmd[2] = muster, tmp + "/pod.conf"
+cmd[cmd.index("--") + 1:] = ["sh", "-c", "echo RANK=$RANK WORLD_SIZE=$WORLD_SIZE "
+                             "MASTER_ADDR=$MASTER_ADDR MASTER_PORT=$MASTER_PORT"]
+open(tmp + "/command", "w").write("".join(a + "\n" for a in cmd))
+EOP
+
+run -c "$tmp/example.conf" check
+expect_status 0 "job.yaml's muster.conf passes muster check"
+
+mkdir "$tmp/sa"
+cp "$tmp/muster.token" "$tmp/sa/token"
+cp "$KINT_CA" "$tmp/sa/ca.crt"
+printf '%s' "$ns" >"$tmp/sa/namespace"
+kint_pod "$ns" train-1 '{"job-name":"train"}' 10.9.0.2 Pending ||
+	bail_out "cannot create the Pending pod train-1"
+set --
+while IFS= read -r arg; do set -- "$@" "$arg"; done <"$tmp/command"
+(
+	KUBERNETES_SERVICE_HOST=127.0.0.1 KUBERNETES_SERVICE_PORT=$API_PORT POD_NAME=train-1
+	export KUBERNETES_SERVICE_HOST KUBERNETES_SERVICE_PORT POD_NAME
+	exec "$@"
+) >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+# Past the default timeout_ms (5000), then the pod runs.
+sleep 6
+kint_phase "$ns" train-1 Running 10.9.0.2 || bail_out "cannot turn train-1 Running"
+rc=0
+wait $pid || rc=$?
+no_sanitizer_report "job.yaml's command"
+out=$(cat "$tmp/out")
+err=$(cat "$tmp/err")
+expect "job.yaml's command, as train-1 in-cluster, waits for the Pending pod and starts the trainer" 0 \
+	"RANK=1 WORLD_SIZE=2 MASTER_ADDR=10.9.0.1 MASTER_PORT=29500"
 finish

@@ -1,16 +1,20 @@
 #!/bin/sh
 # The installed muster, used the way its users use it: `make install
 # DESTDIR=` of this very build into a temporary root, the layout checked
-# (<muster/*.h>, plugins, man pages, the default config, .pc files), then,
-# with nothing but that tree and pkg-config on it, the README's first C
-# example compiled and run against the installed default config, and
-# examples/plugin built by its own Makefile from a copy elsewhere, installed
-# into the tree and loaded by the installed `muster`.
+# (<muster/*.h>, plugins, man pages, the default config, .pc files, bash
+# completion, the Python package), then, with nothing but that tree and
+# pkg-config on it, the README's first C example compiled and run against
+# the installed default config, the installed Python package resolving as
+# the installed `muster` does, and examples/plugin built by its own Makefile
+# from a copy elsewhere, installed into the tree and loaded by the
+# installed `muster`.
 set -u
 : "${MUSTER_TEST_SRCDIR:?run me from make check}" "${MUSTER_TEST_BUILDDIR:?}"
 : "${MUSTER_INST_BINDIR:?}" "${MUSTER_INST_LIBDIR:?}" "${MUSTER_INST_INCLUDEDIR:?}"
 : "${MUSTER_INST_SYSCONFDIR:?}" "${MUSTER_INST_MANDIR:?}" "${MUSTER_INST_PKGCONFIGDIR:?}"
+: "${MUSTER_INST_BASHCOMPLETIONDIR:?}"
 . "$MUSTER_TEST_SRCDIR/tests/lib/tap.sh"
+. "$MUSTER_TEST_SRCDIR/tests/python/preload.sh"
 src=$MUSTER_TEST_SRCDIR
 build=$MUSTER_TEST_BUILDDIR
 cc=${MUSTER_TEST_CC:-cc}
@@ -59,6 +63,18 @@ done
 installed "$bindir/muster" "$conf" "$pcdir/muster.pc" "$pcdir/muster-plugin.pc" \
 	"$root$MUSTER_INST_MANDIR/man1/muster.1" "$root$MUSTER_INST_MANDIR/man5/muster.conf.5"
 check "${conf#"$root"} is conf/muster.conf" cmp -s "$src/conf/muster.conf" "$conf"
+completion=$root$MUSTER_INST_BASHCOMPLETIONDIR/muster
+check "${completion#"$root"} is completion/muster" cmp -s "$src/completion/muster" "$completion"
+# The Python package, when configure found Python's headers.
+pyext=
+if [ -f "$build/python/_muster.la" ]; then
+	pkg=$root${MUSTER_INST_PYTHONDIR:?}/muster
+	installed "$pkg/__init__.py" "$pkg/py.typed"
+	for pyext in "$pkg"/_muster*.so; do :; done
+	installed "$pyext"
+else
+	skip "installed: the Python package" "configure found no Python headers"
+fi
 if [ -d "$root$MUSTER_INST_INCLUDEDIR/include" ]; then
 	fail "headers installed under ${MUSTER_INST_INCLUDEDIR}/include/"
 else
@@ -88,6 +104,30 @@ if ! "$muster" resolve >"$tmp/muster.json" 2>"$tmp/muster.err"; then
 	fail "the installed muster resolve with the installed default config:"; show "$tmp/muster.err"
 else
 	pass "the installed muster resolves with the installed default config"
+fi
+
+# The installed Python package (its extension on the installed libmuster)
+# answers as the installed program.
+if [ -f "$pyext" ]; then
+	command -v ldd >/dev/null 2>&1 && uses_installed_lib "$pyext"
+	(
+		python_preload "$pyext"
+		PYTHONPATH=$root$MUSTER_INST_PYTHONDIR PYTHONDONTWRITEBYTECODE=1 \
+			"${MUSTER_PYTHON:-python3}" -c 'import sys, muster
+print(muster.__file__)
+print(muster.resolve(sys.argv[1]).to_json())' "$conf"
+	) >"$tmp/py.out" 2>"$tmp/py.err"
+	if [ "$(sed -n 1p "$tmp/py.out")" != "$pkg/__init__.py" ]; then
+		fail "import muster does not load the installed package:"; show "$tmp/py.out"; show "$tmp/py.err"
+	else
+		pass "import muster loads ${pkg#"$root"}"
+	fi
+	if [ "$(sed -n 2p "$tmp/py.out")" != "$(cat "$tmp/muster.json")" ]; then
+		fail "the installed package's muster.resolve().to_json() is not muster resolve's JSON:"
+		show "$tmp/py.out"; show "$tmp/py.err"; echo "#   muster resolve:"; show "$tmp/muster.json"
+	else
+		pass "the installed package's muster.resolve().to_json() is muster resolve's JSON"
+	fi
 fi
 
 # 3. The README's first C block, as the body of main(), with

@@ -18,7 +18,8 @@ MUSTER_BIN = os.environ["MUSTER_BIN"]
 def clean_environment(monkeypatch):
     """Tests never read the caller's cluster."""
     for name in ("MUSTER_CONF", "TF_CONFIG", "KUBERNETES_SERVICE_HOST", "KUBECONFIG",
-                 "POD_NAME", "TFOS_SERVER_HOST", "TFOS_SERVER_PORT"):
+                 "POD_NAME", "TFOS_SERVER_HOST", "TFOS_SERVER_PORT", "MUSTER_SYSROOT",
+                 "CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES"):
         monkeypatch.delenv(name, raising=False)
 
 
@@ -30,6 +31,44 @@ def conf(tmp_path):
         path.write_text(body)
         return str(path)
     return write
+
+
+def _put(root, path, text):
+    f = root / path
+    f.parent.mkdir(parents=True, exist_ok=True)
+    f.write_text(text + "\n")
+
+
+@pytest.fixture
+def sysroot(tmp_path):
+    """sysroot(nvidia=0, amd=0) -> a directory shaped like a machine's /sys,
+    /dev and /proc with that many GPUs (as tests/launch/devices.sh builds
+    them), for MUSTER_SYSROOT."""
+    made = []
+
+    def make(nvidia=0, amd=0):
+        root = tmp_path / ("sysroot%d" % len(made))
+        made.append(root)
+        (root / "dev").mkdir(parents=True)
+        for i in range(nvidia):
+            bus = "0000:%02x:00.0" % (0x07 + 0x10 * i)
+            _put(root, "proc/driver/nvidia/gpus/%s/information" % bus,
+                 "Model: \t\t NVIDIA H100 80GB HBM3\nGPU UUID: \t GPU-0000000%d-aaaa-bbbb-cccc-"
+                 "dddddddddddd\nBus Type: \t PCIe\nDevice Minor: \t %d" % (i, i))
+            _put(root, "sys/bus/pci/devices/%s/class" % bus, "0x030200")
+            (root / "dev" / ("nvidia%d" % i)).touch()
+        if nvidia:
+            (root / "dev" / "nvidiactl").touch()
+        # KFD lists the CPU socket as a node too.
+        if amd:
+            _put(root, "sys/class/kfd/kfd/topology/nodes/0/properties",
+                 "cpu_cores_count 96\nsimd_count 0\nunique_id 0")
+        for n in range(1, amd + 1):
+            _put(root, "sys/class/kfd/kfd/topology/nodes/%d/properties" % n,
+                 "cpu_cores_count 0\nsimd_count 1216\nunique_id %d\ngfx_target_version 90402"
+                 % (1000 + n))
+        return str(root)
+    return make
 
 
 def fixture(name):

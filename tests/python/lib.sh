@@ -3,14 +3,7 @@
 # scratch directory (the extension from python/.libs, the modules from the
 # source tree), under the Python it was built for -- or, when that one lacks
 # pytest, another python3 of the same ABI that has it (Debian's).
-#
-# The sanitizer build: the extension is linked to libasan, the interpreter
-# is not, and ASan must be the first library in the process, so its runtime
-# is preloaded (LD_PRELOAD, the very file the extension names), with
-# libstdc++ after it so that ASan finds __cxa_throw for C++ libraries loaded
-# later (PyTorch's; without it their first throw aborts in ASan's CHECK).  Python's
-# own allocations at exit are not ours to report: detect_leaks=0 (the tests
-# check reference counts and RSS instead).
+# Under the sanitizer build, with ASan preloaded (tests/python/preload.sh).
 # Each pytest test is one TAP line (from pytest's JUnit XML); pytest's own
 # report follows as diagnostics.
 set -u
@@ -46,14 +39,8 @@ PYTHONPATH=$tmp/site${PYTHONPATH:+:$PYTHONPATH}
 PYTHONDONTWRITEBYTECODE=1
 export PYTHONPATH PYTHONDONTWRITEBYTECODE
 
-asan=$(ldd "$ext" 2>/dev/null | sed -n 's/^[[:space:]]*libasan[^ ]* => \([^ ]*\) .*/\1/p')
-if [ -n "$asan" ]; then
-	cxx=$(ldd "$ext" 2>/dev/null | sed -n 's/^[[:space:]]*libstdc++[^ ]* => \([^ ]*\) .*/\1/p')
-	[ -n "$cxx" ] || cxx=$(${CXX:-g++} -print-file-name=libstdc++.so 2>/dev/null)
-	LD_PRELOAD=$asan${cxx:+:$cxx}${LD_PRELOAD:+:$LD_PRELOAD}
-	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
-	export LD_PRELOAD ASAN_OPTIONS
-fi
+. "$MUSTER_TEST_SRCDIR/tests/python/preload.sh"
+python_preload "$ext"
 
 # run_pytest [MODULES...]: the test file of this script, as TAP; MODULES
 # are what it needs beyond pytest.

@@ -2,14 +2,17 @@
 answer compared with the `muster` program's on the same input."""
 import json
 import os
+import pathlib
 import pydoc
+import subprocess
 import sys
+import typing
 
 import pytest
 
 import muster
 import muster.tensorflow
-from conftest import cli, fixture
+from conftest import MUSTER_BIN, cli, fixture
 
 TF_CONFIG = {"cluster": {"chief": ["c0:2222"], "worker": ["w0:2222", "w1:2222"],
                          "ps": {"1": "p1:2222", "3": "p3:2222"}},
@@ -139,7 +142,8 @@ def test_results_are_not_constructible():
 def test_help_reads_well():
     text = pydoc.render_doc(muster, renderer=pydoc.plaintext)
     for word in ("who is in my training cluster", "resolve(config", "strict: bool = False",
-                 "class Context", "class Cluster", "NotFoundError", "exit status 1"):
+                 "class Context", "class Cluster", "NotFoundError", "exit status 1",
+                 "local_accelerators(sysroot"):
         assert word in text, word
     for cls in (muster.Cluster, muster.Context, muster.Error):
         assert cls.__doc__
@@ -148,15 +152,56 @@ def test_help_reads_well():
                 assert member.__doc__, "%s.%s has no docstring" % (cls.__name__, name)
 
 
+def test_local_accelerators(sysroot, monkeypatch):
+    nvidia, amd, both, none = sysroot(nvidia=4), sysroot(amd=2), sysroot(3, 1), sysroot()
+    assert muster.local_accelerators(nvidia) == {"GPU": 4}
+    assert muster.local_accelerators(pathlib.Path(amd)) == {"GPU": 2}
+    assert muster.local_accelerators(sysroot=both) == {"GPU": 4}
+    assert muster.local_accelerators(none) == {}
+    for root in (nvidia, amd, both, none):
+        out = subprocess.run([MUSTER_BIN, "accelerators", "--local", "--sysroot", root],
+                             capture_output=True, text=True, check=True).stdout
+        assert muster.local_accelerators(root) == json.loads(out), root
+    monkeypatch.setenv("MUSTER_SYSROOT", nvidia)
+    assert muster.local_accelerators() == {"GPU": 4}
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "0,2")
+    assert muster.local_accelerators() == {"GPU": 2}
+    assert typing.get_type_hints(muster.local_accelerators)["return"] == typing.Dict[str, int]
+    with pytest.raises(TypeError):
+        muster.local_accelerators(42)
+
+
 def test_typed_package():
     assert os.path.exists(os.path.join(os.path.dirname(muster.__file__), "py.typed"))
     assert muster.__version__ == muster._muster.version()
 
 
+NO_FRAMEWORKS = r"""
+import sys
+for name in ("torch", "jax", "tensorflow"):
+    sys.modules[name] = None  # their import fails, as if not installed
+import muster.jax, muster.tensorflow, muster.torch
+assert not muster.tensorflow.HAVE_TENSORFLOW
+config = sys.argv[1]
+for call, framework in ((lambda: muster.torch.init_process_group("gloo", config=config), "PyTorch"),
+                        (lambda: muster.jax.initialize(config=config), "JAX")):
+    try:
+        call()
+    except ImportError as e:
+        assert framework in str(e), e
+    else:
+        raise AssertionError("no ImportError without " + framework)
+r = muster.tensorflow.ClusterResolver(config)
+print(r.master("worker", 0), r.cluster_spec().as_dict())
+"""
+
+
 def test_frameworks_import_without_their_framework():
-    import importlib
-    for name in ("muster.tensorflow", "muster.torch", "muster.jax"):
-        importlib.import_module(name)
+    # A fresh interpreter: this one may have imported PyTorch already.
+    p = subprocess.run([sys.executable, "-c", NO_FRAMEWORKS, fixture("static.conf")],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == "grpc://h1:2222 {'worker': ['h1:2222', 'h2:2222'], 'ps': ['h3:2222']}\n"
 
 
 def test_context_opens_once():

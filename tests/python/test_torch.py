@@ -60,3 +60,22 @@ def test_own_task_outside_training_jobs(conf, monkeypatch):
     with pytest.raises(muster.NoSuchTaskError, match="ps:0 is not a training task"):
         muster.torch.init_process_group("gloo",
                                         config=conf('chain = ( { plugin = "tf_config"; } );'))
+
+
+def test_store_given_no_init_method(conf, monkeypatch, tmp_path):
+    # torch raises "cannot specify both" for a store and an init_method.
+    import torch.distributed as dist
+    import muster.torch
+    monkeypatch.setenv("GLOO_SOCKET_IFNAME", "lo")
+    monkeypatch.setenv("TF_CONFIG", json.dumps(
+        {"cluster": {"worker": ["127.0.0.1:1"]}, "task": {"type": "worker", "index": 0}}))
+    store = dist.FileStore(str(tmp_path / "store"), 1)
+    rank = muster.torch.init_process_group(
+        "gloo", config=conf('chain = ( { plugin = "tf_config"; } );'), store=store)
+    try:
+        assert (rank, dist.get_rank(), dist.get_world_size()) == (0, 0, 1)
+        t = torch.tensor([5.0])
+        dist.all_reduce(t)
+        assert t.item() == 5.0
+    finally:
+        dist.destroy_process_group()
