@@ -30,6 +30,13 @@ worker 1 $host:8889 GPU=2
 task: worker 0
 rpc_layer: grpc
 source: mpi"
+(export OMPI_COMM_WORLD_RANK=1 OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_LOCAL_SIZE=2
+ mu "$c3" resolve); got
+expect "each rank's GPU ids, by its place on its host" 0 "{\"cluster\":{\"worker\":[\"$host:8888\",\"$host:8889\"]},\"task\":{\"type\":\"worker\",\"index\":1},\"rpc_layer\":\"grpc\",\"accelerators\":{\"worker\":{\"0\":{\"GPU\":2},\"1\":{\"GPU\":2}}},\"accelerator_ids\":{\"worker\":{\"0\":[0,1],\"1\":[2,3]}}}"
+(export OMPI_COMM_WORLD_RANK=1 OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_LOCAL_SIZE=2
+ mu "$c3" env --for pytorch --format dotenv); got
+check_eq "muster env exports rank 1's GPUs" "$(printf '%s\n' "$out" | grep '^CUDA_VISIBLE_DEVICES=')" \
+	"CUDA_VISIBLE_DEVICES=2,3"
 
 # Bad input.
 (export OMPI_COMM_WORLD_RANK=4 OMPI_COMM_WORLD_SIZE=4; mu "$c" resolve); got
