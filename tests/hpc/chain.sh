@@ -21,7 +21,7 @@ expect "no scheduler: the static cluster" 0 '{"cluster":{"worker":["localhost:22
 check_eq "no scheduler: nothing on stderr" "$err" ""
 
 slurm_step='SLURM_PROCID=1 SLURM_STEP_NUM_TASKS=2 SLURM_STEP_NODELIST=n[1-2] SLURM_STEP_TASKS_PER_NODE=1(x2)'
-# shellcheck disable=SC2086 # the step's variables, split on purpose
+# shellcheck disable=SC2086,SC2163 # the step's variables, split on purpose
 (export $slurm_step; mu "$c" resolve --format text); got
 expect "srun" 0 "worker 0 n1:8888
 worker 1 n2:8888
@@ -31,7 +31,7 @@ source: slurm"
 # srun --mpi=pmix gives each task PMIx's (and Open MPI's) variables too:
 # slurm comes first, and mpi, which would ask a PMIx server that is not
 # there, is never asked.
-# shellcheck disable=SC2086
+# shellcheck disable=SC2086,SC2163
 (export $slurm_step PMIX_RANK=1 PMIX_NAMESPACE=slurm.pmix.7.0 OMPI_COMM_WORLD_RANK=1 \
 	OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_LOCAL_SIZE=1; mu "$c" resolve --format text); got
 expect "srun --mpi=pmix: slurm before mpi" 0 "worker 0 n1:8888
