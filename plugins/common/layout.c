@@ -2,7 +2,9 @@
 
 #include "layout.h"
 
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../core/address.h"
@@ -30,14 +32,52 @@ static int format_address(const muster_host *host, muster_call *call, const stru
 	return 0;
 }
 
+/* The GPUs of a host's k-th task: ordinals k*gpus_per_task onwards (the
+ * slice TensorFlow writes into its CUDA_VISIBLE_DEVICES), or only their
+ * count from a host older than ABI 1.2. */
+static int add_gpus(const muster_host *host, muster_call *call, const struct layout *l,
+                    const char *job, long index, long k)
+{
+	int one[64], *ids;
+	size_t n = (size_t)l->gpus_per_task;
+	int rc;
+
+	if (host->struct_size < offsetof(muster_host, add_accelerator_ids) +
+	                            sizeof(host->add_accelerator_ids))
+		return host->add_accelerator(call, job, index, "GPU", l->gpus_per_task);
+	ids = n <= 64 ? one : malloc(n * sizeof(*ids));
+	if (ids == NULL) {
+		host->fail(call, "out of memory");
+		return -1;
+	}
+	for (size_t m = 0; m < n; m++)
+		ids[m] = (int)(k * l->gpus_per_task + (long)m);
+	rc = host->add_accelerator_ids(call, job, index, "GPU", ids, n);
+	if (ids != one)
+		free(ids);
+	return rc;
+}
+
 static int add_one(const muster_host *host, muster_call *call, const struct layout *l,
-                   const char *job, long index, const char *address)
+                   const char *job, long index, long k, const char *address)
 {
 	if (host->add_task(call, job, index, address) != 0)
 		return -1;
-	if (l->gpus_per_task > 0 &&
-	    host->add_accelerator(call, job, index, "GPU", l->gpus_per_task) != 0)
+	if (l->gpus_per_task > 0 && add_gpus(host, call, l, job, index, k) != 0)
 		return -1;
+	return 0;
+}
+
+/* The ids of every task together stay within LAYOUT_MAX_GPU_IDS (and so
+ * within an int); 0, or -1 after fail() ("GPU"). */
+static int check_gpus(const muster_host *host, muster_call *call, const struct layout *l,
+                      long tasks)
+{
+	if (l->gpus_per_task > 0 && tasks > LAYOUT_MAX_GPU_IDS / l->gpus_per_task) {
+		host->fail(call, "%ld tasks with %ld GPUs each pass %ld GPU ids (%s)", tasks,
+		           l->gpus_per_task, LAYOUT_MAX_GPU_IDS, l->source);
+		return -1;
+	}
 	return 0;
 }
 
@@ -73,6 +113,8 @@ muster_status layout_build(const muster_host *host, muster_call *call, const str
 		           l->source);
 		return MUSTER_STATUS_UNAVAIL;
 	}
+	if (check_gpus(host, call, l, s->total) != 0)
+		return MUSTER_STATUS_UNAVAIL;
 	for (j = 0; j < l->njobs; j++) {
 		if (host->add_job(call, l->jobs[j].name) != 0)
 			return MUSTER_STATUS_UNAVAIL;
@@ -91,7 +133,7 @@ muster_status layout_build(const muster_host *host, muster_call *call, const str
 				start += l->jobs[j++].count;
 			if (format_address(host, call, l, s->hosts[h].name, k, address,
 			                   sizeof(address)) != 0 ||
-			    add_one(host, call, l, l->jobs[j].name, pos - start, address) != 0)
+			    add_one(host, call, l, l->jobs[j].name, pos - start, k, address) != 0)
 				return MUSTER_STATUS_UNAVAIL;
 		}
 	return finish(host, call, l, self_job, self_index);
@@ -110,6 +152,8 @@ muster_status layout_build_ranks(const muster_host *host, muster_call *call,
 		host->fail(call, "rank %ld is outside the %zu ranks of %s", l->rank, n, l->source);
 		return MUSTER_STATUS_UNAVAIL;
 	}
+	if (check_gpus(host, call, l, (long)n) != 0)
+		return MUSTER_STATUS_UNAVAIL;
 	if (host->add_job(call, "worker") != 0)
 		return MUSTER_STATUS_UNAVAIL;
 	slots_init(&s);
@@ -121,7 +165,8 @@ muster_status layout_build_ranks(const muster_host *host, muster_call *call,
 			st = MUSTER_STATUS_UNAVAIL;
 		} else if (format_address(host, call, l, rank_hosts[r], s.hosts[at].tasks - 1,
 		                          address, sizeof(address)) != 0 ||
-		           add_one(host, call, l, "worker", (long)r, address) != 0) {
+		           add_one(host, call, l, "worker", (long)r, s.hosts[at].tasks - 1,
+		                   address) != 0) {
 			st = MUSTER_STATUS_UNAVAIL;
 		}
 	}

@@ -12,6 +12,8 @@
 
 /* Task slots a backend accepts at most (as the Slurm hostlist limit). */
 #define LAYOUT_MAX_TASKS 65536L
+/* GPU ids a layout hands out over all its tasks (16 MiB of them). */
+#define LAYOUT_MAX_GPU_IDS (1L << 22)
 
 struct layout_job {
 	const char *name;
@@ -23,7 +25,8 @@ struct layout {
 	const struct layout_job *jobs;
 	size_t njobs;
 	long port_base;
-	long gpus_per_task;      /* accelerators of each task; 0: none known */
+	long gpus_per_task;      /* GPUs of each task, the k-th of a host getting ordinals
+	                          * k*gpus_per_task onwards; 0: none known */
 	long rank;               /* this process's position in the task list */
 	const char *rpc_layer;   /* NULL or "": none */
 };

@@ -3,7 +3,8 @@
  * MPI: one job `worker`, task r = rank r, on the host rank r really runs
  * on (TensorFlow's MPIClusterResolver puts rank r in the r-th slot of the
  * sorted hosts instead, which may be another host); a host's k-th rank
- * listens on port_base + k.
+ * listens on port_base + k and, with gpus_per_node or gpus_per_task, has
+ * GPU ordinals k*gpus_per_task onwards.
  *
  * Where the hosts come from:
  *   - a PMIx launch (PMIX_NAMESPACE set: Open MPI's mpirun, prterun,

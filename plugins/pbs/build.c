@@ -3,7 +3,8 @@
  * hosts in node-file order (not sorted), each with as many tasks as it has
  * lines (or tasks_per_node), jobs in the order written.  Each task has
  * one GPU unless use_cpus, or gpus_per_task GPUs (Slurm's rule) when
- * gpus_per_node or gpus_per_task is given.
+ * gpus_per_node or gpus_per_task is given; the k-th task of a host has
+ * ordinals k*gpus_per_task onwards (plugins/common/layout.c).
  */
 #include "config.h"
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The shipped default configuration (conf/muster.conf): tf_config, the
 # schedulers (tests/hpc/chain.sh), then a single-task static cluster on
-# localhost:2222.
+# localhost:2222; a broken TF_CONFIG ends the chain (exit 2).
 set -eu
 . "${MUSTER_TEST_SRCDIR:?}/tests/lib/tap.sh"
 
@@ -97,9 +97,12 @@ with_tf_config '{"cluster":{"worker":["w0:2222"]},"task":{"type":"worker","index
 expect_status 0 "master, single-task TF_CONFIG"
 expect_out '' "master: an empty line when it cannot be known"
 
-# A malformed TF_CONFIG: tf_config answers unavail, the chain falls back.
+# A malformed TF_CONFIG: tf_config answers unavail and the chain ends
+# there, naming the variable, rather than answer the localhost cluster.
 with_tf_config 'not json' -c "$conf" resolve
-expect_status 0 "resolve, malformed TF_CONFIG: the chain falls back"
-expect_json "$local" "malformed TF_CONFIG: static answers"
+expect_status 2 "resolve, malformed TF_CONFIG: unavail"
+expect_err_match '^muster: .*tf_config\(tf_config\): unavail: TF_CONFIG is not valid JSON' \
+	"malformed TF_CONFIG: stderr names TF_CONFIG"
+check "malformed TF_CONFIG: no cluster" test ! -s "$tmp/out"
 
 finish

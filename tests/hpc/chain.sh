@@ -2,9 +2,10 @@
 # The shipped default chain (conf/muster.conf) inside each scheduler's
 # environment: `muster resolve` with no configuration of its own prints the
 # job's cluster, answered by that scheduler's backend; outside every one,
-# the static single-task cluster, without a word on stderr.
+# the static single-task cluster, without a word on stderr; inside a broken
+# one, exit 2 naming the variable at fault, never the static cluster.
 . "${MUSTER_TEST_SRCDIR:?}/tests/hpc/lib.sh"
-for p in tf_config mpi pbs lsf sagemaker; do
+for p in tf_config slurm mpi pbs lsf sagemaker; do
 	require_plugin "$p"
 done
 
@@ -17,12 +18,27 @@ source_is() {
 
 mu "$c" resolve; got
 expect "no scheduler: the static cluster" 0 '{"cluster":{"worker":["localhost:2222"]},"task":{"type":"worker","index":0},"rpc_layer":"grpc"}'
-# Without the slurm plugin its entry warns that it is unknown.
-if have_plugin slurm; then
-	check_eq "no scheduler: nothing on stderr" "$err" ""
-else
-	echo "note: the slurm plugin is not built; its entry's warning is expected"
-fi
+check_eq "no scheduler: nothing on stderr" "$err" ""
+
+slurm_step='SLURM_PROCID=1 SLURM_STEP_NUM_TASKS=2 SLURM_STEP_NODELIST=n[1-2] SLURM_STEP_TASKS_PER_NODE=1(x2)'
+# shellcheck disable=SC2086,SC2163 # the step's variables, split on purpose
+(export $slurm_step; mu "$c" resolve --format text); got
+expect "srun" 0 "worker 0 n1:8888
+worker 1 n2:8888
+task: worker 1
+rpc_layer: grpc
+source: slurm"
+# srun --mpi=pmix gives each task PMIx's (and Open MPI's) variables too:
+# slurm comes first, and mpi, which would ask a PMIx server that is not
+# there, is never asked.
+# shellcheck disable=SC2086,SC2163
+(export $slurm_step PMIX_RANK=1 PMIX_NAMESPACE=slurm.pmix.7.0 OMPI_COMM_WORLD_RANK=1 \
+	OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_LOCAL_SIZE=1; mu "$c" resolve --format text); got
+expect "srun --mpi=pmix: slurm before mpi" 0 "worker 0 n1:8888
+worker 1 n2:8888
+task: worker 1
+rpc_layer: grpc
+source: slurm"
 
 (export OMPI_COMM_WORLD_RANK=1 OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_LOCAL_SIZE=2
  mu "$c" resolve --format text); got
@@ -52,8 +68,26 @@ check_eq "SageMaker: algo-2 is worker 1" "$(printf '%s\n' "$out" | sed -n 's/^ta
 	PBS_NODEFILE="$tmp/nodefile" PBS_TASKNUM=0; mu "$c" resolve --format text); got
 source_is tf_config
 
-# A broken scheduler environment is a warning and the chain goes on.
-(export PBS_NODEFILE="$tmp/missing" PBS_TASKNUM=0; mu "$c" resolve); got
-expect_err "a broken PBS job falls back to static" 0 "PBS_NODEFILE $tmp/missing: No such file"
+# A broken job environment ends the chain: exit 2 naming the variable or
+# file, nothing on stdout (the static cluster would make this task train
+# alone).  One case per entry, each the first entry of its kind to fail.
+# broken WHAT FRAGMENT VAR=VALUE...: the default chain under the variables.
+broken() {
+	job=$1
+	frag=$2
+	shift 2
+	(export "$@"; mu "$c" resolve); got
+	expect_err "a broken $job job: exit 2" 2 "$frag"
+	check_eq "a broken $job job: no cluster" "$out" ""
+}
+broken TensorFlow "TF_CONFIG is not valid JSON" TF_CONFIG='not json'
+broken Slurm "SLURM_STEP_NODELIST: invalid host list 'n[1-'" SLURM_PROCID=0 \
+	SLURM_STEP_NUM_TASKS=1 SLURM_STEP_NODELIST='n[1-' SLURM_STEP_TASKS_PER_NODE=1
+broken MPI "OMPI_COMM_WORLD_SIZE must be an integer" OMPI_COMM_WORLD_RANK=0 \
+	OMPI_COMM_WORLD_SIZE=two
+broken PBS "PBS_NODEFILE $tmp/missing: No such file" PBS_NODEFILE="$tmp/missing" PBS_TASKNUM=0
+broken LSF "LSB_DJOB_RANKFILE $tmp/missing: No such file" LSB_JOBID=1 \
+	LSB_DJOB_RANKFILE="$tmp/missing" JSM_NAMESPACE_RANK=0 JSM_NAMESPACE_SIZE=1
+broken SageMaker "SM_HOSTS" SM_HOSTS='not json' SM_CURRENT_HOST=algo-1
 
 finish

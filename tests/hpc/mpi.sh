@@ -30,6 +30,39 @@ worker 1 $host:8889 GPU=2
 task: worker 0
 rpc_layer: grpc
 source: mpi"
+(export OMPI_COMM_WORLD_RANK=1 OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_LOCAL_SIZE=2
+ mu "$c3" resolve); got
+expect "each rank's GPU ids, by its place on its host" 0 "{\"cluster\":{\"worker\":[\"$host:8888\",\"$host:8889\"]},\"task\":{\"type\":\"worker\",\"index\":1},\"rpc_layer\":\"grpc\",\"accelerators\":{\"worker\":{\"0\":{\"GPU\":2},\"1\":{\"GPU\":2}}},\"accelerator_ids\":{\"worker\":{\"0\":[0,1],\"1\":[2,3]}}}"
+(export OMPI_COMM_WORLD_RANK=1 OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_LOCAL_SIZE=2
+ mu "$c3" env --for pytorch --format dotenv); got
+check_eq "muster env exports rank 1's GPUs" "$(printf '%s\n' "$out" | grep '^CUDA_VISIBLE_DEVICES=')" \
+	"CUDA_VISIBLE_DEVICES=2,3"
+
+# libpmix is loaded only inside a PMIx launch: a library that does not
+# exist is never missed without PMIX_NAMESPACE ...
+c5=$(conf mpi "pmix_library = \"/nonexistent\";")
+(export OMPI_COMM_WORLD_RANK=0 OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_LOCAL_SIZE=2
+ mu "$c5" master); got
+expect "pmix_library missing, no PMIx launch: not loaded" 0 "grpc://$host:8888"
+# ... and the default chain outside every scheduler loads none (the
+# dynamic linker's own record; the same run in a PMIx launch lists it).
+# pmix_loads [VAR=VALUE...]: how often the default chain's run under the
+# variables mentions libpmix in LD_DEBUG's record.
+pmix_loads() {
+	(export LD_DEBUG=libs; [ $# -eq 0 ] || export "$@"
+	 mu "$MUSTER_TEST_SRCDIR/conf/muster.conf" resolve)
+	grep -c 'libpmix' "$tmp/err"
+}
+if have_plugin tf_config && have_plugin slurm; then
+	check_eq "the default chain, no scheduler: libpmix not loaded" "$(pmix_loads)" 0
+	if [ "$(pmix_loads PMIX_RANK=0 PMIX_NAMESPACE=none)" -gt 0 ]; then
+		pass "... while a PMIx launch loads it"
+	else
+		skip "... while a PMIx launch loads it" "no libpmix.so.2 here"
+	fi
+else
+	skip "the default chain, no scheduler: libpmix not loaded" "tf_config or slurm not built"
+fi
 
 # Bad input.
 (export OMPI_COMM_WORLD_RANK=4 OMPI_COMM_WORLD_SIZE=4; mu "$c" resolve); got

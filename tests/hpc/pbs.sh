@@ -18,7 +18,7 @@ expect_err "no PBS_NODEFILE" 1 "PBS_NODEFILE is not set"
 # testSimpleRetrievalFromEnv: every line a worker, one GPU each (the
 # source's num_accelerators).
 (export PBS_TASKNUM=0 PBS_NODEFILE="$tmp/nodefile1"; mu "$c" resolve); got
-expect "from the environment" 0 '{"cluster":{"worker":["t02n13:8888","t02n41:8888","t02n43:8888"]},"task":{"type":"worker","index":0},"rpc_layer":"grpc","accelerators":{"worker":{"0":{"GPU":1},"1":{"GPU":1},"2":{"GPU":1}}}}'
+expect "from the environment" 0 '{"cluster":{"worker":["t02n13:8888","t02n41:8888","t02n43:8888"]},"task":{"type":"worker","index":0},"rpc_layer":"grpc","accelerators":{"worker":{"0":{"GPU":1},"1":{"GPU":1},"2":{"GPU":1}}},"accelerator_ids":{"worker":{"0":[0],"1":[0],"2":[0]}}}'
 (export PBS_TASKNUM=0 PBS_NODEFILE="$tmp/nodefile1"; mu "$c" master --task worker:0); got
 expect "master worker:0" 0 "grpc://t02n13:8888"
 
@@ -51,6 +51,13 @@ source: pbs"
 c=$(conf pbs "jobs = { ps = 1; worker = 4; }; gpus_per_node = 4; gpus_per_task = 2;")
 (export PBS_TASKNUM=1 PBS_NODEFILE="$tmp/nodefile2"; mu "$c" resolve --format text); got
 check_eq "two GPUs per task" "$(echo "$out" | sed -n 2p)" "worker 0 t02n13:8889 GPU=2"
+# Each task's slice of its host's GPUs, by its place on the host: rank 1,
+# the second task of t02n13, gets 2 and 3.
+(export PBS_TASKNUM=1 PBS_NODEFILE="$tmp/nodefile2"; mu "$c" resolve); got
+expect "two GPUs per task: each task's ids" 0 '{"cluster":{"ps":["t02n13:8888"],"worker":["t02n13:8889","t02n41:8888","t02n41:8889","t02n43:8888"]},"task":{"type":"worker","index":0},"rpc_layer":"grpc","accelerators":{"ps":{"0":{"GPU":2}},"worker":{"0":{"GPU":2},"1":{"GPU":2},"2":{"GPU":2},"3":{"GPU":2}}},"accelerator_ids":{"ps":{"0":[0,1]},"worker":{"0":[2,3],"1":[0,1],"2":[2,3],"3":[0,1]}}}'
+(export PBS_TASKNUM=1 PBS_NODEFILE="$tmp/nodefile2"; mu "$c" env --for pytorch --format dotenv); got
+check_eq "muster env exports rank 1's GPUs" "$(printf '%s\n' "$out" | grep '^CUDA_VISIBLE_DEVICES=')" \
+	"CUDA_VISIBLE_DEVICES=2,3"
 c=$(conf pbs "gpus_per_node = 4;")
 (export PBS_TASKNUM=4 PBS_NODEFILE="$tmp/nodefile2"; mu "$c" resolve --format text); got
 check_eq "gpus_per_task defaults to gpus_per_node over the most tasks on a node" \
@@ -107,16 +114,8 @@ expect_err "a host name with a space" 2 "PBS_NODEFILE $tmp/space" "bad host"
 truncate -s 1G "$tmp/huge"
 (export PBS_TASKNUM=0 PBS_NODEFILE="$tmp/huge"; mu "$c" resolve); got
 expect_err "a 1 GB node file" 2 "PBS_NODEFILE $tmp/huge: larger than 16 MiB"
-if [ -x /usr/bin/time ]; then
-	(export PBS_TASKNUM=0 PBS_NODEFILE="$tmp/huge"
-	 /usr/bin/time -f %M -o "$tmp/rss" "$MUSTER_BIN" -c "$c" resolve >/dev/null 2>&1)
-	rss=$(tail -n 1 "$tmp/rss")
-	if [ "$rss" -lt 262144 ]; then
-		pass "a 1 GB node file: peak memory ${rss} KiB"
-	else
-		fail "a 1 GB node file: peak memory ${rss} KiB, want under 256 MiB"
-	fi
-fi
+expect_peak_under 262144 "a 1 GB node file" \
+	env PBS_TASKNUM=0 PBS_NODEFILE="$tmp/huge" "$MUSTER_BIN" -c "$c" resolve
 rm -f "$tmp/huge"
 # More lines than the layout takes.
 awk 'BEGIN { for (i = 0; i < 65537; i++) print "n" i }' >"$tmp/many"
@@ -129,6 +128,9 @@ expect_err "jobs that do not add up" 2 "Requested 2 tasks but only 3 were assign
 c=$(conf pbs "gpus_per_node = 2; gpus_per_task = 2;")
 (export PBS_TASKNUM=0 PBS_NODEFILE="$tmp/nodefile2"; mu "$c" resolve); got
 expect_err "more GPUs than a node has" 2 "more GPUs per node than available"
+c=$(conf pbs "gpus_per_task = 1048576;")
+(export PBS_TASKNUM=0 PBS_NODEFILE="$tmp/nodefile2"; mu "$c" resolve); got
+expect_err "GPU ids past 4,194,304 in all" 2 "5 tasks with 1048576 GPUs each pass 4194304 GPU ids"
 c=$(conf pbs "port_base = 65535;")
 (export PBS_TASKNUM=0 PBS_NODEFILE="$tmp/nodefile2"; mu "$c" resolve); got
 expect_err "ports past 65535" 2 "needs port 65536"

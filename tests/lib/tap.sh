@@ -276,6 +276,27 @@ check_eq() {
 	fi
 }
 
+# expect_peak_under KIB WHAT COMMAND...: COMMAND's peak resident memory
+# (the kernel's ru_maxrss, what GNU time's %M prints; python3 rather than
+# GNU time, which CI does not install) stays under KIB KiB.
+expect_peak_under() {
+	limit=$1
+	what=$2
+	shift 2
+	if ! have_python3; then
+		skip "$what: peak memory" "python3 not found"
+		return 0
+	fi
+	peak=$(python3 -c 'import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$@")
+	if [ "$peak" -lt "$limit" ]; then
+		pass "$what: peak memory $peak KiB"
+	else
+		fail "$what: peak memory $peak KiB, want under $limit KiB"
+	fi
+}
+
 # py_log EXPR: EXPR over `reqs`, the requests a loopback server logged
 # (one JSON object per line of $tmp/requests.log).
 py_log() {

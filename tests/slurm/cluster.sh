@@ -3,7 +3,9 @@
 # four slurmd (-N n1..n4, each its own Port=, NodeHostname=localhost) with
 # two fake GPUs each (character devices named in gres.conf), all configured
 # and started here under a scratch directory and stopped by pid.
-#  - srun -N4 -n4: the four tasks agree on the cluster, each finds itself;
+#  - srun -N4 -n4: the four tasks agree on the cluster, each finds itself,
+#    under a config of the test's and under the shipped conf/muster.conf;
+#  - Slurm hands a step the fake GPUs (CUDA_VISIBLE_DEVICES);
 #  - srun -N4 -n8 --gres=gpu:2: Slurm's CUDA_VISIBLE_DEVICES split by
 #    local rank, one GPU a task;
 #  - sbatch: the batch script (no step, job-level variables) and its step.
@@ -161,19 +163,31 @@ EOF
 	fi
 }
 
+# run_step CONF SRUN_ARGS...: `srun SRUN_ARGS muster -c CONF resolve`, each
+# task's output in task.N and err.N.
 run_step() {
+	step_cfg=$1
+	shift
 	rc=0
 	rm -f "$tmp"/task.* "$tmp"/err.*
-	timeout 120 srun -o "$tmp/task.%t" -e "$tmp/err.%t" "$@" "$MUSTER_BIN" -c "$cfg" resolve \
-		>"$tmp/srun.out" 2>&1 || rc=$?
-	check_eq "srun $* exits 0" "$rc" 0
+	timeout 120 srun -o "$tmp/task.%t" -e "$tmp/err.%t" "$@" "$MUSTER_BIN" -c "$step_cfg" \
+		resolve >"$tmp/srun.out" 2>&1 || rc=$?
+	check_eq "srun $* muster -c ${step_cfg##*/} exits 0" "$rc" 0
 }
 
-run_step -N4 -n4
-agree "srun -N4 -n4: four tasks, one cluster, each its own task" 4 \
-	'{"cluster":{"worker":["n1:8888","n2:8888","n3:8888","n4:8888"]},"rpc_layer":"grpc"}'
+four='{"cluster":{"worker":["n1:8888","n2:8888","n3:8888","n4:8888"]},"rpc_layer":"grpc"}'
+run_step "$cfg" -N4 -n4
+agree "srun -N4 -n4: four tasks, one cluster, each its own task" 4 "$four"
+# The shipped default chain, no configuration of the test's own: inside
+# srun it is the job's cluster, not the localhost one.
+run_step "$MUSTER_TEST_SRCDIR/conf/muster.conf" -N4 -n4
+agree "srun -N4 -n4 with the shipped muster.conf: the job's cluster" 4 "$four"
 
-run_step -N4 -n8 --gres=gpu:2
+# Slurm takes GRES on fake character devices and hands a step its GPUs.
+gpus=$(timeout 60 srun -N1 -n1 --gres=gpu:2 printenv CUDA_VISIBLE_DEVICES 2>&1)
+check_eq "srun --gres=gpu:2 on fake devices: CUDA_VISIBLE_DEVICES" "$gpus" "0,1"
+
+run_step "$cfg" -N4 -n8 --gres=gpu:2
 agree "srun -N4 -n8 --gres=gpu:2: two tasks a node, a GPU each by local rank" 8 \
 	'{"cluster":{"worker":["n1:8888","n1:8889","n2:8888","n2:8889","n3:8888","n3:8889","n4:8888","n4:8889"]},"rpc_layer":"grpc","accelerators":{"worker":{"0":{"GPU":1},"1":{"GPU":1},"2":{"GPU":1},"3":{"GPU":1},"4":{"GPU":1},"5":{"GPU":1},"6":{"GPU":1},"7":{"GPU":1}}},"accelerator_ids":{"worker":{"0":[0],"1":[1],"2":[0],"3":[1],"4":[0],"5":[1],"6":[0],"7":[1]}}}'
 
@@ -181,6 +195,7 @@ agree "srun -N4 -n8 --gres=gpu:2: two tasks a node, a GPU each by local rank" 8 
 cat >"$tmp/job.sh" <<EOF
 #!/bin/sh
 "$MUSTER_BIN" -c "$cfg" resolve >"$tmp/batch.json" 2>"$tmp/batch.err"
+echo \$? >"$tmp/batch.rc"
 srun -o "$tmp/task.%t" -e "$tmp/err.%t" "$MUSTER_BIN" -c "$cfg" resolve
 EOF
 rm -f "$tmp"/task.* "$tmp"/err.*
@@ -189,6 +204,10 @@ timeout 120 sbatch --wait -N2 -n2 -o "$tmp/sbatch.out" "$tmp/job.sh" >/dev/null 
 check_eq "sbatch --wait exits 0" "$rc" 0
 cp "$tmp/batch.json" "$tmp/out" 2>/dev/null
 cp "$tmp/batch.err" "$tmp/err" 2>/dev/null
+out=$(cat "$tmp/out" 2>/dev/null)
+err=$(cat "$tmp/err" 2>/dev/null)
+# muster's own status in the script, not sbatch's (its last command's).
+rc=$(cat "$tmp/batch.rc" 2>/dev/null || echo "none recorded")
 expect_result "the batch script: job-level variables, task 0" 0 \
 	'{"cluster":{"worker":["n1:8888","n2:8888"]},"task":{"type":"worker","index":0},"rpc_layer":"grpc"}'
 agree "the batch script's step" 2 '{"cluster":{"worker":["n1:8888","n2:8888"]},"rpc_layer":"grpc"}'

@@ -25,6 +25,29 @@ expect "master of worker 0 with grpc" "$EX_OK" "grpc://t02n41:8888"
 slurm "$fixed" SLURM_PROCID=2 "$T3" -- master
 expect "own master" "$EX_OK" "grpc://t02n43:8888"
 
+# Jobs take the tasks in name order whatever order the config writes them
+# in: ps, written last, gets the first task.
+order=$(conf order 'jobs = { worker = 2; ps = 1; };')
+slurm "$order" SLURM_PROCID=0 SLURM_STEP_NUM_TASKS=3 'SLURM_STEP_NODELIST=n[1-3]' \
+	SLURM_STEP_TASKS_PER_NODE='1(x3)'
+expect_result "jobs in name order, not config order" 0 \
+	'{"cluster":{"ps":["n1:8888"],"worker":["n2:8888","n3:8888"]},"task":{"type":"ps","index":0},"rpc_layer":"grpc"}'
+
+# tasks_per_node as a group: these hosts and counts; the step's host and
+# count variables are not read (so malformed ones do not matter).
+tpn=$(conf tpn 'tasks_per_node = { n1 = 2; n2 = 1; };')
+slurm "$tpn" SLURM_PROCID=2 SLURM_STEP_NUM_TASKS=3 'SLURM_STEP_NODELIST=bad[' \
+	SLURM_STEP_TASKS_PER_NODE=x
+expect_result "tasks_per_node as a group: no host or count variable read" 0 \
+	'{"cluster":{"worker":["n1:8888","n1:8889","n2:8888"]},"task":{"type":"worker","index":2},"rpc_layer":"grpc"}'
+
+rpc=$(conf rpc 'rpc_layer = "grpc+verbs";')
+slurm "$rpc" SLURM_PROCID=2 SLURM_STEP_NUM_TASKS=3 SLURM_STEP_TASKS_PER_NODE='1(x3)' "$T3"
+expect_result "rpc_layer" 0 \
+	'{"cluster":{"worker":["t02n13:8888","t02n41:8888","t02n43:8888"]},"task":{"type":"worker","index":2},"rpc_layer":"grpc+verbs"}'
+slurm "$rpc" SLURM_PROCID=2 SLURM_STEP_NUM_TASKS=3 SLURM_STEP_TASKS_PER_NODE='1(x3)' "$T3" -- master
+expect "rpc_layer: the master's scheme" "$EX_OK" "grpc+verbs://t02n43:8888"
+
 mtpn=$(conf mtpn 'jobs = { ps = 1; worker = 4; }; gpus_per_node = 2; gpus_per_task = 1;')
 slurm "$mtpn" SLURM_PROCID=1 "$T3" SLURM_STEP_TASKS_PER_NODE='2(x2),1'
 expect_result "tasks per node from the environment" 0 \
@@ -127,9 +150,17 @@ slurm "$plain" SLURM_PROCID=0 SLURM_STEP_NUM_TASKS=3 SLURM_STEP_NODELIST= SLURM_
 expect_err "empty SLURM_STEP_NODELIST" "$EX_UNAVAIL" "SLURM_STEP_NODELIST is empty"
 slurm "$plain" SLURM_PROCID=0 SLURM_STEP_NUM_TASKS=3 "$T3"
 expect_err "no SLURM_STEP_TASKS_PER_NODE" "$EX_UNAVAIL" "SLURM_STEP_TASKS_PER_NODE not found"
-for bad in 'n[1-' 'n[3-1]' 'n[1-99999999]' 'n[1-2]a' 'n]' 'n[[1]' 'n[a-b]' 'n[]' 'x[0-65535],y'; do
+for bad in 'n[1-' 'n[3-1]' 'n[1-99999999]' 'x[0-40000]y[0-40000]' 'n[1-2]a' 'n]' 'n[[1]' \
+	'n[a-b]' 'n[]' 'x[0-65535],y'; do
 	slurm "$plain" SLURM_PROCID=0 SLURM_STEP_NUM_TASKS=1 SLURM_STEP_NODELIST="$bad" SLURM_STEP_TASKS_PER_NODE=1
 	expect_err "host list $bad" "$EX_UNAVAIL" "SLURM_STEP_NODELIST: invalid host list '$bad'"
+done
+# Refused before anything is expanded: 10^8 names, or 1.6 x 10^9 from two
+# groups, in bounded memory.
+for bad in 'n[1-99999999]' 'x[0-40000]y[0-40000]'; do
+	expect_peak_under 262144 "host list $bad" env -i PATH="$PATH" \
+		MUSTER_PLUGIN_PATH="$MUSTER_PLUGIN_PATH" SLURM_PROCID=0 SLURM_STEP_NUM_TASKS=1 \
+		SLURM_STEP_NODELIST="$bad" SLURM_STEP_TASKS_PER_NODE=1 "$MUSTER_BIN" -c "$plain" resolve
 done
 for bad in '' '2x3' '(x3)' ' 2' '2(x)' '2,' '2(x3' '1(x70000)'; do
 	slurm "$plain" SLURM_PROCID=0 SLURM_STEP_NUM_TASKS=1 SLURM_STEP_NODELIST=n1 SLURM_STEP_TASKS_PER_NODE="$bad"
