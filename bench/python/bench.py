@@ -5,7 +5,10 @@ one run (medians; `make bench-python`, never `make check`):
   (1) kubernetes, 10,000 pods on the loopback server of bench/kubernetes
       (podserver.py, gzip, pages of 500), TensorFlow's choices: the
       `muster resolve` process (the real binary) vs `muster.resolve(conf)`
-      called in a Python process, and vs `Context.resolve()` there;
+      called in a Python process, and vs `Context.resolve()` there; and
+      TensorFlow's algorithm on the official Python client
+      (bench/kubernetes/tf_baseline.py, its cluster_spec() call) on the same
+      server, BENCH_TF_ROUNDS times (default 1: about ten seconds each);
   (2) a TF_CONFIG of 10,000 tasks: CPU time of C's muster_resolve() +
       muster_result_to_json() (called through ctypes, a few microseconds
       of overhead) vs `Context.resolve()` + reading `cluster_spec`.
@@ -80,6 +83,7 @@ def kubernetes(a, muster_bin, env, tmp):
                              stdout=subprocess.PIPE, check=True).stdout.decode().split("\n")
         once = [float(x) for x in out[0].split()]
         ctx = [float(x) for x in out[1].split()]
+        tf = tf_algorithm(a, "http://127.0.0.1:%s" % m.group(1), env, tmp)
     finally:
         srv.terminate()
         srv.wait()
@@ -88,6 +92,34 @@ def kubernetes(a, muster_bin, env, tmp):
     print("    muster resolve (process)          %8.1f ms" % c)
     print("    muster.resolve(conf) (Python)     %8.1f ms  %.2fx the CLI" % (o, o / c))
     print("    Context.resolve() + cluster_spec  %8.1f ms  %.2fx the CLI" % (x, x / c))
+    if tf is not None:
+        print("    TF's algorithm, official client   %8.1f ms  %.0fx muster.resolve()"
+              % (tf, tf / o))
+
+
+def tf_algorithm(a, server, env, tmp):
+    """Median cluster_spec() time of TensorFlow's algorithm, in ms (None
+    without python3-kubernetes)."""
+    try:
+        import kubernetes  # noqa: F401
+    except ImportError:
+        print("    (TF's algorithm not run: no python3-kubernetes)")
+        return None
+    kc = os.path.join(tmp, "kubeconfig")
+    with open(kc, "w") as f:
+        f.write("apiVersion: v1\nkind: Config\nclusters:\n- name: b\n  cluster: {server: \"%s\"}\n"
+                "users:\n- name: b\n  user: {}\ncontexts:\n- name: b\n"
+                "  context: {cluster: b, user: b}\ncurrent-context: b\n" % server)
+    tf_env = dict(env, KUBECONFIG=kc)
+    tf_env.pop("LD_LIBRARY_PATH", None)
+    rounds = int(os.environ.get("BENCH_TF_ROUNDS", "1"))
+    p = subprocess.run([sys.executable, os.path.join(SRC, "bench", "kubernetes", "tf_baseline.py"),
+                        "--job", "worker=" + SELECTOR, "--rounds", str(rounds)], env=tf_env,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if p.returncode:
+        sys.exit("bench: tf_baseline: %s" % p.stderr.decode(errors="replace"))
+    calls = [float(x) for x in re.findall(rb"cluster_spec_s ([0-9.]+)", p.stderr)]
+    return statistics.median(calls) * 1e3
 
 
 def tf_config(a, build, tmp):
