@@ -2,7 +2,7 @@
 # Local accelerators read from trees shaped like real machines' /sys, /dev
 # and /proc (MUSTER_SYSROOT, --sysroot): 8 NVIDIA GPUs with NVSwitches, 4
 # AMD GPUs, TPU VMs, Habana cards, none; visible-devices filters by index
-# and UUID; muster run's --nproc-per-node gpu and --gpus-per-proc slices.
+# and UUID; --nproc-per-node gpu and muster run's --gpus-per-proc slices.
 set -eu
 . "${MUSTER_TEST_SRCDIR:?}/tests/lib/tap.sh"
 fixtures=$MUSTER_TEST_SRCDIR/tests/cli
@@ -63,17 +63,22 @@ expect_out "[10]: 2 4,5
 [11]: 3 6,7
 [8]: 0 0,1
 [9]: 1 2,3" "each process its own CUDA_VISIBLE_DEVICES slice"
-MUSTER_SYSROOT=$nv CUDA_VISIBLE_DEVICES=GPU-00000007,GPU-00000006 run -c "$conf" run --for jax \
-	--nproc-per-node gpu --gpus-per-proc 1 --tee-prefix \
-	-- sh -c 'echo "$JAX_PROCESS_ID $CUDA_VISIBLE_DEVICES $JAX_LOCAL_DEVICE_IDS"'
+# The slices are PCI bus order indices, also for GPUs named by UUID: the
+# workers get the device order that gives them that meaning.
+MUSTER_SYSROOT=$nv CUDA_VISIBLE_DEVICES=GPU-00000007,GPU-00000006 CUDA_DEVICE_ORDER=FASTEST_FIRST \
+	run -c "$conf" run --for jax --nproc-per-node gpu --gpus-per-proc 1 --tee-prefix \
+	-- sh -c 'echo "$JAX_PROCESS_ID $CUDA_VISIBLE_DEVICES $JAX_LOCAL_DEVICE_IDS $CUDA_DEVICE_ORDER"'
 sort "$tmp/out" >"$tmp/sorted"; mv "$tmp/sorted" "$tmp/out"
-expect_out "[4]: 4 7 0
-[5]: 5 6 0" "--nproc-per-node gpu counts the visible GPUs; slices follow CUDA_VISIBLE_DEVICES's order"
+expect_out "[4]: 4 7 0 PCI_BUS_ID
+[5]: 5 6 0 PCI_BUS_ID" "--nproc-per-node gpu counts the visible GPUs; slices follow CUDA_VISIBLE_DEVICES's order, in PCI bus order"
 MUSTER_SYSROOT=$nv run -c "$conf" run --for pytorch --nproc-per-node 3 --gpus-per-proc 3 -- true
 expect_status 5 "more GPUs asked for than present"
 expect_err_match "need 9 GPUs; this machine shows 8" "... named with both numbers"
 MUSTER_SYSROOT=$nv run -c "$conf" env --for pytorch --nproc-per-node gpu --format dotenv
 expect_out_match '^PET_NPROC_PER_NODE=8$' "env --nproc-per-node gpu: 8"
+MUSTER_SYSROOT=$nv CUDA_VISIBLE_DEVICES=1,2,3 run -c "$conf" hostfile --for openmpi --nproc-per-node gpu
+expect_out "127.0.0.1 slots=6
+localhost slots=3" "hostfile --nproc-per-node gpu: the visible GPUs per task, summed per host"
 
 # An MI300X-like host: KFD lists the CPU sockets as nodes too.
 amd=$tmp/amd
@@ -91,8 +96,13 @@ done
 run accelerators --local --sysroot "$amd"
 expect_out '{"GPU":4}' "4 AMD GPUs, CPU nodes left out"
 ROCR_VISIBLE_DEVICES=2,3 HIP_VISIBLE_DEVICES=1 MUSTER_SYSROOT=$amd run -c "$conf" run --for pytorch \
-	--gpus-per-proc 1 -- sh -c 'echo "${ROCR_VISIBLE_DEVICES-unset} ${HIP_VISIBLE_DEVICES-unset}"'
-expect_out "3 unset" "HIP_VISIBLE_DEVICES indexes ROCr's list; the worker gets the physical id"
+	--gpus-per-proc 1 -- sh -c 'echo "${ROCR_VISIBLE_DEVICES-unset} ${HIP_VISIBLE_DEVICES-unset} ${CUDA_DEVICE_ORDER-unset}"'
+expect_out "3 unset unset" "HIP_VISIBLE_DEVICES indexes ROCr's list; the worker gets the physical id (and no CUDA order)"
+HIP_VISIBLE_DEVICES=3,1 MUSTER_SYSROOT=$amd run -c "$conf" run --for pytorch --nproc-per-node gpu \
+	--gpus-per-proc 1 --tee-prefix -- sh -c 'echo "$ROCR_VISIBLE_DEVICES ${HIP_VISIBLE_DEVICES-unset}"'
+sort "$tmp/out" >"$tmp/sorted"; mv "$tmp/sorted" "$tmp/out"
+expect_out "[4]: 3 unset
+[5]: 1 unset" "HIP_VISIBLE_DEVICES alone keeps the AMD GPUs it names, in its order"
 ROCR_VISIBLE_DEVICES=GPU-00000000000003eb run accelerators --local --sysroot "$amd"
 expect_out '{"GPU":1}' "ROCR_VISIBLE_DEVICES by UUID"
 
