@@ -2,7 +2,8 @@
 # Local accelerators read from trees shaped like real machines' /sys, /dev
 # and /proc (MUSTER_SYSROOT, --sysroot): 8 NVIDIA GPUs with NVSwitches, 4
 # AMD GPUs, TPU VMs, Habana cards, none; visible-devices filters by index
-# and UUID; --nproc-per-node gpu and muster run's --gpus-per-proc slices.
+# and UUID; --nproc-per-node gpu and muster run's --gpus-per-proc slices;
+# local_accelerators filling the own task's unknown accelerators.
 set -eu
 . "${MUSTER_TEST_SRCDIR:?}/tests/lib/tap.sh"
 fixtures=$MUSTER_TEST_SRCDIR/tests/cli
@@ -150,4 +151,45 @@ else
 fi
 run accelerators --sysroot "$none"
 expect_status 64 "--sysroot without --local"
+
+# local_accelerators = true: the own task's accelerators, when its backend
+# gives none, are this machine's (8 GPUs and 8 Gaudi cards here); off by
+# default, when a resolve reads no device at all.
+mixed=$tmp/mixed
+cp -R "$nv" "$mixed"
+cp -R "$hpu/sys/class" "$mixed/sys/"
+# fill_conf NAME TOP TASK WORKER1: a static chain, worker 1 with WORKER1.
+fill_conf() {
+	cat >"$tmp/$1.conf" <<CONF
+$2
+chain = ( { plugin = "static"; config = {
+  jobs = { worker = ( { index = 0; address = "h0:2222"; accelerators = { TPU = 4; }; },
+                      { index = 1; address = "h1:2222"; $4 } ); };
+  $3 }; } );
+CONF
+}
+fill_conf off "" 'task = { type = "worker"; index = 1; };' ""
+fill_conf on "local_accelerators = true;" 'task = { type = "worker"; index = 1; };' ""
+fill_conf given "local_accelerators = true;" 'task = { type = "worker"; index = 1; };' \
+	"accelerators = { GPU = 2; };"
+fill_conf noself "local_accelerators = true;" "" ""
+MUSTER_SYSROOT=$mixed run -c "$tmp/off.conf" accelerators
+expect_out '{}' "local_accelerators unset: the own task's accelerators stay unknown"
+MUSTER_SYSROOT=$mixed run -c "$tmp/on.conf" accelerators
+expect_out '{"GPU":8,"HPU":8}' "local_accelerators = true: this machine's devices, counted by kind"
+MUSTER_SYSROOT=$mixed CUDA_VISIBLE_DEVICES=2,5 run -c "$tmp/on.conf" resolve --format json
+expect_json '{"cluster":{"worker":["h0:2222","h1:2222"]},"task":{"type":"worker","index":1},"accelerators":{"worker":{"0":{"TPU":4},"1":{"GPU":2,"HPU":8}}}}' \
+	"... as the visible-devices variables leave them, counts only; other tasks untouched"
+MUSTER_SYSROOT=$mixed run -c "$tmp/given.conf" accelerators
+expect_out '{"GPU":2}' "the backend's accelerators for the own task are kept"
+MUSTER_SYSROOT=$mixed run -c "$tmp/noself.conf" resolve --format json
+expect_json '{"cluster":{"worker":["h0:2222","h1:2222"]},"accelerators":{"worker":{"0":{"TPU":4}}}}' \
+	"no own task: nothing added"
+MUSTER_SYSROOT=$none run -c "$tmp/on.conf" accelerators
+expect_out '{}' "a machine without devices adds none"
+run -c "$tmp/on.conf" check
+expect_status 0 "muster check knows local_accelerators"
+fill_conf bad "local_accelerators = 1;" "" ""
+run -c "$tmp/bad.conf" check
+expect_err_match "bad.conf:1: 'local_accelerators' must be true or false" "... and wants a boolean"
 finish
