@@ -22,6 +22,7 @@ static int exec_one(struct run_plan *p)
 	fflush(stdout);
 	fflush(stderr);
 	muster_result_release_port(p->res);
+	run_clean_signals();
 	execvpe(p->argv[0], p->argv, p->w[0].envp);
 	saved = errno;
 	cli_error("run: cannot run %s: %s", p->argv[0], strerror(saved));

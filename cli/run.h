@@ -38,6 +38,10 @@ int run_build_env(struct run_plan *p, const muster_result *res, struct cli_launc
                   long gpus_per_proc, char *const *set);
 void run_free_env(struct run_plan *p);
 
+/* Before a worker's exec (async-signal-safe): default dispositions, but
+ * for a SIGHUP ignored under nohup, and an empty signal mask. */
+void run_clean_signals(void);
+
 /* Starts the workers and waits for them; the exit status. */
 int run_supervise(struct run_plan *p);
 

@@ -109,7 +109,10 @@ static int gpu_slice(struct extra *x, const muster_devices *d, long first, long 
 		x->drop[x->ndrop++] = "HIP_VISIBLE_DEVICES";
 		return add(x, "ROCR_VISIBLE_DEVICES", ids) < 0 ? CLI_EXIT_SOFTWARE : 0;
 	}
-	return add(x, "CUDA_VISIBLE_DEVICES", ids) < 0 ? CLI_EXIT_SOFTWARE : 0;
+	/* The ids are in PCI bus order; CUDA's own default is fastest first. */
+	if (add(x, "CUDA_VISIBLE_DEVICES", ids) < 0 || add(x, "CUDA_DEVICE_ORDER", "PCI_BUS_ID") < 0)
+		return CLI_EXIT_SOFTWARE;
+	return 0;
 }
 
 static long count_gpus(const muster_devices *d)

@@ -55,12 +55,26 @@ static void reset_reserved(int sig)
 	syscall(SYS_rt_sigaction, sig, &kdfl, NULL, sizeof(kdfl.mask));
 }
 
+void run_clean_signals(void)
+{
+	struct sigaction dfl, hup;
+	sigset_t none;
+
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigaction(SIGHUP, NULL, &hup);
+	for (int s = 1; s < NSIG; s++) /* an ignored signal stays ignored across exec */
+		if (s != SIGKILL && s != SIGSTOP && !(s == SIGHUP && hup.sa_handler == SIG_IGN) &&
+		    sigaction(s, &dfl, NULL) != 0)
+			reset_reserved(s);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
 /* In the child between fork and exec: only async-signal-safe calls. */
 static void start_child(const struct run_plan *p, long i, pid_t parent, pid_t pgid)
 {
 	const struct run_worker *w = &p->w[i];
-	struct sigaction dfl;
-	sigset_t none;
 	char msg[512];
 	int saved, len;
 
@@ -68,13 +82,7 @@ static void start_child(const struct run_plan *p, long i, pid_t parent, pid_t pg
 	if (getppid() != parent) /* muster run died before the line above */
 		_exit(128 + SIGKILL);
 	setpgid(0, pgid);
-	memset(&dfl, 0, sizeof(dfl));
-	dfl.sa_handler = SIG_DFL;
-	for (int s = 1; s < NSIG; s++) /* an ignored signal stays ignored across exec */
-		if (s != SIGKILL && s != SIGSTOP && sigaction(s, &dfl, NULL) != 0)
-			reset_reserved(s);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
+	run_clean_signals();
 	if (p->tee && (dup2(w->out[1], 1) < 0 || dup2(w->err[1], 2) < 0))
 		_exit(126);
 	execvpe(p->argv[0], p->argv, w->envp);

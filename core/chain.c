@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "local_devices.h"
 #include "merge.h"
 
 struct answer {
@@ -241,6 +242,13 @@ int chain_resolve_warned(struct muster_ctx *ctx, struct muster_result **out, mus
 			break;
 	}
 	release_failures(ctx, failures, merged != NULL, warned);
+	if (merged && ctx->settings.local_accelerators) {
+		int rc = local_fill(merged, err);
+		if (rc != 0) {
+			muster_result_free(merged);
+			return rc;
+		}
+	}
 	if (merged) {
 		error_clear(err);
 		*out = merged;

@@ -80,7 +80,7 @@ int launch_nodes_build(struct launch_nodes *out, const muster_result *r, const m
 		const struct job *job = &r->jobs[i];
 		if (!trains(list, job->name))
 			continue;
-		if (dense && !model_job_dense(job))
+		if (dense && job->ntasks && !model_job_dense(job)) /* an empty job has no holes */
 			return error_set(err, MUSTER_ENOENT,
 			                 "job '%s' has holes in its task indices (%zu tasks, highest "
 			                 "index %ld): %s needs dense ranks", job->name, job->ntasks,

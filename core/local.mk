@@ -30,7 +30,7 @@ core_libmuster_internal_la_SOURCES = \
 	core/result.c \
 	core/launch.h core/launch_nodes.c core/launch_env.c core/launch_hostfile.c \
 	core/local_devices.h core/local_devices.c core/local_visible.c \
-	core/local_nvidia.c core/local_sysfs.c \
+	core/local_nvidia.c core/local_sysfs.c core/local_fill.c \
 	core/diff.c core/diff.h \
 	core/watch.c core/watch.h \
 	core/watch_entries.c \

@@ -41,4 +41,9 @@ int local_read(const char *root, const char *path, char *buf, size_t size);
  * list, as CUDA does.  -1 when out of memory. */
 int devices_filter(struct muster_devices *d, const char *vendor, const char *spec);
 
+/* local_accelerators = true: when the own task of `r` (a result not yet
+ * handed out) is in its cluster and has no accelerators, it gets this
+ * machine's devices, counted by kind.  0, or an error code. */
+int local_fill(struct muster_result *r, muster_error *err);
+
 #endif

@@ -26,7 +26,7 @@ static const char *const status_names[STATUS_COUNT] = {"success", "notfound", "u
 static const char *const action_keys[STATUS_COUNT] = {"on_success", "on_notfound", "on_unavail",
                                                       "on_tryagain"};
 /* What a typo is compared with. */
-static const char *const top_keys[] = {"chain", "strict", "plugin_path"};
+static const char *const top_keys[] = {"chain", "strict", "plugin_path", "local_accelerators"};
 static const char *const entry_keys[] = {"plugin",      "name",       "config",
                                          "timeout_ms",  "on_success", "on_notfound",
                                          "on_unavail",  "on_tryagain", "watch_interval_ms"};
@@ -395,6 +395,10 @@ static int parse_top(struct settings *s, config_t *cfg, config_setting_t **chain
 		} else if (strcmp(key, "plugin_path") == 0) {
 			if ((rc = parse_plugin_path(s, m, err)) < 0)
 				return rc;
+		} else if (strcmp(key, "local_accelerators") == 0) {
+			if (config_setting_type(m) != CONFIG_TYPE_BOOL)
+				return fail_at(err, m, "'local_accelerators' must be true or false");
+			s->local_accelerators = config_setting_get_bool(m);
 		} else {
 			unknown_key(s, m, top_keys, COUNT(top_keys));
 		}

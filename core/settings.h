@@ -35,6 +35,7 @@ struct settings {
 	size_t nfiles;
 	char *path;
 	int strict;                 /* the file's, or the caller's MUSTER_CTX_STRICT */
+	int local_accelerators;     /* the own task's unknown accelerators are local_fill()'s */
 	struct unknowns unknown;    /* names nobody knows, in all the files */
 	struct pathlist plugin_path; /* directories from the config, in order */
 	struct entry_settings *entries;

@@ -1,11 +1,18 @@
 #!/bin/sh
 # Launch overhead of a 2-node x 2-process job on loopback (`make
 # bench-launch`): /bin/sh starting the four workers directly, muster run,
-# and Debian's torchrun --no_python, interleaved run by run.
-#   run.sh BUILDDIR SRCDIR [ROUNDS]
+# and Debian's torchrun --no_python, interleaved run by run.  With
+# `resolve`, also `muster resolve` followed by the /bin/sh line: one muster
+# process start and resolve, without muster run's own work.
+#   run.sh BUILDDIR SRCDIR [ROUNDS [resolve]]
 set -eu
 build=$1
 rounds=${3:-5}
+with_resolve=${4:-}
+case $with_resolve in
+'' | resolve) ;;
+*) echo "usage: run.sh BUILDDIR SRCDIR [ROUNDS [resolve]]" >&2; exit 2 ;;
+esac
 export LD_LIBRARY_PATH="$build/core/.libs"
 export MUSTER_PLUGIN_PATH="$build/plugins/tf_config/.libs"
 export GLOO_SOCKET_IFNAME=lo
@@ -25,6 +32,11 @@ CONF
 mr="exec $muster -c $tmp/two.conf run --for pytorch --nproc-per-node 2"
 set -- -- /bin/sh "RANK=0 $w & RANK=1 $w & wait" "RANK=2 $w & RANK=3 $w & wait" \
 	-- "muster run" "$mr --task worker:0 -- $w" "$mr --task worker:1 -- $w"
+if [ -n "$with_resolve" ]; then
+	mres="$muster -c $tmp/two.conf resolve >/dev/null;"
+	set -- "$@" -- "muster resolve; /bin/sh" "$mres RANK=0 $w & RANK=1 $w & wait" \
+		"$mres RANK=2 $w & RANK=3 $w & wait"
+fi
 if /usr/bin/python3 -c 'import torch.distributed.run' 2>/dev/null; then
 	tr="exec /usr/bin/python3 -m torch.distributed.run --no_python --nnodes 2 --nproc_per_node 2"
 	tr="$tr --master_addr 127.0.0.1 --master_port $((port + 2)) --redirects 2 --tee 2"

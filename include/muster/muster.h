@@ -288,9 +288,13 @@ MUSTER_API int muster_local_devices(muster_devices **out, const char *sysroot,
 MUSTER_API void muster_devices_free(muster_devices *devices);
 MUSTER_API size_t muster_devices_count(const muster_devices *devices);
 /* One device: its kind ("GPU", "TPU", "HPU", "NPU"), its vendor ("nvidia",
- * "amd", "google", "habana", "intel", ...) and the id its vendor's
- * visible-devices variable takes (an index, or a UUID as the user gave
- * it).  MUSTER_ENOENT past the last. */
+ * "amd", "google", "habana", "intel", ...) and its id: its index among all
+ * of the vendor's devices on the machine, whatever the visible-devices
+ * variables hold or however they name it (by UUID too).  NVIDIA's index
+ * is in PCI bus order (NVML's), which CUDA_VISIBLE_DEVICES follows only
+ * under CUDA_DEVICE_ORDER=PCI_BUS_ID; AMD's is in KFD topology order, as
+ * ROCR_VISIBLE_DEVICES takes it; other kinds are numbered as the kernel
+ * lists them (the N of /dev/accelN).  MUSTER_ENOENT past the last. */
 MUSTER_API int muster_devices_at(const muster_devices *devices, size_t i, const char **kind,
                                  const char **vendor, const char **id);
 /* Counts by kind as JSON, e.g. {"GPU":4}; {} when there are none. */

@@ -2,7 +2,8 @@
 # Local accelerators read from trees shaped like real machines' /sys, /dev
 # and /proc (MUSTER_SYSROOT, --sysroot): 8 NVIDIA GPUs with NVSwitches, 4
 # AMD GPUs, TPU VMs, Habana cards, none; visible-devices filters by index
-# and UUID; muster run's --nproc-per-node gpu and --gpus-per-proc slices.
+# and UUID; --nproc-per-node gpu and muster run's --gpus-per-proc slices;
+# local_accelerators filling the own task's unknown accelerators.
 set -eu
 . "${MUSTER_TEST_SRCDIR:?}/tests/lib/tap.sh"
 fixtures=$MUSTER_TEST_SRCDIR/tests/cli
@@ -63,17 +64,22 @@ expect_out "[10]: 2 4,5
 [11]: 3 6,7
 [8]: 0 0,1
 [9]: 1 2,3" "each process its own CUDA_VISIBLE_DEVICES slice"
-MUSTER_SYSROOT=$nv CUDA_VISIBLE_DEVICES=GPU-00000007,GPU-00000006 run -c "$conf" run --for jax \
-	--nproc-per-node gpu --gpus-per-proc 1 --tee-prefix \
-	-- sh -c 'echo "$JAX_PROCESS_ID $CUDA_VISIBLE_DEVICES $JAX_LOCAL_DEVICE_IDS"'
+# The slices are PCI bus order indices, also for GPUs named by UUID: the
+# workers get the device order that gives them that meaning.
+MUSTER_SYSROOT=$nv CUDA_VISIBLE_DEVICES=GPU-00000007,GPU-00000006 CUDA_DEVICE_ORDER=FASTEST_FIRST \
+	run -c "$conf" run --for jax --nproc-per-node gpu --gpus-per-proc 1 --tee-prefix \
+	-- sh -c 'echo "$JAX_PROCESS_ID $CUDA_VISIBLE_DEVICES $JAX_LOCAL_DEVICE_IDS $CUDA_DEVICE_ORDER"'
 sort "$tmp/out" >"$tmp/sorted"; mv "$tmp/sorted" "$tmp/out"
-expect_out "[4]: 4 7 0
-[5]: 5 6 0" "--nproc-per-node gpu counts the visible GPUs; slices follow CUDA_VISIBLE_DEVICES's order"
+expect_out "[4]: 4 7 0 PCI_BUS_ID
+[5]: 5 6 0 PCI_BUS_ID" "--nproc-per-node gpu counts the visible GPUs; slices follow CUDA_VISIBLE_DEVICES's order, in PCI bus order"
 MUSTER_SYSROOT=$nv run -c "$conf" run --for pytorch --nproc-per-node 3 --gpus-per-proc 3 -- true
 expect_status 5 "more GPUs asked for than present"
 expect_err_match "need 9 GPUs; this machine shows 8" "... named with both numbers"
 MUSTER_SYSROOT=$nv run -c "$conf" env --for pytorch --nproc-per-node gpu --format dotenv
 expect_out_match '^PET_NPROC_PER_NODE=8$' "env --nproc-per-node gpu: 8"
+MUSTER_SYSROOT=$nv CUDA_VISIBLE_DEVICES=1,2,3 run -c "$conf" hostfile --for openmpi --nproc-per-node gpu
+expect_out "127.0.0.1 slots=6
+localhost slots=3" "hostfile --nproc-per-node gpu: the visible GPUs per task, summed per host"
 
 # An MI300X-like host: KFD lists the CPU sockets as nodes too.
 amd=$tmp/amd
@@ -91,8 +97,13 @@ done
 run accelerators --local --sysroot "$amd"
 expect_out '{"GPU":4}' "4 AMD GPUs, CPU nodes left out"
 ROCR_VISIBLE_DEVICES=2,3 HIP_VISIBLE_DEVICES=1 MUSTER_SYSROOT=$amd run -c "$conf" run --for pytorch \
-	--gpus-per-proc 1 -- sh -c 'echo "${ROCR_VISIBLE_DEVICES-unset} ${HIP_VISIBLE_DEVICES-unset}"'
-expect_out "3 unset" "HIP_VISIBLE_DEVICES indexes ROCr's list; the worker gets the physical id"
+	--gpus-per-proc 1 -- sh -c 'echo "${ROCR_VISIBLE_DEVICES-unset} ${HIP_VISIBLE_DEVICES-unset} ${CUDA_DEVICE_ORDER-unset}"'
+expect_out "3 unset unset" "HIP_VISIBLE_DEVICES indexes ROCr's list; the worker gets the physical id (and no CUDA order)"
+HIP_VISIBLE_DEVICES=3,1 MUSTER_SYSROOT=$amd run -c "$conf" run --for pytorch --nproc-per-node gpu \
+	--gpus-per-proc 1 --tee-prefix -- sh -c 'echo "$ROCR_VISIBLE_DEVICES ${HIP_VISIBLE_DEVICES-unset}"'
+sort "$tmp/out" >"$tmp/sorted"; mv "$tmp/sorted" "$tmp/out"
+expect_out "[4]: 3 unset
+[5]: 1 unset" "HIP_VISIBLE_DEVICES alone keeps the AMD GPUs it names, in its order"
 ROCR_VISIBLE_DEVICES=GPU-00000000000003eb run accelerators --local --sysroot "$amd"
 expect_out '{"GPU":1}' "ROCR_VISIBLE_DEVICES by UUID"
 
@@ -140,4 +151,45 @@ else
 fi
 run accelerators --sysroot "$none"
 expect_status 64 "--sysroot without --local"
+
+# local_accelerators = true: the own task's accelerators, when its backend
+# gives none, are this machine's (8 GPUs and 8 Gaudi cards here); off by
+# default, when a resolve reads no device at all.
+mixed=$tmp/mixed
+cp -R "$nv" "$mixed"
+cp -R "$hpu/sys/class" "$mixed/sys/"
+# fill_conf NAME TOP TASK WORKER1: a static chain, worker 1 with WORKER1.
+fill_conf() {
+	cat >"$tmp/$1.conf" <<CONF
+$2
+chain = ( { plugin = "static"; config = {
+  jobs = { worker = ( { index = 0; address = "h0:2222"; accelerators = { TPU = 4; }; },
+                      { index = 1; address = "h1:2222"; $4 } ); };
+  $3 }; } );
+CONF
+}
+fill_conf off "" 'task = { type = "worker"; index = 1; };' ""
+fill_conf on "local_accelerators = true;" 'task = { type = "worker"; index = 1; };' ""
+fill_conf given "local_accelerators = true;" 'task = { type = "worker"; index = 1; };' \
+	"accelerators = { GPU = 2; };"
+fill_conf noself "local_accelerators = true;" "" ""
+MUSTER_SYSROOT=$mixed run -c "$tmp/off.conf" accelerators
+expect_out '{}' "local_accelerators unset: the own task's accelerators stay unknown"
+MUSTER_SYSROOT=$mixed run -c "$tmp/on.conf" accelerators
+expect_out '{"GPU":8,"HPU":8}' "local_accelerators = true: this machine's devices, counted by kind"
+MUSTER_SYSROOT=$mixed CUDA_VISIBLE_DEVICES=2,5 run -c "$tmp/on.conf" resolve --format json
+expect_json '{"cluster":{"worker":["h0:2222","h1:2222"]},"task":{"type":"worker","index":1},"accelerators":{"worker":{"0":{"TPU":4},"1":{"GPU":2,"HPU":8}}}}' \
+	"... as the visible-devices variables leave them, counts only; other tasks untouched"
+MUSTER_SYSROOT=$mixed run -c "$tmp/given.conf" accelerators
+expect_out '{"GPU":2}' "the backend's accelerators for the own task are kept"
+MUSTER_SYSROOT=$mixed run -c "$tmp/noself.conf" resolve --format json
+expect_json '{"cluster":{"worker":["h0:2222","h1:2222"]},"accelerators":{"worker":{"0":{"TPU":4}}}}' \
+	"no own task: nothing added"
+MUSTER_SYSROOT=$none run -c "$tmp/on.conf" accelerators
+expect_out '{}' "a machine without devices adds none"
+run -c "$tmp/on.conf" check
+expect_status 0 "muster check knows local_accelerators"
+fill_conf bad "local_accelerators = 1;" "" ""
+run -c "$tmp/bad.conf" check
+expect_err_match "bad.conf:1: 'local_accelerators' must be true or false" "... and wants a boolean"
 finish

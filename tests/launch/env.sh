@@ -71,6 +71,36 @@ expect_status 5 "--jobs names a job the cluster lacks"
 expect_err_match "no job 'trainer'" "... named"
 run -c "$conf" env --for pytorch --task worker:7
 expect_status 5 "--task beyond the job"
+# No task trains: only a ps and an evaluator, and an empty job.
+cat >"$tmp/notrain.conf" <<'CONF'
+chain = ( { plugin = "static"; config = {
+  jobs = { ps = ["ps0:2222"]; evaluator = ["ev0:2222"]; worker = []; };
+  task = { type = "ps"; index = 0; }; }; } );
+CONF
+run -c "$tmp/notrain.conf" env --for pytorch
+expect_status 5 "only a ps and an evaluator: no master"
+expect_err_match "^muster: the cluster has no training task \(jobs other than ps and evaluator\) to launch$" \
+	"... named"
+run -c "$tmp/notrain.conf" env --for jax --jobs worker
+expect_status 5 "--jobs names an empty job"
+expect_err_match "^muster: the cluster has no training task \(jobs worker\) to launch$" "... named"
+run -c "$tmp/notrain.conf" hostfile --for openmpi
+expect_status 5 "hostfile: no training task"
+run -c "$tmp/notrain.conf" run --for pytorch -- true
+expect_status 5 "run: no training task"
+
+# A job named master is node 0 when there is no chief, wherever it is listed.
+cat >"$tmp/master.conf" <<'CONF'
+chain = ( { plugin = "static"; config = {
+  jobs = { worker = ["w0:2222", "w1:2222"]; master = ["m0:1234"]; ps = ["ps0:1"]; };
+  task = { type = "worker"; index = 1; }; }; } );
+CONF
+run -c "$tmp/master.conf" env --for pytorch --format dotenv
+expect_out_match '^MASTER_ADDR=m0$' "pytorch: the master job's task 0 is MASTER_ADDR"
+expect_out_match '^MASTER_PORT=1234$' "... its port MASTER_PORT"
+expect_out_match '^RANK=2$' "... it is node 0, so worker:1 is node 2"
+run -c "$tmp/master.conf" env --for jax --format dotenv
+expect_out_match '^JAX_COORDINATOR_ADDRESS=m0:1234$' "jax: the master job's task 0 coordinates"
 run -c "$conf" env --for mxnet
 expect_status 64 "unknown framework"
 expect_err_match "unknown framework 'mxnet' \\(tensorflow pytorch jax\\)" "... named"
@@ -112,10 +142,25 @@ if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(d["TF_C
 else
 	fail "--format json with a hostile job name"
 fi
-# A hostile address never gets this far: the backend refuses it.
-TF_CONFIG='{"cluster":{"worker":["h$(touch '"$tmp"'/pwned5):1"]},"task":{"type":"worker","index":0}}' \
-	run -c "$fixtures/tf-only.conf" env --for pytorch
-expect_status 2 "a hostile address is refused by the backend"
+# A hostile address never gets this far: the backend refuses it, with
+# nothing printed to evaluate.
+nl='
+'
+for addr in "h\$(touch $tmp/pwned5):1" "h'; touch $tmp/pwned6; ':1" "h${nl}touch $tmp/pwned7${nl}:1"; do
+	json=$(printf '%s' "$addr" | python3 -c 'import json,sys; print(json.dumps(sys.stdin.read()))')
+	shown=$(printf '%s' "$addr" | tr '\n' '^')
+	TF_CONFIG="{\"cluster\":{\"worker\":[$json]},\"task\":{\"type\":\"worker\",\"index\":0}}" \
+		run -c "$fixtures/tf-only.conf" env --for pytorch
+	expect_status 2 "TF_CONFIG address $shown: refused by the backend"
+	check "... nothing printed" test ! -s "$tmp/out"
+	cat >"$tmp/evil.conf" <<CONF
+chain = ( { plugin = "static"; config = {
+  jobs = { worker = [$json]; }; task = { type = "worker"; index = 0; }; }; } );
+CONF
+	run -c "$tmp/evil.conf" env --for pytorch
+	expect_status 4 "static address $shown: a configuration error"
+	check "... nothing printed" test ! -s "$tmp/out"
+done
 if ls "$tmp"/pwned* >/dev/null 2>&1; then fail "nothing ran"; else pass "nothing ran"; fi
 
 finish
