@@ -182,10 +182,7 @@ static const unsigned char name_char[256] = {
 	['a' ... 'z'] = 1, ['A' ... 'Z'] = 1, ['-'] = 1, ['_'] = 1, ['0' ... '9'] = 2,
 };
 
-/* The common case in one pass: a DNS name, one ':', a port.  Anything
- * else (IPv4, brackets, any fault) takes the careful path, which also
- * words the error: this one runs for every task of every result. */
-static int plain_name_ok(const char *a)
+size_t address_plain_length(const char *a)
 {
 	size_t i, label = 0;
 	int digits = 1;
@@ -212,14 +209,14 @@ static int plain_name_ok(const char *a)
 	for (size_t n = ++i; a[i] >= '0' && a[i] <= '9'; i++)
 		if (i - n >= 5 || (port = port * 10 + (a[i] - '0')) > 65535)
 			return 0;
-	return a[i] == '\0' && port >= 1;
+	return a[i] == '\0' && port >= 1 ? i : 0;
 }
 
 int address_check(const char *address, char *why, size_t size)
 {
 	const char *colon;
 
-	if (plain_name_ok(address))
+	if (address_plain_length(address))
 		return 0;
 
 	if (address[0] == '[') {

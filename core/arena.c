@@ -70,7 +70,15 @@ void *arena_alloc(struct arena *a, size_t size)
 
 char *arena_strndup(struct arena *a, const char *s, size_t n)
 {
-	char *p = arena_alloc_aligned(a, n + 1, 1);
+	struct arena_chunk *c = a->head;
+	char *p;
+	/* Room in the current chunk, the usual case, without the general path. */
+	if (c && c->size - c->used > n) {
+		p = (char *)c->data + c->used;
+		c->used += n + 1;
+	} else {
+		p = arena_alloc_aligned(a, n + 1, 1);
+	}
 	if (p) {
 		memcpy(p, s, n);
 		p[n] = '\0';

@@ -68,7 +68,8 @@ struct job *builder_job(struct builder *b, const char *name)
 	return job;
 }
 
-int builder_task(struct builder *b, const char *name, long index, const char *address)
+int builder_task_n(struct builder *b, const char *name, long index, const char *address,
+                   size_t len)
 {
 	if (!address)
 		return fail(b, "task %s:%ld has no address", name ? name : "?", index);
@@ -80,9 +81,10 @@ int builder_task(struct builder *b, const char *name, long index, const char *ad
 		index = last + 1;
 	if (index <= last)
 		job->in_order = 0;
-	if (model_reserve((void **)&job->tasks, &job->cap, job->ntasks + 1, sizeof(*job->tasks)) < 0)
+	if (job->ntasks == job->cap &&
+	    model_reserve((void **)&job->tasks, &job->cap, job->ntasks + 1, sizeof(*job->tasks)) < 0)
 		return fail(b, "out of memory");
-	const char *copy = arena_strdup(&b->r->arena, address);
+	const char *copy = arena_strndup(&b->r->arena, address, len);
 	if (!copy)
 		return fail(b, "out of memory");
 	job->tasks[job->ntasks].index = index;

@@ -3,6 +3,8 @@
 #ifndef MUSTER_BUILDER_H
 #define MUSTER_BUILDER_H
 
+#include <string.h>
+
 #include "model.h"
 
 struct builder {
@@ -19,7 +21,14 @@ struct muster_result *builder_finish(struct builder *b);
 void builder_discard(struct builder *b);
 
 struct job *builder_job(struct builder *b, const char *name);
-int builder_task(struct builder *b, const char *job, long index, const char *address);
+/* `len` is strlen(address), which the host knows from its check. */
+int builder_task_n(struct builder *b, const char *job, long index, const char *address,
+                   size_t len);
+static inline int builder_task(struct builder *b, const char *job, long index,
+                               const char *address)
+{
+	return builder_task_n(b, job, index, address, address ? strlen(address) : 0);
+}
 int builder_accel(struct builder *b, const char *job, long index, const char *kind, long count);
 /* `n` accelerators of `kind` with their device ids: counted as
  * builder_accel() counts them, and the ids kept. */
