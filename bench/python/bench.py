@@ -59,7 +59,7 @@ print(" ".join(map(repr, ctx_t)))
 def kubernetes(a, muster_bin, env, tmp):
     srv = subprocess.Popen([sys.executable, os.path.join(SRC, "bench", "kubernetes",
                                                          "podserver.py"),
-                            "--pods", "10000", "--gzip", "--limits", "500"],
+                            "--pods", "10000", "--gzip", "--limits", "500,0"],
                            stdout=subprocess.PIPE)
     try:
         m = re.match(r"ready (\d+)", srv.stdout.readline().decode())
