@@ -212,6 +212,20 @@ size_t address_plain_length(const char *a)
 	return a[i] == '\0' && port >= 1 ? i : 0;
 }
 
+void address_join(char *out, const char *host, size_t hostlen, long port)
+{
+	char digits[24];
+	size_t n = 0;
+	memcpy(out, host, hostlen);
+	out[hostlen++] = ':';
+	do
+		digits[n++] = (char)('0' + port % 10);
+	while ((port /= 10) > 0);
+	while (n > 0)
+		out[hostlen++] = digits[--n];
+	out[hostlen] = '\0';
+}
+
 int address_check(const char *address, char *why, size_t size)
 {
 	const char *colon;

@@ -21,4 +21,8 @@ int address_check(const char *address, char *why, size_t size);
  * every task of every result. */
 size_t address_plain_length(const char *address);
 
+/* "HOST:PORT" into `out` (room for hostlen + 7 bytes): the port in
+ * decimal, without printf's cost per task. */
+void address_join(char *out, const char *host, size_t hostlen, long port);
+
 #endif

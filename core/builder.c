@@ -2,6 +2,7 @@
 
 #include "builder.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -90,6 +91,68 @@ int builder_task_n(struct builder *b, const char *name, long index, const char *
 	job->tasks[job->ntasks].index = index;
 	job->tasks[job->ntasks].address = copy;
 	job->ntasks++;
+	return 0;
+}
+
+/* The next port of "HOST:PORT" (`len` bytes), in place: the last one plus
+ * one, no division per task.  Its new length. */
+static size_t next_port(char *address, size_t len)
+{
+	size_t i = len;
+	while (address[i - 1] == '9')
+		address[--i] = '0';
+	if (address[i - 1] != ':') {
+		address[i - 1]++;
+		return len;
+	}
+	memmove(address + i + 1, address + i, len - i + 1);
+	address[i] = '1';
+	return len + 1;
+}
+
+int builder_task_range(struct builder *b, const char *name, long first, long count,
+                       const char *first_address)
+{
+	struct job *job = builder_job(b, name);
+	if (!job)
+		return -1;
+	long last = job->ntasks ? job->tasks[job->ntasks - 1].index : -1;
+	if (first < 0)
+		first = last + 1;
+	if (first <= last)
+		job->in_order = 0;
+	if (count > LONG_MAX - first)
+		return fail(b, "tasks of %s from %ld: %ld more is past the largest index", name,
+		            first, count);
+	if (model_reserve((void **)&job->tasks, &job->cap, job->ntasks + (size_t)count,
+	                  sizeof(*job->tasks)) < 0)
+		return fail(b, "out of memory");
+	size_t len = strlen(first_address);
+	/* One block: no address is more than one digit longer than the first;
+	 * 16 bytes more let a short address be copied as 16 fixed bytes. */
+	char *text = arena_alloc(&b->r->arena, (len + 2) * (size_t)count + 16);
+	char buf[320], *address = len + 2 <= sizeof(buf) ? buf : malloc(len + 2);
+	if (!text || !address) {
+		if (address != buf)
+			free(address);
+		return fail(b, "out of memory");
+	}
+	if (address == buf)
+		memset(buf, 0, 16);
+	memcpy(address, first_address, len + 1);
+	for (long k = 0; k < count; k++) {
+		if (len < 16)
+			memcpy(text, address, 16); /* the bytes past the NUL are overwritten next */
+		else
+			memcpy(text, address, len + 1);
+		job->tasks[job->ntasks].index = first + k;
+		job->tasks[job->ntasks].address = text;
+		job->ntasks++;
+		text += len + 1;
+		len = next_port(address, len);
+	}
+	if (address != buf)
+		free(address);
 	return 0;
 }
 

@@ -24,6 +24,10 @@ struct job *builder_job(struct builder *b, const char *name);
 /* `len` is strlen(address), which the host knows from its check. */
 int builder_task_n(struct builder *b, const char *job, long index, const char *address,
                    size_t len);
+/* `count` tasks from index `first` whose addresses are `first_address`
+ * ("HOST:PORT") with the port counted up; the caller has checked them. */
+int builder_task_range(struct builder *b, const char *job, long first, long count,
+                       const char *first_address);
 static inline int builder_task(struct builder *b, const char *job, long index,
                                const char *address)
 {

@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -158,6 +159,37 @@ static int host_add_task(muster_call *call, const char *job, long index, const c
 	return built(call, builder_task_n(&call->builder, job, index, address, len));
 }
 
+static int host_add_task_range(muster_call *call, const char *job, long first_index, long count,
+                               const char *host, long first_port)
+{
+	if (!call || !job || !host)
+		return refuse(call, "add_task_range: NULL job name or host");
+	if (count < 0 || first_port < 1 || first_port > 65535 || count > 65536 - first_port) {
+		snprintf(call->builder.reason, sizeof(call->builder.reason),
+		         "tasks of %s from %ld: %ld ports from %ld are not all from 1 to 65535", job,
+		         first_index, count, first_port);
+		return built(call, -1);
+	}
+	if (count == 0)
+		return built(call, 0);
+	/* The first address checked stands for all: only the port differs. */
+	size_t hostlen = strlen(host);
+	char buf[320], why[400];
+	char *first = hostlen + 8 <= sizeof(buf) ? buf : malloc(hostlen + 8);
+	if (!first)
+		return refuse(call, "out of memory");
+	address_join(first, host, hostlen, first_port);
+	int rc = -1;
+	if (address_plain_length(first) || address_check(first, why, sizeof(why)) == 0)
+		rc = builder_task_range(&call->builder, job, first_index, count, first);
+	else
+		snprintf(call->builder.reason, sizeof(call->builder.reason), "tasks of %s: %s", job,
+		         why);
+	if (first != buf)
+		free(first);
+	return built(call, rc);
+}
+
 static int host_add_accelerator(muster_call *call, const char *job, long index, const char *kind,
                                 long count)
 {
@@ -260,4 +292,5 @@ const muster_host host_services = {
 	.watch_armed = host_watch_armed,
 	.watch_changed = host_watch_changed,
 	.watch_stop_fd = host_watch_stop_fd,
+	.add_task_range = host_add_task_range,
 };

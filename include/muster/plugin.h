@@ -83,7 +83,7 @@ enum muster_master_rule {
 #define MUSTER_PLUGIN_CONFIG_ONLY 0x2u
 
 #define MUSTER_PLUGIN_ABI_MAJOR 1
-#define MUSTER_PLUGIN_ABI_MINOR 3
+#define MUSTER_PLUGIN_ABI_MINOR 4
 
 /* Opaque handles owned by the core. */
 typedef struct muster_plugin_ctx muster_plugin_ctx; /* one chain entry */
@@ -165,7 +165,18 @@ typedef struct muster_host {
 	void (*watch_armed)(muster_watcher *w);
 	void (*watch_changed)(muster_watcher *w);
 	int (*watch_stop_fd)(const muster_watcher *w);
+
+	/* ABI 1.4: tasks first_index ... first_index + count - 1 of `job` on
+	 * one host, at ports first_port ... first_port + count - 1: what a
+	 * scheduler places on a node, in one call instead of `count` add_task()
+	 * calls (the host checks `host` once).  `first_index` < 0 appends. */
+	int (*add_task_range)(muster_call *call, const char *job, long first_index, long count,
+	                      const char *host, long first_port);
 } muster_host;
+
+/* Whether the host has the service `field` (appended in some ABI minor). */
+#define MUSTER_HOST_HAS(host, field)                                                       \
+	((host)->struct_size >= offsetof(muster_host, field) + sizeof((host)->field))
 
 /* The descriptor a plugin returns.  Read-only to the core. */
 typedef struct muster_plugin {

@@ -42,8 +42,7 @@ static int add_gpus(const muster_host *host, muster_call *call, const struct lay
 	size_t n = (size_t)l->gpus_per_task;
 	int rc;
 
-	if (host->struct_size < offsetof(muster_host, add_accelerator_ids) +
-	                            sizeof(host->add_accelerator_ids))
+	if (!MUSTER_HOST_HAS(host, add_accelerator_ids))
 		return host->add_accelerator(call, job, index, "GPU", l->gpus_per_task);
 	ids = n <= 64 ? one : malloc(n * sizeof(*ids));
 	if (ids == NULL) {

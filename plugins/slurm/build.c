@@ -15,7 +15,6 @@
 
 struct slot {
 	const char *host;
-	size_t len; /* of host: its tasks' addresses are formatted from it */
 	long count;
 	size_t pos; /* in the host list: the later of two mentions wins */
 };
@@ -38,7 +37,6 @@ static struct slot *task_configuration(const struct slurm_conf *conf, const stru
 	for (size_t i = 0; i < total; i++) {
 		s[i].pos = i;
 		s[i].host = conf->ntpn_map ? conf->tpn_map[i].name : env->hosts.names[i];
-		s[i].len = strlen(s[i].host);
 		s[i].count = conf->ntpn_map         ? conf->tpn_map[i].count
 		             : conf->tasks_per_node >= 0 ? conf->tasks_per_node
 		                                         : env->counts[i];
@@ -123,8 +121,7 @@ static int add_gpus(const struct slurm_conf *conf, const struct slurm_env *env,
 	int ids[64];
 	if (!p->gpt)
 		return 0;
-	if (!conf->auto_set_gpu || h->struct_size < offsetof(muster_host, add_accelerator_ids) +
-	                                                sizeof(h->add_accelerator_ids))
+	if (!conf->auto_set_gpu || !MUSTER_HOST_HAS(h, add_accelerator_ids))
 		return h->add_accelerator(call, job, index, "GPU", p->gpt);
 	int *all = p->gpt <= 64 ? ids : malloc((size_t)p->gpt * sizeof(*all));
 	if (!all)
@@ -139,58 +136,41 @@ static int add_gpus(const struct slurm_conf *conf, const struct slurm_env *env,
 	return rc;
 }
 
-/* ":PORT" for the k-th task of any host, made once: formatting a port per
- * task was a fifth of a 32,768-task resolve.  Each is 8 bytes, NUL-padded. */
-static char *port_suffixes(long base, long count)
-{
-	char *t = calloc((size_t)(count ? count : 1), 8);
-	for (long k = 0; t && k < count; k++) {
-		char digits[8];
-		long port = base + k;
-		int n = 0, len = 0;
-		do
-			digits[n++] = (char)('0' + port % 10);
-		while ((port /= 10) > 0);
-		t[8 * k + len++] = ':';
-		while (n > 0)
-			t[8 * k + len++] = digits[--n];
-	}
-	return t;
-}
-
+/* A host's tasks go in as ranges, one per job they fall in: the host
+ * checks the name once instead of an address per task. */
 static int add_tasks(const struct slurm_conf *conf, const struct slurm_env *env,
                      const struct slot *s, size_t n, const struct plan *p, const muster_host *h,
                      muster_call *call)
 {
-	char address[SLURM_MAX_NAME + 8];
 	size_t j = 0;
 	long index = 0, rank = 0;
-	char *ports = port_suffixes(conf->port_base, p->max_tpn);
-	int rc = 0;
 
-	if (!ports) {
-		h->fail(call, "out of memory");
-		return -1;
-	}
-
-	for (size_t i = 0; rc == 0 && i < p->njobs; i++)
-		rc = h->add_job(call, p->jobs[i].name);
-	for (size_t i = 0; rc == 0 && i < n; i++) {
-		memcpy(address, s[i].host, s[i].len);
-		for (long k = 0; rc == 0 && k < s[i].count; k++, rank++, index++) {
+	for (size_t i = 0; i < p->njobs; i++)
+		if (h->add_job(call, p->jobs[i].name) < 0)
+			return -1;
+	for (size_t i = 0; i < n; i++) {
+		for (long k = 0; k < s[i].count;) {
 			while (index == p->jobs[j].count) {
 				j++;
 				index = 0;
 			}
-			memcpy(address + s[i].len, ports + 8 * k, 8);
-			if (h->add_task(call, p->jobs[j].name, index, address) < 0 ||
-			    add_gpus(conf, env, p, p->jobs[j].name, index, k, h, call) < 0 ||
-			    (rank == env->rank && h->set_task(call, p->jobs[j].name, index) < 0))
-				rc = -1;
+			const char *job = p->jobs[j].name;
+			long run = s[i].count - k < p->jobs[j].count - index ? s[i].count - k
+			                                                      : p->jobs[j].count - index;
+			if (h->add_task_range(call, job, index, run, s[i].host, conf->port_base + k) < 0)
+				return -1;
+			for (long m = 0; p->gpt && m < run; m++)
+				if (add_gpus(conf, env, p, job, index + m, k + m, h, call) < 0)
+					return -1;
+			if (env->rank >= rank && env->rank < rank + run &&
+			    h->set_task(call, job, index + env->rank - rank) < 0)
+				return -1;
+			k += run;
+			index += run;
+			rank += run;
 		}
 	}
-	free(ports);
-	return rc;
+	return 0;
 }
 
 muster_status slurm_build(const struct slurm_conf *conf, const struct slurm_env *env,

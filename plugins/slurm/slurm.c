@@ -7,6 +7,12 @@
 static int slurm_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 {
 	struct slurm_conf *conf;
+	/* A node's tasks go in as ranges (plugin ABI 1.4). */
+	if (!MUSTER_HOST_HAS(host, add_task_range)) {
+		host->open_error(pc, NULL, "needs a host of plugin ABI 1.4 or later, not %u.%u",
+		                 (unsigned)host->abi_major, (unsigned)host->abi_minor);
+		return -1;
+	}
 	if (slurm_conf_open(host, pc, &conf) < 0)
 		return -1;
 	*state = conf;

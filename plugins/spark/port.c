@@ -115,8 +115,7 @@ int spark_port_hand_over(const struct spark_run *run, struct spark_port *p)
 	if (fd < 0)
 		return 0;
 	p->fd = -1;
-	if (host->struct_size < offsetof(muster_host, hold_port) + sizeof(void *) ||
-	    host->hold_port == NULL) {
+	if (!MUSTER_HOST_HAS(host, hold_port) || host->hold_port == NULL) {
 		/* An ABI 1.0 host cannot keep it: free the port now (TFoS's
 		 * release_port=True behaviour) rather than leak the socket. */
 		SPARK_LOG(run, SPARK_LOG_INFO, "this host cannot hold the reserved port %ld: released "

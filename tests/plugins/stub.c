@@ -16,6 +16,8 @@
  *     accelerator_ids = { worker = { GPU = [0, 1]; }; };  # ids (ABI 1.2), each task
  *     report_concurrency = true;   # environment = "peak=N" (resolves in flight)
  *     hold_port = true;            # bind a loopback port and hand it to the host
+ *     ranges = ( { job = "w"; first = 0; count = 3; host = "h"; port = 8000; } );
+ *                                  # add_task_range (ABI 1.4); first < 0 appends
  *   };
  */
 #include "config.h"
@@ -96,7 +98,7 @@ static int stub_open(const muster_host *h, muster_plugin_ctx *pc, void **state)
 	h->cfg_bool(h->cfg_get(cfg, "hold_port"), &st->hold_port);
 	/* Mark the data keys read, so they are not warned about as unknown. */
 	const char *keys[] = {"jobs", "task", "rpc_layer", "environment", "master", "master_rule",
-	                      "accelerators", "accelerator_ids"};
+	                      "accelerators", "accelerator_ids", "ranges"};
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		const muster_cfg *n = h->cfg_get(cfg, keys[i]);
 		for (size_t j = 0; j < h->cfg_count(n); j++) {
@@ -154,6 +156,24 @@ static int add_ids(const muster_host *h, muster_call *call, const muster_cfg *jo
 	return 0;
 }
 
+static long num(const muster_host *h, const muster_cfg *g, const char *key)
+{
+	long long v = 0;
+	h->cfg_int(h->cfg_get(g, key), &v);
+	return (long)v;
+}
+
+static int add_ranges(const muster_host *h, muster_call *call, const muster_cfg *ranges)
+{
+	for (size_t i = 0; i < h->cfg_count(ranges); i++) {
+		const muster_cfg *r = h->cfg_at(ranges, i);
+		if (h->add_task_range(call, str(h, r, "job"), num(h, r, "first"), num(h, r, "count"),
+		                      str(h, r, "host"), num(h, r, "port")) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int build(struct stub *st, const muster_host *h, muster_call *call)
 {
 	const muster_cfg *jobs = h->cfg_get(st->cfg, "jobs");
@@ -185,7 +205,8 @@ static int build(struct stub *st, const muster_host *h, muster_call *call)
 			}
 		}
 	}
-	if (add_ids(h, call, jobs, h->cfg_get(st->cfg, "accelerator_ids")) < 0)
+	if (add_ids(h, call, jobs, h->cfg_get(st->cfg, "accelerator_ids")) < 0 ||
+	    add_ranges(h, call, h->cfg_get(st->cfg, "ranges")) < 0)
 		return -1;
 	const muster_cfg *task = h->cfg_get(st->cfg, "task");
 	long long index = -1;

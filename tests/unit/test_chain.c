@@ -301,6 +301,57 @@ static void reserved_port_is_held_until_released(void **state)
 	muster_ctx_free(ctx);
 }
 
+/* add_task_range through the real host: ports counted up across digit
+ * boundaries, appended indices, and the host's checks of host and ports. */
+static void task_ranges(void **state)
+{
+	char *json = NULL;
+	muster_error err;
+	(void)state;
+	assert_int_equal(resolve_text(
+		"chain = ( { plugin = \"stub\"; config = { jobs = { w = [\"a:1\"]; };\n"
+		"  ranges = ( { job = \"w\"; first = -1; count = 3; host = \"h\"; port = 9998; },\n"
+		"             { job = \"w\"; first = 4; count = 2; host = \"g.x\"; port = 99; },\n"
+		"             { job = \"w\"; first = 6; count = 0; host = \"h\"; port = 1; },\n"
+		"             { job = \"p\"; first = 0; count = 1; host = \"10.0.0.1\"; port = 65535; } ); }; } );\n",
+		&json, &err), 0);
+	assert_string_equal(json, "{\"cluster\":{\"w\":[\"a:1\",\"h:9998\",\"h:9999\",\"h:10000\","
+	                          "\"g.x:99\",\"g.x:100\"],\"p\":[\"10.0.0.1:65535\"]}}");
+	muster_free(json);
+
+	static const struct {
+		const char *range, *reason;
+	} bad[] = {
+		{ "job = \"w\"; first = 0; count = 2; host = \"h\"; port = 65535;",
+		  "tasks of w from 0: 2 ports from 65535 are not all from 1 to 65535" },
+		{ "job = \"w\"; first = 0; count = 1; host = \"h\"; port = 0;",
+		  "tasks of w from 0: 1 ports from 0 are not all from 1 to 65535" },
+		{ "job = \"w\"; first = 0; count = -1; host = \"h\"; port = 1;",
+		  "tasks of w from 0: -1 ports from 1 are not all from 1 to 65535" },
+		{ "job = \"w\"; first = 0; count = 2; host = \"h h\"; port = 1;",
+		  "tasks of w: address \"h h:1\" is not HOST:PORT" },
+		{ "job = \"w\"; first = 0; count = 2; host = \"[fd00::1]\"; port = 1;", NULL },
+		{ "job = \"w\"; first = 1; count = 2; host = \"h\"; port = 1; }, "
+		  "{ job = \"w\"; first = 2; count = 1; host = \"h\"; port = 5;",
+		  "task w:2 is given twice" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		char text[512];
+		snprintf(text, sizeof(text),
+		         "chain = ( { plugin = \"stub\"; config = { ranges = ( { %s } ); }; } );\n",
+		         bad[i].range);
+		int rc = resolve_text(text, &json, &err);
+		if (!bad[i].reason) {
+			assert_int_equal(rc, 0);
+			muster_free(json);
+			continue;
+		}
+		assert_int_not_equal(rc, 0);
+		if (!strstr(err.message, bad[i].reason))
+			fail_msg("range %zu: \"%s\" lacks \"%s\"", i, err.message, bad[i].reason);
+	}
+}
+
 static int teardown(void **state)
 {
 	testutil_cleanup();
@@ -321,6 +372,7 @@ int main(void)
 		cmocka_unit_test_teardown(failing_open_is_a_config_error, teardown),
 		cmocka_unit_test_teardown(loaded_plugin_is_introspectable, teardown),
 		cmocka_unit_test_teardown(reserved_port_is_held_until_released, teardown),
+		cmocka_unit_test_teardown(task_ranges, teardown),
 	};
 	return run_tap_tests(tests, NULL, NULL);
 }
