@@ -23,8 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/crypto.h>
-
 #include "spark.h"
 
 /* Largest executor id / cluster: TFoS's ids are Spark partition numbers. */
@@ -79,7 +77,7 @@ void spark_conf_free(struct spark_conf *conf)
 	free(conf->master_node);
 	free(conf->host);
 	free(conf->rpc_layer);
-	OPENSSL_cleanse(conf->key, sizeof(conf->key));
+	explicit_bzero(conf->key, sizeof(conf->key)); /* the wire's rule (auth.c) */
 	free(conf);
 }
 

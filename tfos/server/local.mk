@@ -1,7 +1,8 @@
 # tfos/server: the reservation server (`muster reserve`, <muster/reserve.h>),
 # a convenience library linked into libmuster.  It needs the wire code
-# (tfos/wire, which needs libcrypto), so it is built exactly when the spark
-# backend is.
+# (tfos/wire, which needs libcrypto's headers to build and loads libcrypto
+# itself when a key needs it), so it is built exactly when the spark backend
+# is.
 EXTRA_DIST += include/muster/reserve.h
 if BUILD_SPARK
 muster_include_HEADERS += include/muster/reserve.h
@@ -17,11 +18,11 @@ tfos_server_libtfosserver_la_SOURCES = \
 	tfos/server/registry.c \
 	tfos/server/report.c
 tfos_server_libtfosserver_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/core \
-	-I$(top_srcdir)/tfos/wire $(LIBCRYPTO_CFLAGS)
-tfos_server_libtfosserver_la_LIBADD = tfos/wire/libtfoswire.la $(LIBCRYPTO_LIBS)
+	-I$(top_srcdir)/tfos/wire
+tfos_server_libtfosserver_la_LIBADD = tfos/wire/libtfoswire.la
 # Into libmuster (its objects carry the wire's; the version script exports
-# only muster_*).
-core_libmuster_la_LIBADD += tfos/server/libtfosserver.la $(LIBCRYPTO_LIBS)
+# only muster_*), which therefore does not link libcrypto.
+core_libmuster_la_LIBADD += tfos/server/libtfosserver.la
 endif
 
 # Its tests: Python clients written from the protocol description against
@@ -41,6 +42,8 @@ shell_tests += tests/reserve/caps.sh
 shell_tests += tests/reserve/flood.sh
 shell_tests += tests/reserve/loris.sh
 shell_tests += tests/reserve/exec.sh
+# libcrypto is loaded only when authentication needs it.
+shell_tests += tests/reserve/libcrypto.sh
 EXTRA_DIST += tests/reserve/run.sh \
 	tests/reserve/reserve_test.py tests/reserve/flood_test.py tests/reserve/flood.py
 
@@ -52,7 +55,7 @@ EXTRA_PROGRAMS += bench/reserve/load
 CLEANFILES += bench/reserve/load$(EXEEXT)
 bench_reserve_load_SOURCES = bench/reserve/load.c
 bench_reserve_load_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tfos/wire
-bench_reserve_load_LDADD = tfos/wire/libtfoswire.la $(LIBCRYPTO_LIBS)
+bench_reserve_load_LDADD = tfos/wire/libtfoswire.la
 endif
 bench-reserve: bench/reserve/load$(EXEEXT) cli/muster$(EXEEXT)
 	$(PYTHON3) $(srcdir)/bench/reserve/bench.py '$(abs_top_builddir)/cli/muster' \

@@ -10,8 +10,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <openssl/crypto.h>
-
 #include "error.h"
 #include "protocol.h"
 #include "server.h"
@@ -476,7 +474,7 @@ void muster_reserve_free(muster_reserve *s)
 	blob_unref(s->reply_false);
 	blob_unref(s->reply_list);
 	if (s->key != NULL) {
-		OPENSSL_cleanse(s->key, RES_AUTH_MAX_KEY);
+		explicit_bzero(s->key, RES_AUTH_MAX_KEY);
 		free(s->key);
 	}
 	free(s);

@@ -12,11 +12,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/rand.h>
-
+#include "crypto.h"
 #include "frame.h"
+
+/* Secrets are wiped with explicit_bzero, here and in every caller: it needs
+ * no libcrypto, so a key read by a process that never loaded it is wiped too. */
 
 int res_auth_key_load(const char *path, uint8_t *key, size_t *key_len, char *err, size_t errlen)
 {
@@ -60,14 +60,20 @@ int res_auth_key_load(const char *path, uint8_t *key, size_t *key_len, char *err
 			why = "key shorter than 16 bytes";
 	}
 	if (why) {
-		OPENSSL_cleanse(buf, sizeof(buf));
+		explicit_bzero(buf, sizeof(buf));
 		if (err)
 			snprintf(err, errlen, "auth key file %s: %s", path, why);
 		return -1;
 	}
 	memcpy(key, buf, n);
 	*key_len = n;
-	OPENSSL_cleanse(buf, sizeof(buf));
+	explicit_bzero(buf, sizeof(buf));
+	/* A key means authenticated connections: a process that cannot load
+	 * libcrypto fails here, at start, rather than on its first connection. */
+	if (!res_crypto(err, errlen)) {
+		explicit_bzero(key, n);
+		return -1;
+	}
 	return 0;
 }
 
@@ -84,8 +90,9 @@ int res_auth_init(struct res_auth *a, const uint8_t *key, size_t key_len, bool i
 
 int res_auth_hello(struct res_auth *a, uint8_t out[RES_AUTH_HELLO_SIZE])
 {
+	const struct res_crypto *c = res_crypto(NULL, 0);
 	uint8_t *own = a->is_server ? a->nonce_server : a->nonce_client;
-	if (RAND_bytes(own, RES_AUTH_NONCE_SIZE) != 1)
+	if (!c || c->rand_bytes(own, RES_AUTH_NONCE_SIZE) != 1)
 		return -1;
 	a->have_own_nonce = true;
 	memcpy(out, RES_AUTH_MAGIC, RES_AUTH_MAGIC_SIZE);
@@ -112,6 +119,9 @@ bool res_auth_ready(const struct res_auth *a)
 int res_auth_tag(const struct res_auth *a, char direction, uint64_t seq, const void *pickle,
                  size_t len, uint8_t tag[RES_AUTH_TAG_SIZE])
 {
+	const struct res_crypto *c = res_crypto(NULL, 0);
+	if (!c)
+		return -1;
 	uint8_t seqb[8];
 	for (int i = 0; i < 8; i++)
 		seqb[i] = (uint8_t)(seq >> (56 - 8 * i));
@@ -121,18 +131,18 @@ int res_auth_tag(const struct res_auth *a, char direction, uint64_t seq, const v
 
 	/* EVP_DigestSign with an HMAC key: the same code on OpenSSL 1.1 and 3
 	 * (HMAC_CTX is deprecated in 3). */
-	EVP_PKEY *key = EVP_PKEY_new_mac_key(EVP_PKEY_HMAC, NULL, a->key, (int)a->key_len);
-	EVP_MD_CTX *h = EVP_MD_CTX_new();
-	if (key && h && EVP_DigestSignInit(h, NULL, EVP_sha256(), NULL, key) == 1 &&
-	    EVP_DigestSignUpdate(h, RES_AUTH_CONTEXT, strlen(RES_AUTH_CONTEXT)) == 1 &&
-	    EVP_DigestSignUpdate(h, a->nonce_server, RES_AUTH_NONCE_SIZE) == 1 &&
-	    EVP_DigestSignUpdate(h, a->nonce_client, RES_AUTH_NONCE_SIZE) == 1 &&
-	    EVP_DigestSignUpdate(h, &dir, 1) == 1 && EVP_DigestSignUpdate(h, seqb, sizeof(seqb)) == 1 &&
-	    EVP_DigestSignUpdate(h, pickle, len) == 1 && EVP_DigestSignFinal(h, tag, &tag_len) == 1 &&
-	    tag_len == RES_AUTH_TAG_SIZE)
+	EVP_PKEY *key = c->pkey_new_mac_key(EVP_PKEY_HMAC, NULL, a->key, (int)a->key_len);
+	EVP_MD_CTX *h = c->md_ctx_new();
+	if (key && h && c->digest_sign_init(h, NULL, c->sha256(), NULL, key) == 1 &&
+	    c->digest_sign_update(h, RES_AUTH_CONTEXT, strlen(RES_AUTH_CONTEXT)) == 1 &&
+	    c->digest_sign_update(h, a->nonce_server, RES_AUTH_NONCE_SIZE) == 1 &&
+	    c->digest_sign_update(h, a->nonce_client, RES_AUTH_NONCE_SIZE) == 1 &&
+	    c->digest_sign_update(h, &dir, 1) == 1 && c->digest_sign_update(h, seqb, sizeof(seqb)) == 1 &&
+	    c->digest_sign_update(h, pickle, len) == 1 &&
+	    c->digest_sign_final(h, tag, &tag_len) == 1 && tag_len == RES_AUTH_TAG_SIZE)
 		ok = 1;
-	EVP_MD_CTX_free(h);
-	EVP_PKEY_free(key);
+	c->md_ctx_free(h);
+	c->pkey_free(key);
 	return ok ? 0 : -1;
 }
 
@@ -142,13 +152,14 @@ static char recv_dir(const struct res_auth *a) { return a->is_server ? 'C' : 'S'
 
 int res_auth_open(struct res_auth *a, const void *payload, size_t len, size_t *pickle_len)
 {
+	const struct res_crypto *c = res_crypto(NULL, 0);
 	uint8_t want[RES_AUTH_TAG_SIZE];
-	if (!res_auth_ready(a) || len < RES_AUTH_TAG_SIZE)
+	if (!c || !res_auth_ready(a) || len < RES_AUTH_TAG_SIZE)
 		return -1;
 	size_t n = len - RES_AUTH_TAG_SIZE;
 	if (res_auth_tag(a, recv_dir(a), a->recv_seq, payload, n, want) != 0)
 		return -1;
-	if (CRYPTO_memcmp(want, (const uint8_t *)payload + n, RES_AUTH_TAG_SIZE) != 0)
+	if (c->memcmp(want, (const uint8_t *)payload + n, RES_AUTH_TAG_SIZE) != 0)
 		return -1;
 	a->recv_seq++;
 	*pickle_len = n;
@@ -157,7 +168,7 @@ int res_auth_open(struct res_auth *a, const void *payload, size_t len, size_t *p
 
 void res_auth_clear(struct res_auth *a)
 {
-	OPENSSL_cleanse(a, sizeof(*a));
+	explicit_bzero(a, sizeof(*a));
 }
 
 int res_frame_build(struct res_auth *auth, const void *payload, size_t len, uint8_t **out,

@@ -137,8 +137,9 @@ struct res_auth {
 };
 
 /*
- * Read a key file into key[RES_AUTH_MAX_KEY].  0, or -1 with a reason in
- * err ("auth key file /x: readable by others").
+ * Read a key file into key[RES_AUTH_MAX_KEY] and load libcrypto, which the
+ * key's connections need (crypto.h).  0, or -1 with a reason in err ("auth
+ * key file /x: readable by others", or res_crypto's).
  */
 int res_auth_key_load(const char *path, uint8_t *key, size_t *key_len, char *err, size_t errlen);
 
@@ -146,7 +147,8 @@ int res_auth_key_load(const char *path, uint8_t *key, size_t *key_len, char *err
 int res_auth_init(struct res_auth *a, const uint8_t *key, size_t key_len, bool is_server);
 
 /* This side's hello payload (draws its nonce from RAND_bytes); send it with
- * res_frame_build(NULL, ...).  0, or -1 when the random source fails. */
+ * res_frame_build(NULL, ...).  0, or -1 when the random source fails or
+ * libcrypto cannot be loaded. */
 int res_auth_hello(struct res_auth *a, uint8_t out[RES_AUTH_HELLO_SIZE]);
 
 /* The peer's hello (the first frame received).  0, or -1 when it is not a hello. */
@@ -168,7 +170,7 @@ int res_auth_open(struct res_auth *a, const void *payload, size_t len, size_t *p
 int res_auth_tag(const struct res_auth *a, char direction, uint64_t seq, const void *pickle,
                  size_t len, uint8_t tag[RES_AUTH_TAG_SIZE]);
 
-/* Wipe the key (OPENSSL_cleanse). */
+/* Wipe the key (explicit_bzero). */
 void res_auth_clear(struct res_auth *a);
 
 #endif

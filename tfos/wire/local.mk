@@ -1,6 +1,7 @@
 # tfos/wire: the wire of TensorFlowOnSpark's reservation protocol, shared
 # by `muster reserve` (tfos/server/) and the spark backend (plugins/spark/):
-# a restricted pickle codec, the length framing with opt-in HMAC-SHA256,
+# a restricted pickle codec, the length framing with opt-in HMAC-SHA256
+# (libcrypto, loaded only when a key needs it: crypto.h),
 # and the protocol's messages, template and ClusterSpec.  A convenience
 # library: its PIC objects go into libmuster and into spark.so.
 if BUILD_SPARK
@@ -11,11 +12,13 @@ tfos_wire_libtfoswire_la_SOURCES = \
 	tfos/wire/pickle_decode.c \
 	tfos/wire/pickle_encode.c \
 	tfos/wire/frame.h tfos/wire/frame.c \
+	tfos/wire/crypto.h tfos/wire/crypto.c \
 	tfos/wire/auth.c \
 	tfos/wire/protocol.h tfos/wire/protocol.c \
 	tfos/wire/cluster.c
+# OpenSSL's headers only: crypto.c dlopen()s libcrypto when a key needs it.
 tfos_wire_libtfoswire_la_CPPFLAGS = $(AM_CPPFLAGS) $(LIBCRYPTO_CFLAGS)
-tfos_wire_libtfoswire_la_LIBADD = $(LIBCRYPTO_LIBS) -lm
+tfos_wire_libtfoswire_la_LIBADD = -lm
 
 # Codec, framing and protocol tests (cmocka).  Fixtures come from the
 # machine's own python3 at run time, in a temporary directory.
