@@ -69,19 +69,29 @@ struct job *builder_job(struct builder *b, const char *name)
 	return job;
 }
 
+/* The job a task goes to, with *index made the next one when negative
+ * (append) and the job marked for sorting when it is not past the last. */
+static struct job *task_job(struct builder *b, const char *name, long *index)
+{
+	struct job *job = builder_job(b, name);
+	if (!job)
+		return NULL;
+	long last = job->ntasks ? job->tasks[job->ntasks - 1].index : -1;
+	if (*index < 0)
+		*index = last + 1;
+	if (*index <= last)
+		job->in_order = 0;
+	return job;
+}
+
 int builder_task_n(struct builder *b, const char *name, long index, const char *address,
                    size_t len)
 {
 	if (!address)
 		return fail(b, "task %s:%ld has no address", name ? name : "?", index);
-	struct job *job = builder_job(b, name);
+	struct job *job = task_job(b, name, &index);
 	if (!job)
 		return -1;
-	long last = job->ntasks ? job->tasks[job->ntasks - 1].index : -1;
-	if (index < 0)
-		index = last + 1;
-	if (index <= last)
-		job->in_order = 0;
 	if (job->ntasks == job->cap &&
 	    model_reserve((void **)&job->tasks, &job->cap, job->ntasks + 1, sizeof(*job->tasks)) < 0)
 		return fail(b, "out of memory");
@@ -113,14 +123,9 @@ static size_t next_port(char *address, size_t len)
 int builder_task_range(struct builder *b, const char *name, long first, long count,
                        const char *first_address)
 {
-	struct job *job = builder_job(b, name);
+	struct job *job = task_job(b, name, &first);
 	if (!job)
 		return -1;
-	long last = job->ntasks ? job->tasks[job->ntasks - 1].index : -1;
-	if (first < 0)
-		first = last + 1;
-	if (first <= last)
-		job->in_order = 0;
 	if (count > LONG_MAX - first)
 		return fail(b, "tasks of %s from %ld: %ld more is past the largest index", name,
 		            first, count);

@@ -41,6 +41,16 @@ PYTHON = os.environ.get("BENCH_PYTHON", "/usr/bin/python3")
 TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
 
 
+def plain_kubeconfig(path, server):
+    """A kubeconfig for `server` with no credentials (the loopback pod
+    server), for TensorFlow's algorithm on the official client; its path."""
+    with open(path, "w") as f:
+        f.write("apiVersion: v1\nkind: Config\nclusters:\n- name: b\n  cluster: {server: \"%s\"}\n"
+                "users:\n- name: b\n  user: {}\ncontexts:\n- name: b\n"
+                "  context: {cluster: b, user: b}\ncurrent-context: b\n" % server)
+    return path
+
+
 def run_child(argv, env=None, stdout=None):
     """Run argv to its end: (wall seconds, peak RSS in KiB, exit status,
     stdout bytes if stdout is PIPE, stderr bytes).
@@ -220,11 +230,7 @@ def bench_with_server(a, n, muster, curl, env, tmp, with_py, base):
 
     py_cmd = None
     if with_py:
-        kc = os.path.join(tmp, "kubeconfig-%d" % n)
-        with open(kc, "w") as f:
-            f.write("apiVersion: v1\nkind: Config\nclusters:\n- name: b\n  cluster: {server: \"%s\"}\n"
-                    "users:\n- name: b\n  user: {}\ncontexts:\n- name: b\n"
-                    "  context: {cluster: b, user: b}\ncurrent-context: b\n" % base)
+        kc = plain_kubeconfig(os.path.join(tmp, "kubeconfig-%d" % n), base)
         py_env = dict(env, KUBECONFIG=kc)
         py_env.pop("LD_LIBRARY_PATH", None)
         py_cmd = ([PYTHON, os.path.join(HERE, "tf_baseline.py"), "--job", "worker=" + SELECTOR], py_env)

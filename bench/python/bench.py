@@ -105,12 +105,9 @@ def tf_algorithm(a, server, env, tmp):
     except ImportError:
         print("    (TF's algorithm not run: no python3-kubernetes)")
         return None
-    kc = os.path.join(tmp, "kubeconfig")
-    with open(kc, "w") as f:
-        f.write("apiVersion: v1\nkind: Config\nclusters:\n- name: b\n  cluster: {server: \"%s\"}\n"
-                "users:\n- name: b\n  user: {}\ncontexts:\n- name: b\n"
-                "  context: {cluster: b, user: b}\ncurrent-context: b\n" % server)
-    tf_env = dict(env, KUBECONFIG=kc)
+    sys.path.insert(0, os.path.join(SRC, "bench", "kubernetes"))
+    from bench import plain_kubeconfig  # bench/kubernetes/bench.py
+    tf_env = dict(env, KUBECONFIG=plain_kubeconfig(os.path.join(tmp, "kubeconfig"), server))
     tf_env.pop("LD_LIBRARY_PATH", None)
     rounds = int(os.environ.get("BENCH_TF_ROUNDS", "1"))
     p = subprocess.run([sys.executable, os.path.join(SRC, "bench", "kubernetes", "tf_baseline.py"),
