@@ -133,10 +133,11 @@ int builder_task_range(struct builder *b, const char *name, long first, long cou
 	                  sizeof(*job->tasks)) < 0)
 		return fail(b, "out of memory");
 	size_t len = strlen(first_address);
-	/* One block: no address is more than one digit longer than the first;
+	/* One block, each address at most its host, ':' and five digits long;
 	 * 16 bytes more let a short address be copied as 16 fixed bytes. */
-	char *text = arena_alloc(&b->r->arena, (len + 2) * (size_t)count + 16);
-	char buf[320], *address = len + 2 <= sizeof(buf) ? buf : malloc(len + 2);
+	size_t most = (size_t)(strrchr(first_address, ':') - first_address) + 7;
+	char *text = arena_alloc(&b->r->arena, most * (size_t)count + 16);
+	char buf[320], *address = most <= sizeof(buf) ? buf : malloc(most);
 	if (!text || !address) {
 		if (address != buf)
 			free(address);

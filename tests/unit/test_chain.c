@@ -318,6 +318,22 @@ static void task_ranges(void **state)
 	assert_string_equal(json, "{\"cluster\":{\"w\":[\"a:1\",\"h:9998\",\"h:9999\",\"h:10000\","
 	                          "\"g.x:99\",\"g.x:100\"],\"p\":[\"10.0.0.1:65535\"]}}");
 	muster_free(json);
+	/* Ports that gain four digits within one range: 1 ... 10000, each one. */
+	assert_int_equal(resolve_text(
+		"chain = ( { plugin = \"stub\"; config = {\n"
+		"  ranges = ( { job = \"q\"; first = 0; count = 10000; host = \"h\"; port = 1; } ); }; } );\n",
+		&json, &err), 0);
+	char *p = strstr(json, "{\"q\":[");
+	assert_non_null(p);
+	p += strlen("{\"q\":[");
+	for (long port = 1; port <= 10000; port++) {
+		char want[16];
+		int n = snprintf(want, sizeof(want), "\"h:%ld\"%c", port, port < 10000 ? ',' : ']');
+		if (strncmp(p, want, (size_t)n) != 0)
+			fail_msg("port %ld: found \"%.16s\"", port, p);
+		p += n;
+	}
+	muster_free(json);
 
 	static const struct {
 		const char *range, *reason;
