@@ -24,6 +24,7 @@ while ! grep -q '"held": 30' "$tmp/requests.log" 2>/dev/null && [ $i -lt 500 ]; 
 	sleep 0.02
 	i=$((i + 1))
 done
+[ $i -lt 500 ] || bail_out "the watch's listing never reached the server in 10 s"
 sleep 0.5
 t0=$(now_ms)
 kill -TERM $pid

@@ -278,7 +278,8 @@ check_eq() {
 
 # expect_peak_under KIB WHAT COMMAND...: COMMAND's peak resident memory
 # (the kernel's ru_maxrss, what GNU time's %M prints; python3 rather than
-# GNU time, which CI does not install) stays under KIB KiB.
+# GNU time, which CI does not install) stays under KIB KiB.  A COMMAND
+# killed by a signal fails: a crash at start would read as a low peak.
 expect_peak_under() {
 	limit=$1
 	what=$2
@@ -287,10 +288,15 @@ expect_peak_under() {
 		skip "$what: peak memory" "python3 not found"
 		return 0
 	fi
-	peak=$(python3 -c 'import resource, subprocess, sys
-subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$@")
-	if [ "$peak" -lt "$limit" ]; then
+	set -- "$(python3 -c 'import resource, subprocess, sys
+rc = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL).returncode
+print(rc, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$@")"
+	rc=${1% *}
+	peak=${1#* }
+	if [ "$rc" -lt 0 ]; then
+		fail "$what: peak memory" "killed by signal $((-rc))"
+	elif [ "$peak" -lt "$limit" ]; then
 		pass "$what: peak memory $peak KiB"
 	else
 		fail "$what: peak memory $peak KiB, want under $limit KiB"
