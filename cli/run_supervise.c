@@ -157,8 +157,6 @@ static int tee_read(struct tee *t)
  * workers until they start. */
 static int open_pipes(struct run_plan *p, struct tee *tees)
 {
-	for (long i = 0; i < 2 * p->n; i++)
-		tees[i].fd = -1;
 	for (long i = 0; i < p->n; i++) {
 		struct run_worker *w = &p->w[i];
 		if (pipe2(w->out, O_CLOEXEC) < 0)
@@ -299,8 +297,9 @@ int run_sup_start(struct run_sup *s, struct run_plan *p)
 	s->kill_at = 0;
 	s->fds = malloc((2 + ntee) * sizeof(*s->fds));
 	s->who = malloc((ntee + 1) * sizeof(*s->who));
-	if (ntee)
-		s->tees = calloc(ntee, sizeof(*s->tees));
+	if (ntee && (s->tees = calloc(ntee, sizeof(*s->tees))) != NULL)
+		for (size_t i = 0; i < ntee; i++) /* none open: run_sup_end() must not touch fd 0 */
+			s->tees[i].fd = -1;
 	if (s->fds == NULL || s->who == NULL || (ntee && (s->tees == NULL ||
 	                                                  open_pipes(p, s->tees) < 0))) {
 		cli_error("run: cannot make the output pipes: %s", strerror(errno));
