@@ -71,12 +71,38 @@ void run_clean_signals(void)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
+/* `s` after the first `at` bytes of `msg`, cut to fit; the new length. */
+static size_t append(char *msg, size_t at, size_t size, const char *s)
+{
+	size_t n = strlen(s);
+	if (n > size - at)
+		n = size - at;
+	memcpy(msg + at, s, n);
+	return at + n;
+}
+
+/* Why exec failed, as one write (workers failing together do not mix
+ * their lines) of fixed pieces: strerror() is not async-signal-safe. */
+static void exec_failed(const char *cmd, int err)
+{
+	const char *why = err == ENOENT   ? ": not found"
+	                  : err == EACCES ? ": permission denied"
+	                                  : "";
+	char msg[512];
+	size_t len = append(msg, 0, sizeof(msg) - 1, "muster: run: cannot run ");
+
+	len = append(msg, len, sizeof(msg) - 1, cmd);
+	len = append(msg, len, sizeof(msg) - 1, why);
+	msg[len++] = '\n';
+	if (write(2, msg, len) < 0) /* nowhere left to say it */
+		return;
+}
+
 /* In the child between fork and exec: only async-signal-safe calls. */
 static void start_child(const struct run_plan *p, long i, pid_t parent, pid_t pgid)
 {
 	const struct run_worker *w = &p->w[i];
-	char msg[512];
-	int saved, len;
+	int saved;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent) /* muster run died before the line above */
@@ -87,10 +113,7 @@ static void start_child(const struct run_plan *p, long i, pid_t parent, pid_t pg
 		_exit(126);
 	execvpe(p->argv[0], p->argv, w->envp);
 	saved = errno;
-	len = snprintf(msg, sizeof(msg), "muster: run: cannot run %s: %s\n", p->argv[0],
-	               strerror(saved));
-	if (len > 0 && write(2, msg, (size_t)len) < 0)
-		saved = EIO;
+	exec_failed(p->argv[0], saved);
 	_exit(saved == ENOENT ? 127 : 126);
 }
 
