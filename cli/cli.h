@@ -100,6 +100,7 @@ int cli_launch_option(struct cli_launch *cl, int c, const char *arg);
 int cli_launch_finish(struct cli_launch *cl, const char *frameworks);
 void cli_launch_free(struct cli_launch *cl);
 long cli_parse_count(const char *s, long max);
+long cli_parse_ms(const char *opt, const char *arg, long max);
 
 /* local_accel.c: `accelerators --local`; sysroot NULL: $MUSTER_SYSROOT or /. */
 int cli_print_local_devices(const char *sysroot);

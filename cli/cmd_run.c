@@ -101,7 +101,6 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 	struct cli_launch cl;
 	long gpus_per_proc = 0;
 	int tee = 0, elastic = 0, given = 0, c, rc;
-	char *end;
 
 	cli_launch_init(&cl, "run");
 	cli_getopt_reset();
@@ -133,10 +132,8 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 			break;
 		case 's':
 			given = 1;
-			eo.settle_ms = strtol(optarg, &end, 10);
-			if (!*optarg || *end || eo.settle_ms < 0 || eo.settle_ms > 3600000)
-				return cli_usage_error("run: --settle-ms wants 0 to 3600000, not '%s'",
-				                       optarg);
+			if ((eo.settle_ms = cli_parse_ms("run: --settle-ms", optarg, 3600000)) < 0)
+				return CLI_EXIT_USAGE;
 			break;
 		case 'h':
 			return cli_command_usage(cli_find_command("run"), 0);

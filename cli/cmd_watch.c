@@ -68,7 +68,6 @@ static int parse(int argc, char **argv, enum format *format, long *settle_ms)
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
-	char *end;
 	cli_getopt_reset();
 	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
 		switch (c) {
@@ -83,10 +82,8 @@ static int parse(int argc, char **argv, enum format *format, long *settle_ms)
 				return cli_usage_error("watch: unknown format '%s'", optarg);
 			break;
 		case 's':
-			*settle_ms = strtol(optarg, &end, 10);
-			if (!*optarg || *end || *settle_ms < 0 || *settle_ms > 3600000)
-				return cli_usage_error("watch: --settle-ms wants 0 to 3600000, not '%s'",
-				                       optarg);
+			if ((*settle_ms = cli_parse_ms("watch: --settle-ms", optarg, 3600000)) < 0)
+				return CLI_EXIT_USAGE;
 			break;
 		case 'h':
 			return cli_command_usage(cli_find_command("watch"), 0);

@@ -35,6 +35,20 @@ long cli_parse_count(const char *s, long max)
 	return v;
 }
 
+/* Milliseconds from 0 to `max`; -1 (usage message printed) when `arg` is
+ * not that.  `opt` names the option in the message: "run: --settle-ms". */
+long cli_parse_ms(const char *opt, const char *arg, long max)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (!*arg || *end || v < 0 || v > max) {
+		cli_usage_error("%s wants 0 to %ld, not '%s'", opt, max, arg);
+		return -1;
+	}
+	return v;
+}
+
 int cli_launch_option(struct cli_launch *cl, int c, const char *arg)
 {
 	switch (c) {

@@ -137,9 +137,11 @@ static int loop(struct elastic *e, muster_watch *w)
 		}
 		if (e->key && e->sup.live == 0)
 			return run_sup_status(&e->sup);
-		if (!e->key && e->sup.signalled)
-			return 128 + e->sup.signalled;
-		if (ready) {
+		if (!e->key && (e->sup.first >= 0 || e->sup.signalled))
+			return run_sup_status(&e->sup);
+		/* The same poll may have brought a failure or a signal too: the
+		 * change is left alone, or it would restart or forget them. */
+		if (ready && e->sup.first < 0 && !e->sup.signalled) {
 			int rc = on_change(e, w);
 			if (rc != 0)
 				return rc;

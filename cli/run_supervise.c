@@ -71,12 +71,38 @@ void run_clean_signals(void)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
+/* `s` after the first `at` bytes of `msg`, cut to fit; the new length. */
+static size_t append(char *msg, size_t at, size_t size, const char *s)
+{
+	size_t n = strlen(s);
+	if (n > size - at)
+		n = size - at;
+	memcpy(msg + at, s, n);
+	return at + n;
+}
+
+/* Why exec failed, as one write (workers failing together do not mix
+ * their lines) of fixed pieces: strerror() is not async-signal-safe. */
+static void exec_failed(const char *cmd, int err)
+{
+	const char *why = err == ENOENT   ? ": not found"
+	                  : err == EACCES ? ": permission denied"
+	                                  : "";
+	char msg[512];
+	size_t len = append(msg, 0, sizeof(msg) - 1, "muster: run: cannot run ");
+
+	len = append(msg, len, sizeof(msg) - 1, cmd);
+	len = append(msg, len, sizeof(msg) - 1, why);
+	msg[len++] = '\n';
+	if (write(2, msg, len) < 0) /* nowhere left to say it */
+		return;
+}
+
 /* In the child between fork and exec: only async-signal-safe calls. */
 static void start_child(const struct run_plan *p, long i, pid_t parent, pid_t pgid)
 {
 	const struct run_worker *w = &p->w[i];
-	char msg[512];
-	int saved, len;
+	int saved;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent) /* muster run died before the line above */
@@ -87,10 +113,7 @@ static void start_child(const struct run_plan *p, long i, pid_t parent, pid_t pg
 		_exit(126);
 	execvpe(p->argv[0], p->argv, w->envp);
 	saved = errno;
-	len = snprintf(msg, sizeof(msg), "muster: run: cannot run %s: %s\n", p->argv[0],
-	               strerror(saved));
-	if (len > 0 && write(2, msg, (size_t)len) < 0)
-		saved = EIO;
+	exec_failed(p->argv[0], saved);
 	_exit(saved == ENOENT ? 127 : 126);
 }
 
@@ -157,8 +180,6 @@ static int tee_read(struct tee *t)
  * workers until they start. */
 static int open_pipes(struct run_plan *p, struct tee *tees)
 {
-	for (long i = 0; i < 2 * p->n; i++)
-		tees[i].fd = -1;
 	for (long i = 0; i < p->n; i++) {
 		struct run_worker *w = &p->w[i];
 		if (pipe2(w->out, O_CLOEXEC) < 0)
@@ -299,8 +320,9 @@ int run_sup_start(struct run_sup *s, struct run_plan *p)
 	s->kill_at = 0;
 	s->fds = malloc((2 + ntee) * sizeof(*s->fds));
 	s->who = malloc((ntee + 1) * sizeof(*s->who));
-	if (ntee)
-		s->tees = calloc(ntee, sizeof(*s->tees));
+	if (ntee && (s->tees = calloc(ntee, sizeof(*s->tees))) != NULL)
+		for (size_t i = 0; i < ntee; i++) /* none open: run_sup_end() must not touch fd 0 */
+			s->tees[i].fd = -1;
 	if (s->fds == NULL || s->who == NULL || (ntee && (s->tees == NULL ||
 	                                                  open_pipes(p, s->tees) < 0))) {
 		cli_error("run: cannot make the output pipes: %s", strerror(errno));

@@ -43,7 +43,7 @@ node() {
 	eval "$name=\$!"
 }
 cleanup() {
-	for p in ${n0:-} ${n1:-} ${n3:-} ${s:-}; do kill -TERM "$p" 2>/dev/null || :; done
+	for p in ${n0:-} ${n1:-} ${n3:-} ${s:-} ${fl:-}; do kill -TERM "$p" 2>/dev/null || :; done
 	wait
 }
 
@@ -204,6 +204,66 @@ fi
 kill -KILL "$s"
 wait "$s" 2>/dev/null
 s=
+
+# A worker's failure and a change of the launch in one poll: the failure
+# ends the run (it was lost, or the node hung waiting).  muster run is held
+# writing its full stdout (rank 0 floods it through --tee-prefix) while
+# rank 1 exits 3 and the node falls below --min-nodes; then it is let go.
+cat >"$tmp/fails.sh" <<'EOF'
+echo "start $$ $LOCAL_RANK" >>"$1"
+if [ "$LOCAL_RANK" = 0 ]; then
+	while [ ! -e "$1.flood" ]; do sleep 0.05; done
+	seq 200000
+else
+	while [ ! -e "$1.fail" ]; do sleep 0.05; done
+	exit 3
+fi
+while :; do sleep 0.2; done
+EOF
+# held PID: its main thread waits to write to a full pipe.
+held() { case $(cat "/proc/$1/wchan" 2>/dev/null) in *pipe_write) true ;; *) false ;; esac; }
+# zombie PID: it ended and is not reaped yet.
+zombie() { grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null; }
+# change_waits PID: the watch has a change ready that muster run has not read.
+change_waits() {
+	for fd in /proc/"$1"/fd/*; do
+		[ "$(readlink "$fd")" = "anon_inode:[eventfd]" ] &&
+			grep -Eq '^eventfd-count:[[:space:]]*0*[1-9a-f]' "/proc/$1/fdinfo/${fd##*/}" &&
+			return 0
+	done
+	return 1
+}
+# ended PID: it exited (a zombie of this shell's).
+ended() { [ ! -d "/proc/$1" ] || zombie "$1"; }
+case $(cat "/proc/$$/wchan" 2>/dev/null) in
+''|0) skip "a failure and a change in one poll" "/proc/PID/wchan is not readable here" ;;
+*)
+	write_conf 7000 7001
+	: >"$tmp/f.log"
+	mkfifo "$tmp/f.out"
+	"$MUSTER_BIN" -c "$conf" run --elastic --min-nodes 2 --settle-ms 20 --for pytorch \
+		--task worker:0 --nproc-per-node 2 --tee-prefix -- sh "$tmp/fails.sh" "$tmp/f.log" \
+		>"$tmp/f.out" 2>"$tmp/f.err" &
+	fl=$!
+	exec 3<"$tmp/f.out"
+	await "a failure and a change in one poll: the workers start" 30 has start f 2
+	touch "$tmp/f.log.flood"
+	await "... muster run is held writing its full stdout" 15 held "$fl"
+	touch "$tmp/f.log.fail"
+	write_conf 7000
+	failed=$(awk '$1 == "start" && $3 == 1 { print $2 }' "$tmp/f.log")
+	await "... rank 1's exit and the change both wait for it" 15 \
+		eval 'zombie "$failed" && change_waits "$fl"'
+	cat <&3 >/dev/null &
+	exec 3<&-
+	await "... let go, it ends" 15 ended "$fl"
+	ended "$fl" || kill -KILL "$fl"
+	rc=0
+	wait "$fl" || rc=$?
+	fl=
+	check_eq "... with the failure's status" "$rc" 3
+	;;
+esac
 
 for f in "$tmp"/*.err; do
 	if grep -E -q 'runtime error:|AddressSanitizer|LeakSanitizer' "$f"; then
