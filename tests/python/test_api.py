@@ -303,6 +303,12 @@ def test_launch_errors(launch_conf):
         c.env("pytorch", nproc_per_node=0)
     with pytest.raises(muster.Error, match="local rank 2 is not below 2"):
         c.env("pytorch", nproc_per_node=2, local_rank=2)
+    # Past the bound, node rank times processes per node would overflow.
+    with pytest.raises(muster.Error, match=r"4611686018427387904 is more than 65536"):
+        c.env("pytorch", nproc_per_node=2**62)
+    with pytest.raises(muster.Error, match=r"65537 is more than 65536"):
+        c.hostfile("openmpi", nproc_per_node=65537)
+    assert "slots=65536" in c.hostfile("openmpi", nproc_per_node=65536)
     with pytest.raises(ValueError):
         c.env("pytorch", "worker")
     # A task or job outside the cluster: the program's message and status.
