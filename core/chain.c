@@ -249,7 +249,7 @@ int chain_resolve_warned(struct muster_ctx *ctx, struct muster_result **out, mus
 	}
 	release_failures(ctx, failures, merged != NULL, warned);
 	if (merged && ctx->settings.local_accelerators) {
-		int rc = local_fill(merged, err);
+		int rc = local_fill(ctx, merged, err);
 		if (rc != 0) {
 			muster_result_free(merged);
 			return rc;

@@ -171,6 +171,18 @@ def test_local_accelerators(sysroot, monkeypatch):
         muster.local_accelerators(42)
 
 
+def test_local_accelerators_counted_once_per_context(conf, sysroot, monkeypatch):
+    path = conf('local_accelerators = true;\n'
+                'chain = ( { plugin = "static"; config = { jobs = { worker = ["w:1"]; };\n'
+                '            task = { type = "worker"; index = 0; }; }; } );')
+    monkeypatch.setenv("MUSTER_SYSROOT", sysroot(nvidia=2))
+    ctx = muster.Context(path)
+    assert ctx.resolve().accelerators == {"worker": {0: {"GPU": 2}}}
+    monkeypatch.setenv("MUSTER_SYSROOT", sysroot(nvidia=4))
+    assert ctx.resolve().accelerators == {"worker": {0: {"GPU": 2}}}, "the context's count"
+    assert muster.Context(path).resolve().accelerators == {"worker": {0: {"GPU": 4}}}
+
+
 def test_typed_package():
     assert os.path.exists(os.path.join(os.path.dirname(muster.__file__), "py.typed"))
     assert muster.__version__ == muster._muster.version()
