@@ -122,10 +122,11 @@ int cli_launch_finish(struct cli_launch *cl, const char *frameworks)
 		}
 		return 0;
 	}
-	cl->l.nproc_per_node = cli_parse_count(cl->nproc, 65536);
+	cl->l.nproc_per_node = cli_parse_count(cl->nproc, MUSTER_NPROC_PER_NODE_MAX);
 	if (cl->l.nproc_per_node == 0)
 		return cli_usage_error("%s: --nproc-per-node '%s': expected a count from 1 to "
-		                       "65536 or 'gpu'", cl->command, cl->nproc);
+		                       "%ld or 'gpu'", cl->command, cl->nproc,
+		                       MUSTER_NPROC_PER_NODE_MAX);
 	return 0;
 }
 

@@ -228,10 +228,12 @@ void address_join(char *out, const char *host, size_t hostlen, long port)
 
 int address_check(const char *address, char *why, size_t size)
 {
-	const char *colon;
+	return address_plain_length(address) ? 0 : address_check_careful(address, why, size);
+}
 
-	if (address_plain_length(address))
-		return 0;
+int address_check_careful(const char *address, char *why, size_t size)
+{
+	const char *colon;
 
 	if (address[0] == '[') {
 		const char *close = strchr(address, ']');

@@ -15,6 +15,10 @@
  * is wrong with it. */
 int address_check(const char *address, char *why, size_t size);
 
+/* address_check() without its fast path: for an address that
+ * address_plain_length() already gave 0 for. */
+int address_check_careful(const char *address, char *why, size_t size);
+
 /* The common case in one pass: the length of `address` when it is a DNS
  * name (no IPv4, no brackets), one ':' and a port; 0 when it needs
  * address_check's careful path, which also words the error.  It runs for

@@ -6,7 +6,6 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 static int fail(struct builder *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -136,15 +135,14 @@ int builder_task_range(struct builder *b, const char *name, long first, long cou
 	/* One block, each address at most its host, ':' and five digits long;
 	 * 16 bytes more let a short address be copied as 16 fixed bytes. */
 	size_t most = (size_t)(strrchr(first_address, ':') - first_address) + 7;
+	char address[320]; /* the host checked the address: a name is at most 253 bytes */
+	if (most > sizeof(address))
+		return fail(b, "tasks of %s from %ld: a %zu-byte address, longer than a valid one",
+		            name, first, len);
 	char *text = arena_alloc(&b->r->arena, most * (size_t)count + 16);
-	char buf[320], *address = most <= sizeof(buf) ? buf : malloc(most);
-	if (!text || !address) {
-		if (address != buf)
-			free(address);
+	if (!text)
 		return fail(b, "out of memory");
-	}
-	if (address == buf)
-		memset(buf, 0, 16);
+	memset(address, 0, 16);
 	memcpy(address, first_address, len + 1);
 	for (long k = 0; k < count; k++) {
 		if (len < 16)
@@ -157,8 +155,6 @@ int builder_task_range(struct builder *b, const char *name, long first, long cou
 		text += len + 1;
 		len = next_port(address, len);
 	}
-	if (address != buf)
-		free(address);
 	return 0;
 }
 

@@ -113,6 +113,7 @@ static void note(char *summary, size_t len, size_t *used, const struct entry *e,
  * chain's error lists it already. */
 struct failure {
 	struct failure *next;
+	const char *key; /* the entry and status, without the reason: in line's block */
 	char line[];
 };
 
@@ -122,40 +123,45 @@ static void hold_failure(struct muster_ctx *ctx, struct failure ***tail, const s
 	/* One that did not load was reported when the context opened. */
 	if (!e->plugin)
 		return;
-	char line[sizeof(a->reason) + 512];
+	char line[sizeof(a->reason) + 512], key[512];
+	const char *file = e->set->file ? e->set->file : "?";
 	snprintf(line, sizeof(line), "%s%s: %s (%s:%d)", e->pc.prefix, status_name(a->status),
-	         a->reason, e->set->file ? e->set->file : "?", e->set->line);
-	struct failure *f = malloc(sizeof(*f) + strlen(line) + 1);
+	         a->reason, file, e->set->line);
+	snprintf(key, sizeof(key), "%s%s (%s:%d)", e->pc.prefix, status_name(a->status), file,
+	         e->set->line);
+	size_t n = strlen(line) + 1;
+	struct failure *f = malloc(sizeof(*f) + n + strlen(key) + 1);
 	if (!f) {
 		log_msg(&ctx->logger, MUSTER_LOG_WARNING, "%s", line); /* now rather than never */
 		return;
 	}
-	strcpy(f->line, line);
+	memcpy(f->line, line, n);
+	f->key = strcpy(f->line + n, key);
 	f->next = NULL;
 	**tail = f;
 	*tail = &f->next;
 }
 
-/* Whether `line` is one of the lines of `lines`. */
-static int said_before(const char *lines, const char *line)
+/* Whether `key` is one of the lines of `keys`. */
+static int said_before(const char *keys, const char *key)
 {
-	size_t n = strlen(line);
-	for (const char *p = lines; p && (p = strstr(p, line)) != NULL; p += n)
-		if ((p == lines || p[-1] == '\n') && p[n] == '\n')
+	size_t n = strlen(key);
+	for (const char *p = keys; p && (p = strstr(p, key)) != NULL; p += n)
+		if ((p == keys || p[-1] == '\n') && p[n] == '\n')
 			return 1;
 	return 0;
 }
 
-/* The held failures' lines, joined, for the next resolve's comparison. */
+/* The held failures' keys, joined, for the next resolve's comparison. */
 static char *join_failures(const struct failure *f)
 {
 	size_t len = 1;
 	for (const struct failure *g = f; g; g = g->next)
-		len += strlen(g->line) + 1;
-	char *lines = f ? malloc(len) : NULL, *p = lines;
-	for (; lines && f; f = f->next)
-		p += sprintf(p, "%s\n", f->line);
-	return lines;
+		len += strlen(g->key) + 1;
+	char *keys = f ? malloc(len) : NULL, *p = keys;
+	for (; keys && f; f = f->next)
+		p += sprintf(p, "%s\n", f->key);
+	return keys;
 }
 
 /* Warns about each held failure when `warn` (once, with `warned`), and
@@ -166,21 +172,21 @@ static void release_failures(const struct muster_ctx *ctx, struct failure *f, in
 	char *now = warned && warn ? join_failures(f) : NULL;
 	while (f) {
 		struct failure *next = f->next;
-		if (warn && !(warned && said_before(warned->lines, f->line)))
+		if (warn && !(warned && said_before(warned->keys, f->key)))
 			log_msg(&ctx->logger, MUSTER_LOG_WARNING, "%s", f->line);
 		free(f);
 		f = next;
 	}
 	if (warned && warn) {
-		free(warned->lines);
-		warned->lines = now;
+		free(warned->keys);
+		warned->keys = now;
 	}
 }
 
 void chain_warned_clear(struct chain_warned *warned)
 {
-	free(warned->lines);
-	warned->lines = NULL;
+	free(warned->keys);
+	warned->keys = NULL;
 }
 
 int chain_resolve(struct muster_ctx *ctx, struct muster_result **out, muster_error *err)
@@ -243,7 +249,7 @@ int chain_resolve_warned(struct muster_ctx *ctx, struct muster_result **out, mus
 	}
 	release_failures(ctx, failures, merged != NULL, warned);
 	if (merged && ctx->settings.local_accelerators) {
-		int rc = local_fill(merged, err);
+		int rc = local_fill(ctx, merged, err);
 		if (rc != 0) {
 			muster_result_free(merged);
 			return rc;

@@ -7,11 +7,12 @@
 
 int chain_resolve(struct muster_ctx *ctx, struct muster_result **out, muster_error *err);
 
-/* The warnings one resolve gave about failed entries, for a caller that
- * resolves again and again (a watch): a warning given by the resolve
- * before is not repeated, so an entry down for an hour is one line. */
+/* The failed entries one resolve warned about, for a caller that resolves
+ * again and again (a watch): an entry that failed with the same status at
+ * the resolve before is not warned about again, whatever its reason says
+ * (a late one's holds its time), so an entry down for an hour is one line. */
 struct chain_warned {
-	char *lines; /* each warning followed by '\n'; NULL: none */
+	char *keys; /* each entry's prefix, status and file:line, followed by '\n'; NULL: none */
 };
 int chain_resolve_warned(struct muster_ctx *ctx, struct muster_result **out, muster_error *err,
                          struct chain_warned *warned);

@@ -141,6 +141,8 @@ MUSTER_API void muster_ctx_free(muster_ctx *ctx)
 			pthread_mutex_destroy(&e->lock);
 	}
 	free(ctx->entries);
+	muster_devices_free(ctx->local);
+	pthread_mutex_destroy(&ctx->local_lock);
 	pathlist_clear(&ctx->search);
 	settings_release(&ctx->settings);
 	free(ctx);
@@ -157,6 +159,7 @@ MUSTER_API int muster_ctx_open(muster_ctx **out, const char *config_path,
 	struct muster_ctx *ctx = calloc(1, sizeof(*ctx));
 	if (!ctx)
 		return error_set(err, MUSTER_ENOMEM, "out of memory");
+	pthread_mutex_init(&ctx->local_lock, NULL);
 	apply_options(ctx, options, &flags);
 	ctx->flags = flags;
 

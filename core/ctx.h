@@ -27,6 +27,8 @@ struct muster_ctx {
 	struct pathlist search;             /* plugin directories, in order */
 	struct entry *entries;
 	size_t nentries;
+	pthread_mutex_t local_lock;         /* guards local */
+	struct muster_devices *local;       /* local_fill()'s devices, counted at first use */
 };
 
 /* A new context from the same file with the same options: a watch's way

@@ -141,7 +141,7 @@ static __attribute__((noinline)) size_t careful_length(muster_call *call, const 
                                                        long index, const char *address)
 {
 	char why[400];
-	if (address_check(address, why, sizeof(why)) == 0)
+	if (address_check_careful(address, why, sizeof(why)) == 0)
 		return strlen(address);
 	snprintf(call->builder.reason, sizeof(call->builder.reason), "task %s:%ld: %s", job, index,
 	         why);
@@ -180,7 +180,7 @@ static int host_add_task_range(muster_call *call, const char *job, long first_in
 		return refuse(call, "out of memory");
 	address_join(first, host, hostlen, first_port);
 	int rc = -1;
-	if (address_plain_length(first) || address_check(first, why, sizeof(why)) == 0)
+	if (address_check(first, why, sizeof(why)) == 0)
 		rc = builder_task_range(&call->builder, job, first_index, count, first);
 	else
 		snprintf(call->builder.reason, sizeof(call->builder.reason), "tasks of %s: %s", job,

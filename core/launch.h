@@ -19,6 +19,10 @@ struct launch_nodes {
 	size_t count;
 };
 
+/* MUSTER_EINVAL unless `l` starts from MUSTER_LAUNCH_INIT and its
+ * nproc_per_node is 1..MUSTER_NPROC_PER_NODE_MAX. */
+int launch_check(const muster_launch *l, muster_error *err);
+
 /* The training tasks of `l->jobs`, master first.  With `dense`, a sparse
  * training job is an error (ranks must be 0..n-1).  Free with
  * launch_nodes_free(). */

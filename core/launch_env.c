@@ -160,13 +160,12 @@ static void gpu_ids_env(struct envlist *e, const muster_result *r, const muster_
 
 static int check_launch(const muster_launch *l, muster_error *err)
 {
-	if (l->size < sizeof(muster_launch))
-		return error_set(err, MUSTER_EINVAL, "muster_launch: start from MUSTER_LAUNCH_INIT");
+	int rc = launch_check(l, err);
+
+	if (rc != 0)
+		return rc;
 	if (!l->framework)
 		return error_set(err, MUSTER_EINVAL, "muster_launch: no framework given");
-	if (l->nproc_per_node < 1)
-		return error_set(err, MUSTER_EINVAL, "processes per node: %ld is not at least 1",
-		                 l->nproc_per_node);
 	if (l->local_rank < 0 || l->local_rank >= l->nproc_per_node)
 		return error_set(err, MUSTER_EINVAL, "local rank %ld is not below %ld processes per node",
 		                 l->local_rank, l->nproc_per_node);

@@ -55,9 +55,8 @@ MUSTER_API int muster_launch_hostfile(char **out, const muster_result *r,
 	if (!out || !r || !l || !l->framework)
 		return error_set(err, MUSTER_EINVAL, "muster_launch_hostfile: NULL argument");
 	*out = NULL;
-	if (l->size < sizeof(muster_launch) || l->nproc_per_node < 1)
-		return error_set(err, MUSTER_EINVAL, "processes per node: %ld is not at least 1",
-		                 l->nproc_per_node);
+	if ((rc = launch_check(l, err)) != 0)
+		return rc;
 	if (strcmp(l->framework, "openmpi") == 0 || strcmp(l->framework, "deepspeed") == 0)
 		sep = " slots=";
 	else if (strcmp(l->framework, "mpich") == 0 || strcmp(l->framework, "horovod") == 0)

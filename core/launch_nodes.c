@@ -1,4 +1,5 @@
-/* Which tasks are a launch's nodes, and in which order. */
+/* Which tasks are a launch's nodes, and in which order; the checks of a
+ * launch that the environment and hostfile writers share. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -6,6 +7,19 @@
 
 #include "error.h"
 #include "launch.h"
+
+int launch_check(const muster_launch *l, muster_error *err)
+{
+	if (l->size < sizeof(muster_launch))
+		return error_set(err, MUSTER_EINVAL, "muster_launch: start from MUSTER_LAUNCH_INIT");
+	if (l->nproc_per_node < 1)
+		return error_set(err, MUSTER_EINVAL, "processes per node: %ld is not at least 1",
+		                 l->nproc_per_node);
+	if (l->nproc_per_node > MUSTER_NPROC_PER_NODE_MAX)
+		return error_set(err, MUSTER_EINVAL, "processes per node: %ld is more than %ld",
+		                 l->nproc_per_node, MUSTER_NPROC_PER_NODE_MAX);
+	return 0;
+}
 
 /* `name` is an item of the comma-separated `list`. */
 static int in_list(const char *list, const char *name)

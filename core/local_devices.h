@@ -43,7 +43,10 @@ int devices_filter(struct muster_devices *d, const char *vendor, const char *spe
 
 /* local_accelerators = true: when the own task of `r` (a result not yet
  * handed out) is in its cluster and has no accelerators, it gets this
- * machine's devices, counted by kind.  0, or an error code. */
-int local_fill(struct muster_result *r, muster_error *err);
+ * machine's devices, counted by kind: counted once per context, at the
+ * first resolve that needs them (NVML and the sysfs scans are too slow for
+ * every poll of a watch).  0, or an error code. */
+struct muster_ctx;
+int local_fill(struct muster_ctx *ctx, struct muster_result *r, muster_error *err);
 
 #endif

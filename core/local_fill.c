@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ctx.h"
 #include "error.h"
 #include "local_devices.h"
 #include "model.h"
@@ -33,7 +34,20 @@ static int count_one(struct muster_result *r, size_t first, uint32_t job, long i
 	return 0;
 }
 
-int local_fill(struct muster_result *r, muster_error *err)
+/* The context's devices: counted by the first caller, under the lock that
+ * makes the others wait for that count; a failed count is tried again. */
+static int ctx_devices(struct muster_ctx *ctx, const muster_devices **out, muster_error *err)
+{
+	int rc = 0;
+	pthread_mutex_lock(&ctx->local_lock);
+	if (!ctx->local)
+		rc = muster_local_devices(&ctx->local, NULL, err);
+	*out = ctx->local;
+	pthread_mutex_unlock(&ctx->local_lock);
+	return rc;
+}
+
+int local_fill(struct muster_ctx *ctx, struct muster_result *r, muster_error *err)
 {
 	const struct job *job = r->task_type ? model_job(r, r->task_type) : NULL;
 	size_t have;
@@ -44,8 +58,8 @@ int local_fill(struct muster_result *r, muster_error *err)
 	if (model_accels(r, pos, r->task_index, &have) != NULL)
 		return 0;
 
-	muster_devices *d = NULL;
-	int rc = muster_local_devices(&d, NULL, err);
+	const muster_devices *d;
+	int rc = ctx_devices(ctx, &d, err);
 	if (rc != 0)
 		return rc;
 	size_t first = r->naccels;
@@ -53,7 +67,6 @@ int local_fill(struct muster_result *r, muster_error *err)
 	for (size_t i = 0; rc == 0 && muster_devices_at(d, i, &kind, NULL, NULL) == 0; i++)
 		if (count_one(r, first, pos, r->task_index, kind) < 0)
 			rc = error_set(err, MUSTER_ENOMEM, "out of memory");
-	muster_devices_free(d);
 	if (rc == 0)
 		qsort(r->accels, r->naccels, sizeof(*r->accels), model_accel_cmp);
 	return rc;

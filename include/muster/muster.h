@@ -242,10 +242,14 @@ typedef struct muster_launch {
 	const char *task_type; /* NULL: this process's own task */
 	long task_id;          /* < 0: this process's own task */
 	const char *jobs;      /* the jobs that train; NULL: all but ps and evaluator */
-	long nproc_per_node;   /* processes per node, at least 1 */
+	long nproc_per_node;   /* processes per node, 1..MUSTER_NPROC_PER_NODE_MAX */
 	long local_rank;       /* this process's rank on its node, 0..nproc_per_node-1 */
 	const char *local_device_ids; /* jax: this process's devices ("0,1"); NULL: unset */
 } muster_launch;
+
+/* The most processes per node a launch takes: node rank times it stays far
+ * inside a long. */
+#define MUSTER_NPROC_PER_NODE_MAX 65536L
 
 #define MUSTER_LAUNCH_INIT { sizeof(muster_launch), NULL, NULL, -1, NULL, 1, 0, NULL }
 

@@ -69,6 +69,9 @@ expect_err_match "job 'worker' has holes.*pytorch needs dense ranks" "... named"
 run -c "$conf" env --for pytorch --jobs worker,trainer
 expect_status 5 "--jobs names a job the cluster lacks"
 expect_err_match "no job 'trainer'" "... named"
+run -c "$conf" env --for pytorch --nproc-per-node 65537
+expect_status 64 "--nproc-per-node past its bound"
+expect_err_match "expected a count from 1 to 65536 or 'gpu'" "... named with the bound"
 run -c "$conf" env --for pytorch --task worker:7
 expect_status 5 "--task beyond the job"
 # No task trains: only a ps and an evaluator, and an empty job.

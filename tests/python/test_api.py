@@ -171,6 +171,18 @@ def test_local_accelerators(sysroot, monkeypatch):
         muster.local_accelerators(42)
 
 
+def test_local_accelerators_counted_once_per_context(conf, sysroot, monkeypatch):
+    path = conf('local_accelerators = true;\n'
+                'chain = ( { plugin = "static"; config = { jobs = { worker = ["w:1"]; };\n'
+                '            task = { type = "worker"; index = 0; }; }; } );')
+    monkeypatch.setenv("MUSTER_SYSROOT", sysroot(nvidia=2))
+    ctx = muster.Context(path)
+    assert ctx.resolve().accelerators == {"worker": {0: {"GPU": 2}}}
+    monkeypatch.setenv("MUSTER_SYSROOT", sysroot(nvidia=4))
+    assert ctx.resolve().accelerators == {"worker": {0: {"GPU": 2}}}, "the context's count"
+    assert muster.Context(path).resolve().accelerators == {"worker": {0: {"GPU": 4}}}
+
+
 def test_typed_package():
     assert os.path.exists(os.path.join(os.path.dirname(muster.__file__), "py.typed"))
     assert muster.__version__ == muster._muster.version()
@@ -303,6 +315,12 @@ def test_launch_errors(launch_conf):
         c.env("pytorch", nproc_per_node=0)
     with pytest.raises(muster.Error, match="local rank 2 is not below 2"):
         c.env("pytorch", nproc_per_node=2, local_rank=2)
+    # Past the bound, node rank times processes per node would overflow.
+    with pytest.raises(muster.Error, match=r"4611686018427387904 is more than 65536"):
+        c.env("pytorch", nproc_per_node=2**62)
+    with pytest.raises(muster.Error, match=r"65537 is more than 65536"):
+        c.hostfile("openmpi", nproc_per_node=65537)
+    assert "slots=65536" in c.hostfile("openmpi", nproc_per_node=65536)
     with pytest.raises(ValueError):
         c.env("pytorch", "worker")
     # A task or job outside the cluster: the program's message and status.

@@ -103,27 +103,38 @@ else
 	skip "tf_config file watch" "the tf_config plugin is not built"
 fi
 
-# A polled entry that keeps failing while a later one answers: its warning
-# is given once, not at every poll.
-if have_plugin stub; then
-	cat >"$conf" <<EOC
-chain = ( { plugin = "stub"; watch_interval_ms = 100;
-            config = { status = "unavail"; reason = "the backend is down"; }; },
-          { plugin = "static"; config = { jobs = { worker = ["a:1"]; }; }; } );
-EOC
+# warned_once ENTRY WARNING DESCRIPTION: a watch of a polled ENTRY that
+# keeps failing before a static entry that answers gives the first line,
+# then WARNING once over many polls, not at every poll.
+warned_once() {
+	printf 'chain = ( %s,\n  { plugin = "static"; config = { jobs = { worker = ["a:1"]; }; }; } );\n' \
+		"$1" >"$conf"
 	watch_start "$MUSTER_BIN" -c "$conf" watch --settle-ms 0
-	await 1 "a failing polled entry before one that answers: the first line" 20
+	await 1 "$3: the first line" 20
 	sleep 1.5
 	kill -TERM $pid
 	wait $pid || true
-	n=$(grep -c 'the backend is down' "$tmp/werr")
+	n=$(grep -c "$2" "$tmp/werr")
 	if [ "$n" -eq 1 ] && [ "$(nlines)" -eq 1 ]; then
-		pass "a polled entry that keeps failing is warned about once"
+		pass "$3 is warned about once"
 	else
-		fail "a polled entry that keeps failing is warned about once" "$n warnings:" "$(cat "$tmp/werr")"
+		fail "$3 is warned about once" "$n warnings:" "$(cat "$tmp/werr")"
 	fi
+}
+
+if have_plugin stub; then
+	warned_once '{ plugin = "stub"; watch_interval_ms = 100;
+    config = { status = "unavail"; reason = "the backend is down"; }; }' \
+		'the backend is down' "a polled entry that keeps failing"
+	# A hung backend: its reason holds the time it took, which differs
+	# from poll to poll.
+	warned_once '{ plugin = "stub"; watch_interval_ms = 50; timeout_ms = 20;
+    config = { sleep_ms = 60; jobs = { worker = ["z:9"]; }; }; }' \
+		'no answer within its 20 ms budget' "a polled entry that keeps overrunning its budget"
 else
 	skip "a polled entry that keeps failing is warned about once" "the stub plugin is not built"
+	skip "a polled entry that keeps overrunning its budget is warned about once" \
+		"the stub plugin is not built"
 fi
 
 # muster plugins says how a watch follows each entry.
