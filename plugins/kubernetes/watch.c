@@ -36,7 +36,8 @@
 #define K8S_BACKOFF_MAX_MS 2000
 /* A stream that lived this long was healthy: the next one starts at once
  * and its backoff starts over.  A shorter one (a proxy that answers a
- * watch with 200 and closes) backs off, so requests stay bounded. */
+ * watch with 200 and closes, 410 Gone right after the listing) backs off,
+ * so requests stay bounded. */
 #define K8S_HEALTHY_MS 1000
 #define K8S_MAX_ERROR_BODY ((size_t)64 * 1024)
 
@@ -441,17 +442,20 @@ static void retry_later(struct stream *s, long now)
 static void stream_done(struct k8s_watch *kw, struct stream *s, CURLcode rc)
 {
 	long now = clock_now_ms();
+	int healthy = now - s->started_ms >= K8S_HEALTHY_MS;
 
 	stream_stop(kw, s);
-	if (s->open && now - s->started_ms >= K8S_HEALTHY_MS)
+	if (s->open && healthy)
 		s->backoff = (struct backoff){ K8S_BACKOFF_MIN_MS, K8S_BACKOFF_MAX_MS };
 	if (s->relist || s->code == 410) {
 		s->rv[0] = '\0';
-		s->due_ms = now;
+		if (healthy)
+			s->due_ms = now;
+		else
+			retry_later(s, now);
 		return;
 	}
-	if (rc == CURLE_OK && s->code == 200 && !s->broken &&
-	    now - s->started_ms >= K8S_HEALTHY_MS) {
+	if (rc == CURLE_OK && s->code == 200 && !s->broken && healthy) {
 		s->due_ms = now; /* the server's timeout: renewed at once */
 		return;
 	}
