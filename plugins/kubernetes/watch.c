@@ -25,6 +25,7 @@
 #include <cJSON.h>
 
 #include "../common/clock.h"
+#include "../common/watchhost.h"
 #include "k8s.h"
 
 #define K8S_WATCH_MAX_LINE ((size_t)4 * 1024 * 1024) /* one event: one pod */
@@ -589,7 +590,7 @@ int k8s_watch(void *state, const muster_host *host, muster_plugin_ctx *pc, muste
 	memset(&kw, 0, sizeof(kw));
 	kw.real = host;
 	kw.w = w;
-	kw.host = *host;
+	watch_host_copy(&kw.host, host);
 	kw.host.fail = watch_fail;
 	kw.host.remaining_ms = watch_remaining_ms;
 	kw.run.host = &kw.host;

@@ -49,6 +49,7 @@
 #include <libvirt/virterror.h>
 
 #include "../common/clock.h"
+#include "../common/watchhost.h"
 #include "virt.h"
 
 #define VIRT_WATCH_MAX_AWAITED 1024
@@ -486,7 +487,7 @@ int virt_watch(void *state, const muster_host *host, muster_plugin_ctx *pc, must
 		virt_evloop_release();
 		return -1;
 	}
-	ws->host = *host;
+	watch_host_copy(&ws->host, host);
 	ws->host.fail = watch_fail;
 	ws->host.remaining_ms = watch_remaining_ms;
 	ws->real = host;
