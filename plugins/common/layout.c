@@ -32,25 +32,25 @@ static int format_address(const muster_host *host, muster_call *call, const stru
 	return 0;
 }
 
-/* The GPUs of a host's k-th task: ordinals k*gpus_per_task onwards (the
- * slice TensorFlow writes into its CUDA_VISIBLE_DEVICES), or only their
- * count from a host older than ABI 1.2. */
-static int add_gpus(const muster_host *host, muster_call *call, const struct layout *l,
-                    const char *job, long index, long k)
+int layout_add_gpu_slice(const muster_host *host, muster_call *call, const char *job,
+                         long index, long k, long gpt, const int *id_map)
 {
-	int one[64], *ids;
-	size_t n = (size_t)l->gpus_per_task;
+	int one[64] = { 0 }, *ids; /* zeroed: gcc cannot tell that the loop fills it */
+	size_t n = (size_t)gpt;
 	int rc;
 
 	if (!MUSTER_HOST_HAS(host, add_accelerator_ids))
-		return host->add_accelerator(call, job, index, "GPU", l->gpus_per_task);
+		return host->add_accelerator(call, job, index, "GPU", gpt);
 	ids = n <= 64 ? one : malloc(n * sizeof(*ids));
 	if (ids == NULL) {
 		host->fail(call, "out of memory");
 		return -1;
 	}
-	for (size_t m = 0; m < n; m++)
-		ids[m] = (int)(k * l->gpus_per_task + (long)m);
+	for (size_t m = 0; m < n; m++) {
+		long ordinal = k * gpt + (long)m;
+
+		ids[m] = id_map != NULL ? id_map[ordinal] : (int)ordinal;
+	}
 	rc = host->add_accelerator_ids(call, job, index, "GPU", ids, n);
 	if (ids != one)
 		free(ids);
@@ -62,7 +62,8 @@ static int add_one(const muster_host *host, muster_call *call, const struct layo
 {
 	if (host->add_task(call, job, index, address) != 0)
 		return -1;
-	if (l->gpus_per_task > 0 && add_gpus(host, call, l, job, index, k) != 0)
+	if (l->gpus_per_task > 0 &&
+	    layout_add_gpu_slice(host, call, job, index, k, l->gpus_per_task, NULL) != 0)
 		return -1;
 	return 0;
 }

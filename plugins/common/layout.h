@@ -48,4 +48,11 @@ muster_status layout_build_ranks(const muster_host *host, muster_call *call,
 long layout_gpus_per_task(const muster_host *host, muster_call *call, long gpus_per_node,
                           long gpus_per_task, long max_tasks_per_host);
 
+/* The GPUs of a host's k-th task, `gpt` of them: ordinals k*gpt onwards
+ * (the slice TensorFlow writes into its CUDA_VISIBLE_DEVICES), each
+ * mapped through id_map when given (the ids Slurm handed out), or only
+ * their count from a host older than ABI 1.2.  0, or -1 after fail(). */
+int layout_add_gpu_slice(const muster_host *host, muster_call *call, const char *job,
+                         long index, long k, long gpt, const int *id_map);
+
 #endif
