@@ -9,19 +9,30 @@
 
 #include "../../core/address.h"
 
-/* "host:port" into buf, checked; 0, or -1 after fail(). */
+/* Ports port_base .. port_base + count - 1 stay within 65535; 0, or -1
+ * after fail() naming the host's first task past it. */
+static int check_ports(const muster_host *host, muster_call *call, const struct layout *l,
+                       const char *name, long count)
+{
+	long k = 65536 - l->port_base; /* port_base is 1 to 65535 */
+
+	if (count <= k)
+		return 0;
+	host->fail(call, "%s: host %.64s needs port %ld (port_base %ld + %ld), past 65535",
+	           l->source, name, l->port_base + k, l->port_base, k);
+	return -1;
+}
+
+/* "host:port" of the host's k-th task into buf, checked; 0, or -1 after
+ * fail(). */
 static int format_address(const muster_host *host, muster_call *call, const struct layout *l,
                           const char *name, long k, char *buf, size_t size)
 {
 	char why[300];
-	long port = l->port_base + k;
 
-	if (port > 65535) {
-		host->fail(call, "%s: host %.64s needs port %ld (port_base %ld + %ld), past 65535",
-		           l->source, name, port, l->port_base, k);
+	if (check_ports(host, call, l, name, k + 1) != 0)
 		return -1;
-	}
-	if ((size_t)snprintf(buf, size, "%s:%ld", name, port) >= size) {
+	if ((size_t)snprintf(buf, size, "%s:%ld", name, l->port_base + k) >= size) {
 		host->fail(call, "%s: host name \"%.64s...\" is too long", l->source, name);
 		return -1;
 	}
@@ -124,18 +135,37 @@ muster_status layout_build(const muster_host *host, muster_call *call, const str
 		}
 		start += l->jobs[j].count;
 	}
-	/* Walk the slots once, handing each to the job whose range holds it. */
+	/* Walk the hosts once, each host's tasks going in as ranges cut where
+	 * a job ends; its name and ports are checked first, so the reason
+	 * names where they came from. */
 	j = 0;
 	start = 0;
-	for (h = 0; h < s->nhosts; h++)
-		for (long k = 0; k < s->hosts[h].tasks; k++, pos++) {
+	for (h = 0; h < s->nhosts; h++) {
+		const char *name = s->hosts[h].name;
+		long tasks = s->hosts[h].tasks;
+
+		if (tasks > 0 && (format_address(host, call, l, name, 0, address,
+		                                 sizeof(address)) != 0 ||
+		                  check_ports(host, call, l, name, tasks) != 0))
+			return MUSTER_STATUS_UNAVAIL;
+		for (long k = 0; k < tasks;) {
 			while (pos >= start + l->jobs[j].count)
 				start += l->jobs[j++].count;
-			if (format_address(host, call, l, s->hosts[h].name, k, address,
-			                   sizeof(address)) != 0 ||
-			    add_one(host, call, l, l->jobs[j].name, pos - start, k, address) != 0)
+			const char *job = l->jobs[j].name;
+			long left = start + l->jobs[j].count - pos;
+			long run = tasks - k < left ? tasks - k : left;
+
+			if (host->add_task_range(call, job, pos - start, run, name,
+			                         l->port_base + k) != 0)
 				return MUSTER_STATUS_UNAVAIL;
+			for (long m = 0; l->gpus_per_task > 0 && m < run; m++)
+				if (layout_add_gpu_slice(host, call, job, pos - start + m, k + m,
+				                         l->gpus_per_task, NULL) != 0)
+					return MUSTER_STATUS_UNAVAIL;
+			k += run;
+			pos += run;
 		}
+	}
 	return finish(host, call, l, self_job, self_index);
 }
 
