@@ -9,4 +9,8 @@
  * ABI minor has a shorter struct; the rest is zeroed. */
 void watch_host_copy(muster_host *dst, const muster_host *host);
 
+/* Whether host->watch_stop_fd(w) is readable, so watch() must return:
+ * at once (wait_ms 0), after up to wait_ms, or once it is (-1). */
+int watch_stopping(const muster_host *host, const muster_watcher *w, int wait_ms);
+
 #endif

@@ -16,7 +16,6 @@
 #define _GNU_SOURCE 1
 #endif
 
-#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,22 +82,16 @@ struct k8s_watch {
 	int armed;
 };
 
-/* Whether muster_watch_stop() asked this watch to end. */
-static int stopping(const struct k8s_watch *kw)
-{
-	struct pollfd p = { kw->real->watch_stop_fd(kw->w), POLLIN, 0 };
-
-	return poll(&p, 1, 0) > 0;
-}
-
 /* curl's progress callback on the listing's handle: nonzero aborts the
  * transfer, so a stop is seen within about a second (curl calls it at
  * least that often) rather than after the listing's budget. */
 static int stop_listing(void *data, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
                         curl_off_t ulnow)
 {
+	const struct k8s_watch *kw = data;
+
 	(void)dltotal, (void)dlnow, (void)ultotal, (void)ulnow;
-	return stopping(data);
+	return watch_stopping(kw->real, kw->w, 0);
 }
 
 /* There is no call in a watch: the shared code's call pointer is the
@@ -109,7 +102,7 @@ static void watch_fail(muster_call *call, const char *fmt, ...)
 	char msg[512];
 	va_list ap;
 
-	if (stopping(kw)) /* a listing aborted by the stop is no failure */
+	if (watch_stopping(kw->real, kw->w, 0)) /* a listing aborted by the stop is no failure */
 		return;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);

@@ -114,14 +114,6 @@ static long watch_remaining_ms(const muster_call *call)
 	return AWAIT_GIVE_UP_MS;
 }
 
-/* Whether watch() must return: checked between libvirt calls too. */
-static int stopping(const struct virt_watch *ws)
-{
-	struct pollfd p = { ws->real->watch_stop_fd(ws->w), POLLIN, 0 };
-
-	return poll(&p, 1, 0) > 0;
-}
-
 static size_t awaited_count(struct virt_watch *ws)
 {
 	size_t n;
@@ -261,7 +253,7 @@ static void check_awaited(struct virt_watch *ws)
 	long now = clock_now_ms();
 	size_t i = 0;
 
-	while (!stopping(ws)) {
+	while (!watch_stopping(ws->real, ws->w, 0)) { /* between libvirt calls too */
 		unsigned char uuid[VIR_UUID_BUFLEN];
 		char name[256];
 		long since;
