@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "filewatch.h"
+#include "watchhost.h"
 
 #define LOG_WARNING 4 /* syslog's numbering, as the host's */
 #define EVENTS (IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB)
@@ -24,20 +25,14 @@ static int names(const char *buf, ssize_t len, const char *base)
 	return 0;
 }
 
-static int wait_stop(const muster_host *host, muster_watcher *w)
-{
-	struct pollfd p = {host->watch_stop_fd(w), POLLIN, 0};
-	host->watch_armed(w);
-	while (poll(&p, 1, -1) < 0 && errno == EINTR) {
-	}
-	return 0;
-}
-
 int filewatch_run(const muster_host *host, muster_plugin_ctx *pc, muster_watcher *w,
                   const char *path)
 {
-	if (!path)
-		return wait_stop(host, w);
+	if (!path) {
+		host->watch_armed(w);
+		watch_stopping(host, w, -1);
+		return 0;
+	}
 	const char *slash = strrchr(path, '/');
 	char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
 	const char *base = slash ? slash + 1 : path;

@@ -9,19 +9,30 @@
 
 #include "../../core/address.h"
 
-/* "host:port" into buf, checked; 0, or -1 after fail(). */
+/* Ports port_base .. port_base + count - 1 stay within 65535; 0, or -1
+ * after fail() naming the host's first task past it. */
+static int check_ports(const muster_host *host, muster_call *call, const struct layout *l,
+                       const char *name, long count)
+{
+	long k = 65536 - l->port_base; /* port_base is 1 to 65535 */
+
+	if (count <= k)
+		return 0;
+	host->fail(call, "%s: host %.64s needs port %ld (port_base %ld + %ld), past 65535",
+	           l->source, name, l->port_base + k, l->port_base, k);
+	return -1;
+}
+
+/* "host:port" of the host's k-th task into buf, checked; 0, or -1 after
+ * fail(). */
 static int format_address(const muster_host *host, muster_call *call, const struct layout *l,
                           const char *name, long k, char *buf, size_t size)
 {
 	char why[300];
-	long port = l->port_base + k;
 
-	if (port > 65535) {
-		host->fail(call, "%s: host %.64s needs port %ld (port_base %ld + %ld), past 65535",
-		           l->source, name, port, l->port_base, k);
+	if (check_ports(host, call, l, name, k + 1) != 0)
 		return -1;
-	}
-	if ((size_t)snprintf(buf, size, "%s:%ld", name, port) >= size) {
+	if ((size_t)snprintf(buf, size, "%s:%ld", name, l->port_base + k) >= size) {
 		host->fail(call, "%s: host name \"%.64s...\" is too long", l->source, name);
 		return -1;
 	}
@@ -32,25 +43,25 @@ static int format_address(const muster_host *host, muster_call *call, const stru
 	return 0;
 }
 
-/* The GPUs of a host's k-th task: ordinals k*gpus_per_task onwards (the
- * slice TensorFlow writes into its CUDA_VISIBLE_DEVICES), or only their
- * count from a host older than ABI 1.2. */
-static int add_gpus(const muster_host *host, muster_call *call, const struct layout *l,
-                    const char *job, long index, long k)
+int layout_add_gpu_slice(const muster_host *host, muster_call *call, const char *job,
+                         long index, long k, long gpt, const int *id_map)
 {
-	int one[64], *ids;
-	size_t n = (size_t)l->gpus_per_task;
+	int one[64] = { 0 }, *ids; /* zeroed: gcc cannot tell that the loop fills it */
+	size_t n = (size_t)gpt;
 	int rc;
 
 	if (!MUSTER_HOST_HAS(host, add_accelerator_ids))
-		return host->add_accelerator(call, job, index, "GPU", l->gpus_per_task);
+		return host->add_accelerator(call, job, index, "GPU", gpt);
 	ids = n <= 64 ? one : malloc(n * sizeof(*ids));
 	if (ids == NULL) {
 		host->fail(call, "out of memory");
 		return -1;
 	}
-	for (size_t m = 0; m < n; m++)
-		ids[m] = (int)(k * l->gpus_per_task + (long)m);
+	for (size_t m = 0; m < n; m++) {
+		long ordinal = k * gpt + (long)m;
+
+		ids[m] = id_map != NULL ? id_map[ordinal] : (int)ordinal;
+	}
 	rc = host->add_accelerator_ids(call, job, index, "GPU", ids, n);
 	if (ids != one)
 		free(ids);
@@ -62,7 +73,8 @@ static int add_one(const muster_host *host, muster_call *call, const struct layo
 {
 	if (host->add_task(call, job, index, address) != 0)
 		return -1;
-	if (l->gpus_per_task > 0 && add_gpus(host, call, l, job, index, k) != 0)
+	if (l->gpus_per_task > 0 &&
+	    layout_add_gpu_slice(host, call, job, index, k, l->gpus_per_task, NULL) != 0)
 		return -1;
 	return 0;
 }
@@ -123,18 +135,37 @@ muster_status layout_build(const muster_host *host, muster_call *call, const str
 		}
 		start += l->jobs[j].count;
 	}
-	/* Walk the slots once, handing each to the job whose range holds it. */
+	/* Walk the hosts once, each host's tasks going in as ranges cut where
+	 * a job ends; its name and ports are checked first, so the reason
+	 * names where they came from. */
 	j = 0;
 	start = 0;
-	for (h = 0; h < s->nhosts; h++)
-		for (long k = 0; k < s->hosts[h].tasks; k++, pos++) {
+	for (h = 0; h < s->nhosts; h++) {
+		const char *name = s->hosts[h].name;
+		long tasks = s->hosts[h].tasks;
+
+		if (tasks > 0 && (format_address(host, call, l, name, 0, address,
+		                                 sizeof(address)) != 0 ||
+		                  check_ports(host, call, l, name, tasks) != 0))
+			return MUSTER_STATUS_UNAVAIL;
+		for (long k = 0; k < tasks;) {
 			while (pos >= start + l->jobs[j].count)
 				start += l->jobs[j++].count;
-			if (format_address(host, call, l, s->hosts[h].name, k, address,
-			                   sizeof(address)) != 0 ||
-			    add_one(host, call, l, l->jobs[j].name, pos - start, k, address) != 0)
+			const char *job = l->jobs[j].name;
+			long left = start + l->jobs[j].count - pos;
+			long run = tasks - k < left ? tasks - k : left;
+
+			if (host->add_task_range(call, job, pos - start, run, name,
+			                         l->port_base + k) != 0)
 				return MUSTER_STATUS_UNAVAIL;
+			for (long m = 0; l->gpus_per_task > 0 && m < run; m++)
+				if (layout_add_gpu_slice(host, call, job, pos - start + m, k + m,
+				                         l->gpus_per_task, NULL) != 0)
+					return MUSTER_STATUS_UNAVAIL;
+			k += run;
+			pos += run;
 		}
+	}
 	return finish(host, call, l, self_job, self_index);
 }
 

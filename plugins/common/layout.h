@@ -31,9 +31,25 @@ struct layout {
 	const char *rpc_layer;   /* NULL or "": none */
 };
 
+/* open()'s check for a backend whose tasks go in as ranges (layout_build(),
+ * slurm): the ABI major first, then add_task_range (plugin ABI 1.4).  0,
+ * or -1 after open_error(). */
+static inline int layout_open_check(const muster_host *host, muster_plugin_ctx *pc)
+{
+	if (muster_plugin_abi_check(host, pc) != 0)
+		return -1;
+	if (MUSTER_HOST_HAS(host, add_task_range))
+		return 0;
+	host->open_error(pc, NULL, "needs a host of plugin ABI 1.4 or later, not %u.%u",
+	                 (unsigned)host->abi_major, (unsigned)host->abi_minor);
+	return -1;
+}
+
 /* Hosts in the order given, each with its slots, cut into l->jobs; the
  * job counts must add up to the slots ("Requested N tasks but only M were
- * assigned.", TensorFlow's words).  SUCCESS or UNAVAIL after fail(). */
+ * assigned.", TensorFlow's words).  Each host's tasks go in through
+ * add_task_range(): open() must have passed layout_open_check().  SUCCESS
+ * or UNAVAIL after fail(). */
 muster_status layout_build(const muster_host *host, muster_call *call, const struct layout *l,
                            const struct slots *s);
 
@@ -47,5 +63,12 @@ muster_status layout_build_ranks(const muster_host *host, muster_call *call,
  * most tasks on one host, and its check; -1 after fail() ("GPU"). */
 long layout_gpus_per_task(const muster_host *host, muster_call *call, long gpus_per_node,
                           long gpus_per_task, long max_tasks_per_host);
+
+/* The GPUs of a host's k-th task, `gpt` of them: ordinals k*gpt onwards
+ * (the slice TensorFlow writes into its CUDA_VISIBLE_DEVICES), each
+ * mapped through id_map when given (the ids Slurm handed out), or only
+ * their count from a host older than ABI 1.2.  0, or -1 after fail(). */
+int layout_add_gpu_slice(const muster_host *host, muster_call *call, const char *job,
+                         long index, long k, long gpt, const int *id_map);
 
 #endif

@@ -14,6 +14,7 @@ plugins_common_libplugin_common_la_SOURCES = \
 	plugins/common/hostfile.c plugins/common/hostfile.h \
 	plugins/common/clock.c plugins/common/clock.h \
 	plugins/common/filewatch.c plugins/common/filewatch.h \
+	plugins/common/watchhost.c plugins/common/watchhost.h \
 	core/address.c core/address.h
 
 # The HTTP backends' libcurl setup, limits, wording and retry waits, apart

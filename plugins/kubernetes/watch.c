@@ -16,7 +16,6 @@
 #define _GNU_SOURCE 1
 #endif
 
-#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +24,7 @@
 #include <cJSON.h>
 
 #include "../common/clock.h"
+#include "../common/watchhost.h"
 #include "k8s.h"
 
 #define K8S_WATCH_MAX_LINE ((size_t)4 * 1024 * 1024) /* one event: one pod */
@@ -36,7 +36,8 @@
 #define K8S_BACKOFF_MAX_MS 2000
 /* A stream that lived this long was healthy: the next one starts at once
  * and its backoff starts over.  A shorter one (a proxy that answers a
- * watch with 200 and closes) backs off, so requests stay bounded. */
+ * watch with 200 and closes, 410 Gone right after the listing) backs off,
+ * so requests stay bounded. */
 #define K8S_HEALTHY_MS 1000
 #define K8S_MAX_ERROR_BODY ((size_t)64 * 1024)
 
@@ -81,22 +82,16 @@ struct k8s_watch {
 	int armed;
 };
 
-/* Whether muster_watch_stop() asked this watch to end. */
-static int stopping(const struct k8s_watch *kw)
-{
-	struct pollfd p = { kw->real->watch_stop_fd(kw->w), POLLIN, 0 };
-
-	return poll(&p, 1, 0) > 0;
-}
-
 /* curl's progress callback on the listing's handle: nonzero aborts the
  * transfer, so a stop is seen within about a second (curl calls it at
  * least that often) rather than after the listing's budget. */
 static int stop_listing(void *data, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
                         curl_off_t ulnow)
 {
+	const struct k8s_watch *kw = data;
+
 	(void)dltotal, (void)dlnow, (void)ultotal, (void)ulnow;
-	return stopping(data);
+	return watch_stopping(kw->real, kw->w, 0);
 }
 
 /* There is no call in a watch: the shared code's call pointer is the
@@ -107,7 +102,7 @@ static void watch_fail(muster_call *call, const char *fmt, ...)
 	char msg[512];
 	va_list ap;
 
-	if (stopping(kw)) /* a listing aborted by the stop is no failure */
+	if (watch_stopping(kw->real, kw->w, 0)) /* a listing aborted by the stop is no failure */
 		return;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
@@ -441,17 +436,20 @@ static void retry_later(struct stream *s, long now)
 static void stream_done(struct k8s_watch *kw, struct stream *s, CURLcode rc)
 {
 	long now = clock_now_ms();
+	int healthy = now - s->started_ms >= K8S_HEALTHY_MS;
 
 	stream_stop(kw, s);
-	if (s->open && now - s->started_ms >= K8S_HEALTHY_MS)
+	if (s->open && healthy)
 		s->backoff = (struct backoff){ K8S_BACKOFF_MIN_MS, K8S_BACKOFF_MAX_MS };
 	if (s->relist || s->code == 410) {
 		s->rv[0] = '\0';
-		s->due_ms = now;
+		if (healthy)
+			s->due_ms = now;
+		else
+			retry_later(s, now);
 		return;
 	}
-	if (rc == CURLE_OK && s->code == 200 && !s->broken &&
-	    now - s->started_ms >= K8S_HEALTHY_MS) {
+	if (rc == CURLE_OK && s->code == 200 && !s->broken && healthy) {
 		s->due_ms = now; /* the server's timeout: renewed at once */
 		return;
 	}
@@ -585,7 +583,7 @@ int k8s_watch(void *state, const muster_host *host, muster_plugin_ctx *pc, muste
 	memset(&kw, 0, sizeof(kw));
 	kw.real = host;
 	kw.w = w;
-	kw.host = *host;
+	watch_host_copy(&kw.host, host);
 	kw.host.fail = watch_fail;
 	kw.host.remaining_ms = watch_remaining_ms;
 	kw.run.host = &kw.host;

@@ -49,6 +49,7 @@
 #include <libvirt/virterror.h>
 
 #include "../common/clock.h"
+#include "../common/watchhost.h"
 #include "virt.h"
 
 #define VIRT_WATCH_MAX_AWAITED 1024
@@ -88,7 +89,8 @@ struct virt_watch {
 	struct awaited awaited[VIRT_WATCH_MAX_AWAITED];
 	size_t nawaited;
 	/* The watch's thread only. */
-	long check_at, check_step_ms;
+	long check_at;
+	struct backoff check;     /* the awaited domains' next recheck */
 	long poll_at;
 	long reconnect_at;
 	struct backoff reconnect;
@@ -111,14 +113,6 @@ static long watch_remaining_ms(const muster_call *call)
 {
 	(void)call;
 	return AWAIT_GIVE_UP_MS;
-}
-
-/* Whether watch() must return: checked between libvirt calls too. */
-static int stopping(const struct virt_watch *ws)
-{
-	struct pollfd p = { ws->real->watch_stop_fd(ws->w), POLLIN, 0 };
-
-	return poll(&p, 1, 0) > 0;
 }
 
 static size_t awaited_count(struct virt_watch *ws)
@@ -260,7 +254,7 @@ static void check_awaited(struct virt_watch *ws)
 	long now = clock_now_ms();
 	size_t i = 0;
 
-	while (!stopping(ws)) {
+	while (!watch_stopping(ws->real, ws->w, 0)) { /* between libvirt calls too */
 		unsigned char uuid[VIR_UUID_BUFLEN];
 		char name[256];
 		long since;
@@ -407,6 +401,14 @@ static void try_reconnect(struct virt_watch *ws, long now)
 	ws->reconnect_at = now + backoff_step(&ws->reconnect);
 }
 
+/* The awaited domains' rechecks start over: the first wait (250 ms),
+ * the next ones doubling up to 4 s. */
+static long await_restart(struct virt_watch *ws)
+{
+	ws->check = (struct backoff){ AWAIT_FIRST_MS, AWAIT_MAX_STEP_MS };
+	return backoff_step(&ws->check);
+}
+
 /* Until the stop fd is readable: 0; -1 after a log when waiting fails. */
 static int watch_loop(struct virt_watch *ws)
 {
@@ -453,15 +455,14 @@ static int watch_loop(struct virt_watch *ws)
 			try_reconnect(ws, now);
 		/* A new domain is read within 250 ms, however busy the events. */
 		if (fresh) {
-			ws->check_step_ms = AWAIT_FIRST_MS;
-			if (ws->check_at > now + AWAIT_FIRST_MS)
-				ws->check_at = now + AWAIT_FIRST_MS;
+			long first = await_restart(ws);
+
+			if (ws->check_at > now + first)
+				ws->check_at = now + first;
 		}
 		if (ws->run.conn != NULL && now >= ws->check_at && awaited_count(ws) > 0) {
 			check_awaited(ws);
-			ws->check_step_ms = ws->check_step_ms * 2 > AWAIT_MAX_STEP_MS
-			                            ? AWAIT_MAX_STEP_MS : ws->check_step_ms * 2;
-			ws->check_at = now + ws->check_step_ms;
+			ws->check_at = now + backoff_step(&ws->check);
 		}
 		if (conf->address_poll_ms > 0 && now >= ws->poll_at) {
 			ws->real->watch_changed(ws->w);
@@ -486,7 +487,7 @@ int virt_watch(void *state, const muster_host *host, muster_plugin_ctx *pc, must
 		virt_evloop_release();
 		return -1;
 	}
-	ws->host = *host;
+	watch_host_copy(&ws->host, host);
 	ws->host.fail = watch_fail;
 	ws->host.remaining_ms = watch_remaining_ms;
 	ws->real = host;
@@ -498,14 +499,13 @@ int virt_watch(void *state, const muster_host *host, muster_plugin_ctx *pc, must
 		ws->ev_ids[e] = -1;
 	ws->reconnect.next_ms = RECONNECT_FIRST_MS;
 	ws->reconnect.max_ms = RECONNECT_MAX_MS;
-	ws->check_step_ms = AWAIT_FIRST_MS;
 	pthread_mutex_init(&ws->lock, NULL);
 	if ((ws->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0)
 		host->log(pc, VIRT_LOG_WARNING, "watch: eventfd: %s", strerror(errno));
 	else if (connect_and_register(ws) < 0)
 		host->log(pc, VIRT_LOG_WARNING, "watch: cannot watch: %s", ws->why);
 	else {
-		ws->check_at = clock_now_ms() + AWAIT_FIRST_MS;
+		ws->check_at = clock_now_ms() + await_restart(ws);
 		host->watch_armed(w);
 		rc = watch_loop(ws);
 	}

@@ -25,6 +25,7 @@
 #include "lsf.h"
 #include "plugins/common/buf.h"
 #include "plugins/common/hostfile.h"
+#include "plugins/common/layout.h"
 
 static void lsf_close(void *state)
 {
@@ -45,7 +46,8 @@ static int lsf_open(const muster_host *host, muster_plugin_ctx *pc, void **state
 	muster_popts o = { host, pc, host->cfg_root(pc) };
 	struct lsf_conf *conf;
 
-	if ((conf = muster_plugin_conf_new(host, pc, sizeof(*conf))) == NULL)
+	if (layout_open_check(host, pc) != 0 ||
+	    (conf = muster_plugin_conf_new(host, pc, sizeof(*conf))) == NULL)
 		return -1;
 	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), conf) != 0) {
 		lsf_close(conf);

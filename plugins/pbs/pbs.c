@@ -27,7 +27,7 @@ static int pbs_open(const muster_host *host, muster_plugin_ctx *pc, void **state
 {
 	struct pbs_conf *conf = NULL;
 
-	if (pbs_conf_open(host, pc, &conf) != 0)
+	if (layout_open_check(host, pc) != 0 || pbs_conf_open(host, pc, &conf) != 0)
 		return -1;
 	*state = conf;
 	return 0;

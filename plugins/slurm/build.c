@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plugins/common/layout.h"
 #include "slurm.h"
 
 struct slot {
@@ -113,27 +114,16 @@ static muster_status check(const struct slurm_conf *conf, const struct slurm_env
 	return MUSTER_STATUS_SUCCESS;
 }
 
-/* The GPUs of a host's k-th task: Slurm's ids when it gave them. */
+/* The GPUs of a host's k-th task: Slurm's ids when it gave them; only
+ * their count when auto_set_gpu is off. */
 static int add_gpus(const struct slurm_conf *conf, const struct slurm_env *env,
                     const struct plan *p, const char *job, long index, long k,
                     const muster_host *h, muster_call *call)
 {
-	int ids[64];
-	if (!p->gpt)
-		return 0;
-	if (!conf->auto_set_gpu || !MUSTER_HOST_HAS(h, add_accelerator_ids))
+	if (!conf->auto_set_gpu)
 		return h->add_accelerator(call, job, index, "GPU", p->gpt);
-	int *all = p->gpt <= 64 ? ids : malloc((size_t)p->gpt * sizeof(*all));
-	if (!all)
-		return h->add_accelerator(call, job, index, "GPU", p->gpt) < 0 ? -1 : 0;
-	for (long m = 0; m < p->gpt; m++) {
-		long ordinal = k * p->gpt + m;
-		all[m] = conf->gpus_per_node < 0 && env->gpu_ids ? env->gpu_ids[ordinal] : (int)ordinal;
-	}
-	int rc = h->add_accelerator_ids(call, job, index, "GPU", all, (size_t)p->gpt);
-	if (all != ids)
-		free(all);
-	return rc;
+	return layout_add_gpu_slice(h, call, job, index, k, p->gpt,
+	                            conf->gpus_per_node < 0 ? env->gpu_ids : NULL);
 }
 
 /* A host's tasks go in as ranges, one per job they fall in: the host

@@ -2,17 +2,15 @@
  * every resolve (each task of a step has its own SLURM_PROCID). */
 #include "config.h"
 
+#include "plugins/common/layout.h"
 #include "slurm.h"
 
 static int slurm_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 {
 	struct slurm_conf *conf;
 	/* A node's tasks go in as ranges (plugin ABI 1.4). */
-	if (!MUSTER_HOST_HAS(host, add_task_range)) {
-		host->open_error(pc, NULL, "needs a host of plugin ABI 1.4 or later, not %u.%u",
-		                 (unsigned)host->abi_major, (unsigned)host->abi_minor);
+	if (layout_open_check(host, pc) != 0)
 		return -1;
-	}
 	if (slurm_conf_open(host, pc, &conf) < 0)
 		return -1;
 	*state = conf;

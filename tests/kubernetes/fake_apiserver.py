@@ -22,6 +22,7 @@ certificate) or plain http, as `kubectl proxy` serves.
   forbidden   403 with RBAC's Status message
   notfound    404 with the API's Status message
   expire      the first request that carries a continue token gets 410 Gone
+  gonewatch   every watch=1 stream but the first gets 410 Gone at once
   samecontinue, cyclecontinue, endless: listings that never end (loop_token)
   identity    never compress, whatever the client accepts
   gzipmembers compress as two gzip members, one after the other
@@ -328,6 +329,7 @@ class State:
         self.lock = threading.Lock()
         self.full_listings = 0
         self.expired = False
+        self.watches = 0
         self.rv = 20000
 
     def fault(self, name, page):
@@ -454,6 +456,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
             except ValueError as e:
                 st.log(entry)
                 return self.send_json(400, status(400, "BadRequest", str(e)))
+            if "watch" in q and st.fault("gonewatch", page_no):
+                with st.lock:
+                    st.watches += 1
+                    gone = st.watches > 1
+                if gone:
+                    st.log(dict(entry, answer=410))
+                    return self.send_json(410, status(
+                        410, "Expired", "too old resource version: %d (%d)" % (st.rv, st.rv + 1)))
             if cont:
                 if st.fault("expire", page_no) and not st.expired:
                     st.expired = True

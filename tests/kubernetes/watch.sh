@@ -2,7 +2,8 @@
 # kubernetes plugin: the watch's own requests against the loopback API
 # server.  A stop is seen during a listing that does not answer (not
 # after the listing's 10 s budget), and a server that answers a watch with
-# a plain listing is asked again with a growing backoff, not in a loop.
+# a plain listing, or with 410 Gone right after the listing, is asked again
+# with a growing backoff, not in a loop.
 . "$MUSTER_TEST_SRCDIR/tests/kubernetes/lib.sh"
 . "$MUSTER_TEST_SRCDIR/tests/watch/lib.sh"
 make_pki
@@ -43,25 +44,42 @@ else
 	pass "a stop is not reported as a failed listing"
 fi
 
+# retried_with_backoff WHAT [fake_apiserver.py options]: over 4 s a watch
+# against that server asks again a handful of times (backoff 100 ms
+# doubling to 2 s, with jitter), never in a loop; SIGTERM then ends it.
+retried_with_backoff() {
+	what=$1
+	shift
+	start_server --token-file "$tmp/server-token" "$@"
+	c=$(conf backoff "$(explicit)" "watch_interval_ms = 86400000;")
+	watch_start "$MUSTER_BIN" -c "$c" watch --settle-ms 0
+	await 1 "$what: the first line" 20
+	: >"$tmp/requests.log"
+	sleep 4
+	n=$(watch_requests)
+	if [ "$n" -ge 1 ] && [ "$n" -le 12 ]; then
+		pass "$what: retried with backoff ($n requests in 4 s)"
+	else
+		fail "$what: retried with backoff" "$n watch requests in 4 s"
+	fi
+	kill -TERM $pid
+	rc=0
+	wait $pid || rc=$?
+	check_eq "... and SIGTERM ends it with status 0" "$rc" 0
+}
+
 # This server answers ?watch=1 with a PodList and closes: not an event
-# stream.  Over 4 s the watch asks again a handful of times (backoff 100 ms
-# doubling to 2 s, with jitter), never in a loop.
-start_server --token-file "$tmp/server-token"
-c=$(conf nowatch "$(explicit)" "watch_interval_ms = 86400000;")
-watch_start "$MUSTER_BIN" -c "$c" watch --settle-ms 0
-await 1 "a server without watch streams: the first line" 20
-: >"$tmp/requests.log"
-sleep 4
-n=$(watch_requests)
-if [ "$n" -ge 1 ] && [ "$n" -le 12 ]; then
-	pass "a watch answered by a listing is retried with backoff ($n requests in 4 s)"
+# stream.
+retried_with_backoff "a watch answered by a listing"
+# After the first stream (a listing again, which arms the watch) every
+# watch gets 410 Gone at once: each lists again, then backs off as well.
+retried_with_backoff "a watch gone right after its listing" --mode gonewatch
+gone=$(grep -c '"answer": 410' "$tmp/requests.log" || true)
+if [ "$gone" -ge 1 ]; then
+	pass "... the server answered 410 Gone ($gone times)"
 else
-	fail "a watch answered by a listing is retried with backoff" "$n watch requests in 4 s"
+	fail "... the server answered 410 Gone"
 fi
-kill -TERM $pid
-rc=0
-wait $pid || rc=$?
-check_eq "... and SIGTERM ends it with status 0" "$rc" 0
 if grep -q "$TOKEN" "$tmp/lines" "$tmp/werr"; then
 	fail "the bearer token never appears in a watch's output"
 else
