@@ -68,6 +68,17 @@ void *arena_alloc(struct arena *a, size_t size)
 	return arena_alloc_aligned(a, size, _Alignof(max_align_t));
 }
 
+char *arena_alloc_text(struct arena *a, size_t size)
+{
+	return arena_alloc_aligned(a, size, 1);
+}
+
+/* The latest allocation is always at the end of the newest chunk. */
+void arena_give_back(struct arena *a, size_t n)
+{
+	a->head->used -= n;
+}
+
 char *arena_strndup(struct arena *a, const char *s, size_t n)
 {
 	struct arena_chunk *c = a->head;

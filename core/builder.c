@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int fail(struct builder *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -68,18 +69,21 @@ struct job *builder_job(struct builder *b, const char *name)
 	return job;
 }
 
-/* The job a task goes to, with *index made the next one when negative
- * (append) and the job marked for sorting when it is not past the last. */
-static struct job *task_job(struct builder *b, const char *name, long *index)
+/* The job `count` tasks from *index go to, with *index made the one past
+ * the highest when negative (append) and the job marked for sorting when
+ * it is not past the highest. */
+static struct job *task_job(struct builder *b, const char *name, long *index, long count)
 {
 	struct job *job = builder_job(b, name);
 	if (!job)
 		return NULL;
-	long last = job->ntasks ? job->tasks[job->ntasks - 1].index : -1;
 	if (*index < 0)
-		*index = last + 1;
-	if (*index <= last)
+		*index = job->highest + 1;
+	if (*index <= job->highest)
 		job->in_order = 0;
+	/* An index past LONG_MAX is refused by the caller. */
+	if (count > 0 && count - 1 <= LONG_MAX - *index && *index + count - 1 > job->highest)
+		job->highest = *index + count - 1;
 	return job;
 }
 
@@ -88,18 +92,26 @@ int builder_task_n(struct builder *b, const char *name, long index, const char *
 {
 	if (!address)
 		return fail(b, "task %s:%ld has no address", name ? name : "?", index);
-	struct job *job = task_job(b, name, &index);
+	struct job *job = task_job(b, name, &index, 1);
 	if (!job)
 		return -1;
-	if (job->ntasks == job->cap &&
-	    model_reserve((void **)&job->tasks, &job->cap, job->ntasks + 1, sizeof(*job->tasks)) < 0)
-		return fail(b, "out of memory");
 	const char *copy = arena_strndup(&b->r->arena, address, len);
-	if (!copy)
+	if (!copy || model_job_add(job, index, copy) < 0)
 		return fail(b, "out of memory");
-	job->tasks[job->ntasks].index = index;
-	job->tasks[job->ntasks].address = copy;
-	job->ntasks++;
+	return 0;
+}
+
+int builder_reserve(struct builder *b, const char *name, long count)
+{
+	struct job *job = builder_job(b, name);
+	if (!job)
+		return -1;
+	if (count < 0)
+		return fail(b, "reserve_tasks: %ld tasks of %s", count, name);
+	if (count > BUILDER_RESERVE_MAX)
+		count = BUILDER_RESERVE_MAX;
+	if (model_job_reserve(job, job->ntasks + (size_t)count) < 0)
+		return fail(b, "out of memory");
 	return 0;
 }
 
@@ -122,14 +134,14 @@ static size_t next_port(char *address, size_t len)
 int builder_task_range(struct builder *b, const char *name, long first, long count,
                        const char *first_address)
 {
-	struct job *job = task_job(b, name, &first);
+	struct job *job = task_job(b, name, &first, count);
 	if (!job)
 		return -1;
 	if (count > LONG_MAX - first)
 		return fail(b, "tasks of %s from %ld: %ld more is past the largest index", name,
 		            first, count);
-	if (model_reserve((void **)&job->tasks, &job->cap, job->ntasks + (size_t)count,
-	                  sizeof(*job->tasks)) < 0)
+	if (model_job_reserve(job, job->ntasks + (size_t)count) < 0 ||
+	    (first != (long)job->ntasks && model_job_index(job) < 0))
 		return fail(b, "out of memory");
 	size_t len = strlen(first_address);
 	/* One block, each address at most its host, ':' and five digits long;
@@ -139,7 +151,8 @@ int builder_task_range(struct builder *b, const char *name, long first, long cou
 	if (most > sizeof(address))
 		return fail(b, "tasks of %s from %ld: a %zu-byte address, longer than a valid one",
 		            name, first, len);
-	char *text = arena_alloc(&b->r->arena, most * (size_t)count + 16);
+	size_t room = most * (size_t)count + 16;
+	char *text = arena_alloc_text(&b->r->arena, room), *start = text;
 	if (!text)
 		return fail(b, "out of memory");
 	memset(address, 0, 16);
@@ -149,12 +162,14 @@ int builder_task_range(struct builder *b, const char *name, long first, long cou
 			memcpy(text, address, 16); /* the bytes past the NUL are overwritten next */
 		else
 			memcpy(text, address, len + 1);
-		job->tasks[job->ntasks].index = first + k;
-		job->tasks[job->ntasks].address = text;
-		job->ntasks++;
+		if (job->index)
+			job->index[job->ntasks] = first + k;
+		job->address[job->ntasks++] = text;
 		text += len + 1;
 		len = next_port(address, len);
 	}
+	/* The next range's text starts where this one ends. */
+	arena_give_back(&b->r->arena, room - (size_t)(text - start));
 	return 0;
 }
 
@@ -236,25 +251,43 @@ int builder_set_string(struct builder *b, const char **field, const char *value)
 	return *field ? 0 : fail(b, "out of memory");
 }
 
-static int task_cmp(const void *pa, const void *pb)
+struct indexed {
+	long index;
+	const char *address;
+};
+
+static int indexed_cmp(const void *pa, const void *pb)
 {
-	const struct task *a = pa, *b = pb;
+	const struct indexed *a = pa, *b = pb;
 	return (a->index > b->index) - (a->index < b->index);
 }
 
-/* Sorts tasks by index (only when they came out of order) and rejects a
- * duplicate index: two addresses for one task is never a right answer. */
+/* Sorts tasks by index (only when they came out of order, so the job has
+ * its index array) and rejects a duplicate index: two addresses for one
+ * task is never a right answer. */
 static int finish_job(struct builder *b, struct job *job)
 {
 	if (job->in_order)
 		return 0;
-	qsort(job->tasks, job->ntasks, sizeof(*job->tasks), task_cmp);
-	for (size_t i = 1; i < job->ntasks; i++)
-		if (job->tasks[i].index == job->tasks[i - 1].index)
-			return fail(b, "task %s:%ld is given twice ('%s' and '%s')", job->name,
-			            job->tasks[i].index, job->tasks[i - 1].address,
-			            job->tasks[i].address);
+	struct indexed *t = malloc(job->ntasks * sizeof(*t));
+	if (!t)
+		return fail(b, "out of memory");
+	for (size_t i = 0; i < job->ntasks; i++)
+		t[i] = (struct indexed){ job->index[i], job->address[i] };
+	qsort(t, job->ntasks, sizeof(*t), indexed_cmp);
+	for (size_t i = 0; i < job->ntasks; i++) {
+		if (i && t[i].index == t[i - 1].index) {
+			fail(b, "task %s:%ld is given twice ('%s' and '%s')", job->name, t[i].index,
+			     t[i - 1].address, t[i].address);
+			free(t);
+			return -1;
+		}
+		job->index[i] = t[i].index;
+		job->address[i] = t[i].address;
+	}
+	free(t);
 	job->in_order = 1;
+	model_job_settle(job);
 	return 0;
 }
 
@@ -301,7 +334,7 @@ static int finish_accels(struct builder *b)
 	size_t out = 0;
 	for (size_t i = 0; i < r->naccels; i++) {
 		struct accel *a = &r->accels[i];
-		if (!model_task(&r->jobs[a->job], a->index))
+		if (!model_address(&r->jobs[a->job], a->index))
 			return fail(b, "accelerators given for %s:%ld, which is not a task",
 			            r->jobs[a->job].name, a->index);
 		if (out && model_accel_cmp(&r->accels[out - 1], a) == 0) {

@@ -24,6 +24,10 @@ struct job *builder_job(struct builder *b, const char *name);
 /* `len` is strlen(address), which the host knows from its check. */
 int builder_task_n(struct builder *b, const char *job, long index, const char *address,
                    size_t len);
+/* Room for `count` more tasks of `job` (a plugin's hint), at most
+ * BUILDER_RESERVE_MAX: a count from untrusted input allocates nothing huge. */
+#define BUILDER_RESERVE_MAX (1L << 20)
+int builder_reserve(struct builder *b, const char *job, long count);
 /* `count` tasks from index `first` whose addresses are `first_address`
  * ("HOST:PORT") with the port counted up; the caller has checked them. */
 int builder_task_range(struct builder *b, const char *job, long first, long count,

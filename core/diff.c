@@ -43,16 +43,16 @@ static int diff_job(struct muster_change *c, const muster_result *old, const mus
 	const struct job *nj = &now->jobs[jnow];
 	const struct job *oj = old ? model_job(old, nj->name) : NULL;
 	for (size_t i = 0; i < nj->ntasks; i++) {
-		const struct task *t = &nj->tasks[i];
-		const struct task *was = oj ? model_task(oj, t->index) : NULL;
+		long index = model_task_index(nj, i);
+		const char *address = nj->address[i];
+		const char *was = oj ? model_address(oj, index) : NULL;
 		int rc = 0;
 		if (!was)
-			rc = push(c, MUSTER_CHANGE_ADDED, nj->name, t->index, t->address);
-		else if (strcmp(was->address, t->address) != 0)
-			rc = push(c, MUSTER_CHANGE_MOVED, nj->name, t->index, t->address);
-		if (rc == 0 && was &&
-		    !same_accels(old, model_job_pos(old, oj), now, jnow, t->index))
-			rc = push(c, MUSTER_CHANGE_ACCELERATORS, nj->name, t->index, t->address);
+			rc = push(c, MUSTER_CHANGE_ADDED, nj->name, index, address);
+		else if (strcmp(was, address) != 0)
+			rc = push(c, MUSTER_CHANGE_MOVED, nj->name, index, address);
+		if (rc == 0 && was && !same_accels(old, model_job_pos(old, oj), now, jnow, index))
+			rc = push(c, MUSTER_CHANGE_ACCELERATORS, nj->name, index, address);
 		if (rc < 0)
 			return -1;
 	}
@@ -67,13 +67,13 @@ static int diff_removed(struct muster_change *c, const muster_result *old, const
 		const struct job *nj = model_job(now, oj->name);
 		const char *job = NULL;
 		for (size_t i = 0; i < oj->ntasks; i++) {
-			const struct task *t = &oj->tasks[i];
-			if (nj && model_task(nj, t->index))
+			long index = model_task_index(oj, i);
+			if (nj && model_address(nj, index))
 				continue;
-			const char *address = arena_strdup(&c->strings, t->address);
+			const char *address = arena_strdup(&c->strings, oj->address[i]);
 			if (!job)
 				job = arena_strdup(&c->strings, oj->name);
-			if (!job || !address || push(c, MUSTER_CHANGE_REMOVED, job, t->index, address) < 0)
+			if (!job || !address || push(c, MUSTER_CHANGE_REMOVED, job, index, address) < 0)
 				return -1;
 		}
 	}

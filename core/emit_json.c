@@ -19,10 +19,10 @@ static void write_job(struct jsonw *w, const struct job *job)
 			jsonw_char(w, ',');
 		if (!dense) {
 			jsonw_char(w, '"');
-			jsonw_long(w, job->tasks[i].index);
+			jsonw_long(w, model_task_index(job, i));
 			jsonw_raw(w, "\":");
 		}
-		jsonw_string(w, job->tasks[i].address);
+		jsonw_string(w, job->address[i]);
 	}
 	jsonw_char(w, dense ? ']' : '}');
 }
@@ -165,7 +165,7 @@ MUSTER_API int muster_result_accelerators_json(char **out, const muster_result *
 	const struct job *job = model_job(r, job_name);
 	if (!job)
 		return error_set(err, MUSTER_ENOENT, "No such job in cluster: '%s'", job_name);
-	if (!model_task(job, index))
+	if (!model_address(job, index))
 		return error_set(err, MUSTER_ENOENT, "No task with index %ld in job '%s'", index,
 		                 job_name);
 	size_t n;

@@ -23,7 +23,7 @@ static void write_list(struct jsonw *w, const struct job *job)
 	for (size_t i = 0; job && i < job->ntasks; i++) {
 		if (i)
 			jsonw_char(w, ',');
-		jsonw_string(w, job->tasks[i].address);
+		jsonw_string(w, job->address[i]);
 	}
 	jsonw_char(w, ']');
 }
@@ -41,9 +41,9 @@ static void write_job(struct jsonw *w, const struct job *job)
 		if (i)
 			jsonw_char(w, ',');
 		jsonw_char(w, '"');
-		jsonw_long(w, job->tasks[i].index);
+		jsonw_long(w, model_task_index(job, i));
 		jsonw_raw(w, "\":");
-		jsonw_string(w, job->tasks[i].address);
+		jsonw_string(w, job->address[i]);
 	}
 	jsonw_char(w, '}');
 }
@@ -112,14 +112,14 @@ MUSTER_API int muster_result_to_tf_config(char **out, const muster_result *r,
 	const struct job *job = model_job(r, type);
 	if (!job)
 		return error_set(err, MUSTER_ENOENT, "No such job in cluster: '%s'", type);
-	const struct task *t = model_task(job, id);
-	if (!t)
+	const char *address = model_address(job, id);
+	if (!address)
 		return error_set(err, MUSTER_ENOENT, "No task with index %ld in job '%s'", id, type);
 
 	struct jsonw w;
 	jsonw_init(&w);
 	if (flags & MUSTER_TF_CONFIG_SPARSE)
-		write_sparse(&w, r, type, id, t->address);
+		write_sparse(&w, r, type, id, address);
 	else if (write_dense(&w, r) < 0)
 		w.failed = 1;
 	jsonw_raw(&w, ",\"task\":{\"type\":");

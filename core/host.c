@@ -190,6 +190,13 @@ static int host_add_task_range(muster_call *call, const char *job, long first_in
 	return built(call, rc);
 }
 
+static int host_reserve_tasks(muster_call *call, const char *job, long count)
+{
+	if (!call || !job)
+		return refuse(call, "reserve_tasks: NULL job name");
+	return built(call, builder_reserve(&call->builder, job, count));
+}
+
 static int host_add_accelerator(muster_call *call, const char *job, long index, const char *kind,
                                 long count)
 {
@@ -293,4 +300,5 @@ const muster_host host_services = {
 	.watch_changed = host_watch_changed,
 	.watch_stop_fd = host_watch_stop_fd,
 	.add_task_range = host_add_task_range,
+	.reserve_tasks = host_reserve_tasks,
 };

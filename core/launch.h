@@ -11,7 +11,8 @@
 
 struct launch_node {
 	const struct job *job;
-	const struct task *task;
+	long index;
+	const char *address;
 };
 
 struct launch_nodes {

@@ -71,10 +71,10 @@ static int find_self(const struct launch_nodes *nodes, const muster_result *r,
 	const struct job *job = model_job(r, type);
 	if (!job)
 		return error_set(err, MUSTER_ENOENT, "No such job in cluster: '%s'", type);
-	if (!model_task(job, id))
+	if (!model_address(job, id))
 		return error_set(err, MUSTER_ENOENT, "No task with index %ld in job '%s'", id, type);
 	for (size_t i = 0; i < nodes->count; i++) {
-		if (nodes->node[i].job == job && nodes->node[i].task->index == id) {
+		if (nodes->node[i].job == job && nodes->node[i].index == id) {
 			*rank = i;
 			return 0;
 		}
@@ -87,7 +87,7 @@ static int find_self(const struct launch_nodes *nodes, const muster_result *r,
 static int torch_env(struct envlist *e, const struct launch_nodes *nodes, size_t node,
                      const muster_launch *l, muster_error *err)
 {
-	const char *master = nodes->node[0].task->address;
+	const char *master = nodes->node[0].address;
 	char host[256], port[6];
 
 	if (launch_split_address(master, host, sizeof(host), port) != 0)
@@ -113,7 +113,7 @@ static int torch_env(struct envlist *e, const struct launch_nodes *nodes, size_t
 static void jax_env(struct envlist *e, const struct launch_nodes *nodes, size_t node,
                     const muster_launch *l)
 {
-	put(e, "JAX_COORDINATOR_ADDRESS", nodes->node[0].task->address);
+	put(e, "JAX_COORDINATOR_ADDRESS", nodes->node[0].address);
 	put_long(e, "JAX_NUM_PROCESSES", (long)nodes->count * l->nproc_per_node);
 	put_long(e, "JAX_PROCESS_ID", (long)node * l->nproc_per_node + l->local_rank);
 	if (l->local_device_ids)

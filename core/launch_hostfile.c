@@ -24,7 +24,7 @@ static size_t collect(struct slot *s, char *text, const struct launch_nodes *nod
 	struct name_index ix = { NULL, 0, 0 };
 	size_t n = 0;
 	for (size_t i = 0; i < nodes->count; i++) {
-		const char *address = nodes->node[i].task->address;
+		const char *address = nodes->node[i].address;
 		char port[6];
 		uint32_t j;
 		if (launch_split_address(address, text, strlen(address) + 1, port) != 0)
@@ -68,7 +68,7 @@ MUSTER_API int muster_launch_hostfile(char **out, const muster_result *r,
 		return rc;
 	size_t bytes = 0;
 	for (size_t i = 0; i < nodes.count; i++)
-		bytes += strlen(nodes.node[i].task->address) + 1;
+		bytes += strlen(nodes.node[i].address) + 1;
 	struct slot *s = malloc(nodes.count * sizeof(*s));
 	char *text = malloc(bytes);
 	if (!s || !text) {

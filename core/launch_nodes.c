@@ -109,13 +109,15 @@ int launch_nodes_build(struct launch_nodes *out, const muster_result *r, const m
 	out->node = malloc(total * sizeof(*out->node));
 	if (!out->node)
 		return error_set(err, MUSTER_ENOMEM, "out of memory");
-	out->node[out->count++] = (struct launch_node){ master, &master->tasks[0] };
+	out->node[out->count++] = (struct launch_node){ master, model_task_index(master, 0),
+	                                                            master->address[0] };
 	for (size_t i = 0; i < r->njobs; i++) {
 		const struct job *job = &r->jobs[i];
 		if (!trains(list, job->name))
 			continue;
 		for (size_t t = job == master ? 1 : 0; t < job->ntasks; t++)
-			out->node[out->count++] = (struct launch_node){ job, &job->tasks[t] };
+			out->node[out->count++] = (struct launch_node){ job, model_task_index(job, t),
+			                                                            job->address[t] };
 	}
 	return 0;
 }

@@ -52,7 +52,7 @@ int local_fill(struct muster_ctx *ctx, struct muster_result *r, muster_error *er
 	const struct job *job = r->task_type ? model_job(r, r->task_type) : NULL;
 	size_t have;
 
-	if (!job || r->task_index < 0 || !model_task(job, r->task_index))
+	if (!job || r->task_index < 0 || !model_address(job, r->task_index))
 		return 0;
 	uint32_t pos = (uint32_t)model_job_pos(r, job);
 	if (model_accels(r, pos, r->task_index, &have) != NULL)

@@ -35,10 +35,10 @@ static int task_url(char **out, const muster_result *r, const char *type, long i
 	}
 	if (id < 0)
 		return error_set(err, MUSTER_ENOENT, "No task with index None in job '%s'", type);
-	const struct task *t = model_task(job, id);
-	if (!t)
+	const char *address = model_address(job, id);
+	if (!address)
 		return error_set(err, MUSTER_ENOENT, "No task with index %ld in job '%s'", id, type);
-	return format_url(out, t->address, layer, err);
+	return format_url(out, address, layer, err);
 }
 
 /* `rpc or own`: an empty argument falls back to the own layer. */

@@ -26,13 +26,18 @@ struct placement {
 
 static int append_tasks(struct job *to, const struct job *from, long offset)
 {
-	if (model_reserve((void **)&to->tasks, &to->cap, to->ntasks + from->ntasks,
-	                  sizeof(*to->tasks)) < 0)
+	size_t n = to->ntasks;
+	if (!from->ntasks)
+		return 0;
+	if (model_job_reserve(to, n + from->ntasks) < 0)
 		return -1;
-	for (size_t i = 0; i < from->ntasks; i++) {
-		to->tasks[to->ntasks + i].index = from->tasks[i].index + offset;
-		to->tasks[to->ntasks + i].address = from->tasks[i].address;
-	}
+	/* Dense after dense stays dense: the addresses alone are copied. */
+	int dense = !to->index && !from->index && offset == (long)n;
+	if (!dense && model_job_index(to) < 0)
+		return -1;
+	memcpy(to->address + n, from->address, from->ntasks * sizeof(*to->address));
+	for (size_t i = 0; !dense && i < from->ntasks; i++)
+		to->index[n + i] = model_task_index(from, i) + offset;
 	to->ntasks += from->ntasks;
 	return 0;
 }
@@ -40,19 +45,30 @@ static int append_tasks(struct job *to, const struct job *from, long offset)
 /* Two sorted runs with no index in common, as one. */
 static int unite_tasks(struct job *to, const struct job *from)
 {
-	if (!to->ntasks || !from->ntasks || from->tasks[0].index > to->tasks[to->ntasks - 1].index)
+	if (!to->ntasks || !from->ntasks ||
+	    model_task_index(from, 0) > model_task_index(to, to->ntasks - 1))
 		return append_tasks(to, from, 0);
 	size_t n = to->ntasks + from->ntasks, i = 0, j = 0, k = 0;
-	struct task *all = malloc(n * sizeof(*all));
-	if (!all)
+	const char **address = malloc(n * sizeof(*address));
+	long *index = malloc(n * sizeof(*index));
+	if (!address || !index) {
+		free(address);
+		free(index);
 		return -1;
-	while (i < to->ntasks || j < from->ntasks)
-		all[k++] = j == from->ntasks || (i < to->ntasks && to->tasks[i].index < from->tasks[j].index)
-		                   ? to->tasks[i++]
-		                   : from->tasks[j++];
-	free(to->tasks);
-	to->tasks = all;
+	}
+	for (; k < n; k++) {
+		int mine = j == from->ntasks ||
+		           (i < to->ntasks && model_task_index(to, i) < model_task_index(from, j));
+		index[k] = mine ? model_task_index(to, i) : model_task_index(from, j);
+		address[k] = mine ? to->address[i++] : from->address[j++];
+	}
+	free(to->address);
+	free(to->index);
+	to->address = address;
+	to->index = index;
 	to->ntasks = to->cap = n;
+	/* Two halves of one dense job (0,2 and 1) are dense together. */
+	model_job_settle(to);
 	return 0;
 }
 
@@ -60,8 +76,8 @@ static int unite_tasks(struct job *to, const struct job *from)
 static int find_conflict(const struct job *a, const struct job *b, long *index)
 {
 	for (size_t i = 0; i < b->ntasks; i++)
-		if (model_task(a, b->tasks[i].index)) {
-			*index = b->tasks[i].index;
+		if (model_address(a, model_task_index(b, i))) {
+			*index = model_task_index(b, i);
 			return 1;
 		}
 	return 0;
@@ -151,8 +167,8 @@ static int place_jobs(const struct muster_result *u, const struct muster_result 
 	return error_set(err, MUSTER_ECONFLICT,
 	                 "merge conflict: task %s:%ld is given by both %s ('%s') and %s ('%s')",
 	                 a->name, conflict, u->source ? u->source : "?",
-	                 model_task(a, conflict)->address, next->source ? next->source : "?",
-	                 model_task(b, conflict)->address);
+	                 model_address(a, conflict), next->source ? next->source : "?",
+	                 model_address(b, conflict));
 }
 
 static int add_jobs(struct muster_result *u, struct muster_result *next, struct placement *place)
@@ -165,11 +181,13 @@ static int add_jobs(struct muster_result *u, struct muster_result *next, struct 
 				return -1;
 			place[i].pos = model_job_pos(u, job);
 			/* Moved, not copied: `next` is freed after the merge. */
-			job->tasks = b->tasks;
+			job->address = b->address;
+			job->index = b->index;
 			job->ntasks = b->ntasks;
 			job->cap = b->cap;
 			job->merged_as_map = b->merged_as_map;
-			b->tasks = NULL;
+			b->address = NULL;
+			b->index = NULL;
 			b->ntasks = b->cap = 0;
 			continue;
 		}

@@ -31,8 +31,10 @@ MUSTER_API void muster_result_free(struct muster_result *r)
 		return;
 	muster_result_release_port(r);
 	muster_result_free(r->first);
-	for (size_t i = 0; i < r->njobs; i++)
-		free(r->jobs[i].tasks);
+	for (size_t i = 0; i < r->njobs; i++) {
+		free(r->jobs[i].address);
+		free(r->jobs[i].index);
+	}
 	free(r->jobs);
 	name_index_release(&r->job_index);
 	free(r->accels);
@@ -68,6 +70,7 @@ struct job *model_add_job(struct muster_result *r, const char *name)
 	struct job *job = &r->jobs[r->njobs++];
 	memset(job, 0, sizeof(*job));
 	job->name = name;
+	job->highest = -1;
 	job->in_order = 1;
 	return job;
 }
@@ -83,28 +86,81 @@ size_t model_job_pos(const struct muster_result *r, const struct job *job)
 	return (size_t)(job - r->jobs);
 }
 
-const struct task *model_task(const struct job *job, long index)
+const char *model_address(const struct job *job, long index)
 {
+	if (!job->index)
+		return index >= 0 && (size_t)index < job->ntasks ? job->address[index] : NULL;
 	size_t lo = 0, hi = job->ntasks;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (job->tasks[mid].index < index)
+		if (job->index[mid] < index)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < job->ntasks && job->tasks[lo].index == index ? &job->tasks[lo] : NULL;
+	return lo < job->ntasks && job->index[lo] == index ? job->address[lo] : NULL;
 }
 
+int model_job_reserve(struct job *job, size_t need)
+{
+	size_t cap = job->cap;
+	if (model_reserve((void **)&job->address, &cap, need, sizeof(*job->address)) < 0)
+		return -1;
+	/* The index array follows; until it has grown, cap stays the smaller. */
+	if (job->index && cap != job->cap) {
+		long *index = realloc(job->index, cap * sizeof(*index));
+		if (!index)
+			return -1;
+		job->index = index;
+	}
+	job->cap = cap;
+	return 0;
+}
+
+int model_job_index(struct job *job)
+{
+	if (job->index)
+		return 0;
+	long *index = malloc((job->cap ? job->cap : 1) * sizeof(*index));
+	if (!index)
+		return -1;
+	for (size_t i = 0; i < job->ntasks; i++)
+		index[i] = (long)i;
+	job->index = index;
+	return 0;
+}
+
+int model_job_add(struct job *job, long index, const char *address)
+{
+	if (job->ntasks == job->cap && model_job_reserve(job, job->ntasks + 1) < 0)
+		return -1;
+	if (!job->index && index != (long)job->ntasks && model_job_index(job) < 0)
+		return -1;
+	if (job->index)
+		job->index[job->ntasks] = index;
+	job->address[job->ntasks++] = address;
+	return 0;
+}
+
+void model_job_settle(struct job *job)
+{
+	if (job->index && model_job_dense(job)) {
+		free(job->index);
+		job->index = NULL;
+	}
+}
+
+/* Indices are sorted and unique, so the ends tell. */
 int model_job_dense(const struct job *job)
 {
-	return job->ntasks > 0 && job->tasks[0].index == 0 &&
-	       job->tasks[job->ntasks - 1].index == (long)job->ntasks - 1;
+	return job->ntasks > 0 &&
+	       (!job->index ||
+	        (job->index[0] == 0 && job->index[job->ntasks - 1] == (long)job->ntasks - 1));
 }
 
 long model_job_padded(const struct job *job)
 {
-	return job->ntasks ? job->tasks[job->ntasks - 1].index + 1 : 0;
+	return job->ntasks ? model_task_index(job, job->ntasks - 1) + 1 : 0;
 }
 
 int model_accel_cmp(const void *pa, const void *pb)

@@ -45,9 +45,9 @@ MUSTER_API int muster_result_task_at(const muster_result *r, const char *name, s
 	if (!job || i >= job->ntasks)
 		return MUSTER_ENOENT;
 	if (index)
-		*index = job->tasks[i].index;
+		*index = model_task_index(job, i);
 	if (address)
-		*address = job->tasks[i].address;
+		*address = job->address[i];
 	return 0;
 }
 
@@ -55,8 +55,7 @@ MUSTER_API const char *muster_result_address(const muster_result *r, const char 
                                              long index)
 {
 	const struct job *job = find_job(r, name);
-	const struct task *t = job ? model_task(job, index) : NULL;
-	return t ? t->address : NULL;
+	return job ? model_address(job, index) : NULL;
 }
 
 MUSTER_API const char *muster_result_task_type(const muster_result *r)

@@ -83,7 +83,7 @@ enum muster_master_rule {
 #define MUSTER_PLUGIN_CONFIG_ONLY 0x2u
 
 #define MUSTER_PLUGIN_ABI_MAJOR 1
-#define MUSTER_PLUGIN_ABI_MINOR 4
+#define MUSTER_PLUGIN_ABI_MINOR 5
 
 /* Opaque handles owned by the core. */
 typedef struct muster_plugin_ctx muster_plugin_ctx; /* one chain entry */
@@ -172,6 +172,12 @@ typedef struct muster_host {
 	 * calls (the host checks `host` once).  `first_index` < 0 appends. */
 	int (*add_task_range)(muster_call *call, const char *job, long first_index, long count,
 	                      const char *host, long first_port);
+
+	/* ABI 1.5: a hint that `job` (added as add_job() adds it) is about to
+	 * get `count` more tasks, so the host makes room for them once instead
+	 * of regrowing as they come.  A wrong count costs memory or a regrowth,
+	 * never a wrong answer; the host bounds what it reserves. */
+	int (*reserve_tasks)(muster_call *call, const char *job, long count);
 } muster_host;
 
 /* Whether the host has the service `field` (appended in some ABI minor). */
@@ -245,6 +251,17 @@ static inline void *muster_plugin_conf_new(const muster_host *host, muster_plugi
 	if ((conf = calloc(1, size)) == NULL)
 		host->open_error(pc, NULL, "out of memory");
 	return conf;
+}
+
+/* add_job() for a job that will get `count` tasks, room made for them
+ * where the host has reserve_tasks() (ABI 1.5): call it when the count is
+ * known before the tasks are added.  0, or -1 as add_job(). */
+static inline int muster_plugin_add_job_sized(const muster_host *host, muster_call *call,
+                                              const char *job, long count)
+{
+	if (MUSTER_HOST_HAS(host, reserve_tasks))
+		return host->reserve_tasks(call, job, count);
+	return host->add_job(call, job);
 }
 
 /*

@@ -127,7 +127,7 @@ muster_status layout_build(const muster_host *host, muster_call *call, const str
 	if (check_gpus(host, call, l, s->total) != 0)
 		return MUSTER_STATUS_UNAVAIL;
 	for (j = 0; j < l->njobs; j++) {
-		if (host->add_job(call, l->jobs[j].name) != 0)
+		if (muster_plugin_add_job_sized(host, call, l->jobs[j].name, l->jobs[j].count) != 0)
 			return MUSTER_STATUS_UNAVAIL;
 		if (l->rank >= start && l->rank < start + l->jobs[j].count) {
 			self_job = l->jobs[j].name;
@@ -184,7 +184,7 @@ muster_status layout_build_ranks(const muster_host *host, muster_call *call,
 	}
 	if (check_gpus(host, call, l, (long)n) != 0)
 		return MUSTER_STATUS_UNAVAIL;
-	if (host->add_job(call, "worker") != 0)
+	if (muster_plugin_add_job_sized(host, call, "worker", (long)n) != 0)
 		return MUSTER_STATUS_UNAVAIL;
 	slots_init(&s);
 	for (size_t r = 0; r < n && st == MUSTER_STATUS_SUCCESS; r++) {

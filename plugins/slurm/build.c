@@ -136,7 +136,7 @@ static int add_tasks(const struct slurm_conf *conf, const struct slurm_env *env,
 	long index = 0, rank = 0;
 
 	for (size_t i = 0; i < p->njobs; i++)
-		if (h->add_job(call, p->jobs[i].name) < 0)
+		if (muster_plugin_add_job_sized(h, call, p->jobs[i].name, p->jobs[i].count) < 0)
 			return -1;
 	for (size_t i = 0; i < n; i++) {
 		for (long k = 0; k < s[i].count;) {

@@ -272,9 +272,11 @@ static muster_status static_resolve(void *state, const muster_host *h, muster_ca
 {
 	const struct static_state *st = state;
 	/* Jobs first, in config order, so empty jobs exist and order is kept. */
-	for (size_t j = 0; j < h->cfg_count(st->jobs); j++)
-		if (h->add_job(call, h->cfg_name(h->cfg_at(st->jobs, j))) < 0)
+	for (size_t j = 0; j < h->cfg_count(st->jobs); j++) {
+		const muster_cfg *job = h->cfg_at(st->jobs, j);
+		if (muster_plugin_add_job_sized(h, call, h->cfg_name(job), (long)h->cfg_count(job)) < 0)
 			return MUSTER_STATUS_UNAVAIL;
+	}
 	for (size_t i = 0; i < st->ntasks; i++) {
 		const struct static_task *t = &st->tasks[i];
 		/* A task's own accelerators replace its job's. */

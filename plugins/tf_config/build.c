@@ -340,7 +340,8 @@ static muster_status add_cluster(const struct tfc_run *run, const cJSON *root)
 			break;
 		}
 		/* A job with no tasks is kept: [], {} or Kubeflow's null. */
-		if (run->host->add_job(run->call, jobs[i].name) != 0) {
+		if (muster_plugin_add_job_sized(run->host, run->call, jobs[i].name,
+		                                cJSON_IsNull(tasks) ? 0 : cJSON_GetArraySize(tasks)) != 0) {
 			st = builder_failed();
 			break;
 		}

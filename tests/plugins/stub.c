@@ -18,6 +18,7 @@
  *     hold_port = true;            # bind a loopback port and hand it to the host
  *     ranges = ( { job = "w"; first = 0; count = 3; host = "h"; port = 8000; } );
  *                                  # add_task_range (ABI 1.4); first < 0 appends
+ *     reserve = ( { job = "w"; count = 3; } );  # reserve_tasks (ABI 1.5), before all
  *   };
  */
 #include "config.h"
@@ -174,9 +175,23 @@ static int add_ranges(const muster_host *h, muster_call *call, const muster_cfg 
 	return 0;
 }
 
+static int reserve(const muster_host *h, muster_call *call, const muster_cfg *hints)
+{
+	if (hints && !MUSTER_HOST_HAS(h, reserve_tasks))
+		return -1;
+	for (size_t i = 0; i < h->cfg_count(hints); i++) {
+		const muster_cfg *r = h->cfg_at(hints, i);
+		if (h->reserve_tasks(call, str(h, r, "job"), num(h, r, "count")) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int build(struct stub *st, const muster_host *h, muster_call *call)
 {
 	const muster_cfg *jobs = h->cfg_get(st->cfg, "jobs");
+	if (reserve(h, call, h->cfg_get(st->cfg, "reserve")) < 0)
+		return -1;
 	for (size_t j = 0; j < h->cfg_count(jobs); j++) {
 		const muster_cfg *job = h->cfg_at(jobs, j);
 		const char *name = h->cfg_name(job);

@@ -368,6 +368,72 @@ static void task_ranges(void **state)
 	}
 }
 
+/* Tasks that come out of order, or leave holes, through ranges: a job
+ * keeps indices only once one differs from its position, and sorting
+ * can make it dense again. */
+static void task_order(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *ranges, *want;
+	} cases[] = {
+		{ "{ job = \"w\"; first = 3; count = 2; host = \"h\"; port = 1; },"
+		  "{ job = \"w\"; first = 0; count = 3; host = \"g\"; port = 1; }",
+		  "{\"cluster\":{\"w\":[\"g:1\",\"g:2\",\"g:3\",\"h:1\",\"h:2\"]}}" },
+		{ "{ job = \"w\"; first = 0; count = 2; host = \"h\"; port = 1; },"
+		  "{ job = \"w\"; first = 5; count = 1; host = \"g\"; port = 9; }",
+		  "{\"cluster\":{\"w\":{\"0\":\"h:1\",\"1\":\"h:2\",\"5\":\"g:9\"}}}" },
+		{ "{ job = \"w\"; first = 2; count = 1; host = \"h\"; port = 1; },"
+		  "{ job = \"w\"; first = 0; count = 1; host = \"g\"; port = 1; }",
+		  "{\"cluster\":{\"w\":{\"0\":\"g:1\",\"2\":\"h:1\"}}}" },
+		{ "{ job = \"w\"; first = 1; count = 2; host = \"h\"; port = 1; },"
+		  "{ job = \"w\"; first = 0; count = 1; host = \"g\"; port = 1; },"
+		  "{ job = \"w\"; first = -1; count = 1; host = \"f\"; port = 1; }",
+		  "{\"cluster\":{\"w\":[\"g:1\",\"h:1\",\"h:2\",\"f:1\"]}}" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		char text[640], *json = NULL;
+		muster_error err;
+		snprintf(text, sizeof(text),
+		         "chain = ( { plugin = \"stub\"; config = { ranges = ( %s ); }; } );\n",
+		         cases[i].ranges);
+		if (resolve_text(text, &json, &err) != 0)
+			fail_msg("case %zu: %s", i, err.message);
+		if (strcmp(json, cases[i].want) != 0)
+			fail_msg("case %zu: %s, not %s", i, json, cases[i].want);
+		muster_free(json);
+	}
+}
+
+/* reserve_tasks is a hint: it adds the job, a negative count is refused by
+ * name, and a huge one reserves no more than the host's bound (under
+ * AddressSanitizer, an allocation of the count asked would abort). */
+static void reserve_hint(void **state)
+{
+	char *json = NULL;
+	muster_error err;
+	(void)state;
+	assert_int_equal(resolve_text(
+		"chain = ( { plugin = \"stub\"; config = {\n"
+		"  reserve = ( { job = \"w\"; count = 3; }, { job = \"e\"; count = 2; } );\n"
+		"  ranges = ( { job = \"w\"; first = 0; count = 5; host = \"h\"; port = 1; } ); }; } );\n",
+		&json, &err), 0);
+	assert_string_equal(json, "{\"cluster\":{\"w\":[\"h:1\",\"h:2\",\"h:3\",\"h:4\","
+	                          "\"h:5\"],\"e\":{}}}");
+	muster_free(json);
+	assert_int_equal(resolve_text(
+		"chain = ( { plugin = \"stub\"; config = {\n"
+		"  reserve = ( { job = \"w\"; count = 1000000000000000L; } );\n"
+		"  ranges = ( { job = \"w\"; first = 0; count = 2; host = \"h\"; port = 1; } ); }; } );\n",
+		&json, &err), 0);
+	assert_string_equal(json, "{\"cluster\":{\"w\":[\"h:1\",\"h:2\"]}}");
+	muster_free(json);
+	assert_int_not_equal(resolve_text(
+		"chain = ( { plugin = \"stub\"; config = {\n"
+		"  reserve = ( { job = \"w\"; count = -1; } ); }; } );\n", &json, &err), 0);
+	assert_non_null(strstr(err.message, "reserve_tasks: -1 tasks of w"));
+}
+
 static int teardown(void **state)
 {
 	testutil_cleanup();
@@ -389,6 +455,8 @@ int main(void)
 		cmocka_unit_test_teardown(loaded_plugin_is_introspectable, teardown),
 		cmocka_unit_test_teardown(reserved_port_is_held_until_released, teardown),
 		cmocka_unit_test_teardown(task_ranges, teardown),
+		cmocka_unit_test_teardown(task_order, teardown),
+		cmocka_unit_test_teardown(reserve_hint, teardown),
 	};
 	return run_tap_tests(tests, NULL, NULL);
 }
