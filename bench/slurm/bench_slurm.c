@@ -5,7 +5,8 @@
  *  - muster_resolve() through the slurm plugin (expansion, TF's layout,
  *    the result built), as the last task of the step;
  *  - muster_resolve() of the same cluster written out for `static`: the
- *    floor, what building the result costs whatever the backend;
+ *    same result from a config, each address checked one by one (a range
+ *    checks one per node);
  *  - `scontrol show hostnames` on the same host list, a whole process,
  *    which is what users call today (skipped when it is not installed).
  * Memory: the heap a result holds (mallinfo2 before and after) per task.
@@ -125,7 +126,7 @@ int main(int argc, char **argv)
 	setenv("SLURM_PROCID", num, 1);
 	muster_ctx *ctx = open_text("chain = ( { plugin = \"slurm\"; } );\n");
 	char *text = static_config(nodes, tpn);
-	muster_ctx *floor_ctx = open_text(text);
+	muster_ctx *static_ctx = open_text(text);
 	double *d = calloc((size_t)rounds, sizeof(double));
 	free(text);
 
@@ -158,7 +159,7 @@ int main(int argc, char **argv)
 		muster_result_free(r);
 
 		t = now_ms();
-		if (muster_resolve(&r, floor_ctx, &err) != 0) {
+		if (muster_resolve(&r, static_ctx, &err) != 0) {
 			fprintf(stderr, "resolve (static): %s\n", err.message);
 			return 1;
 		}
@@ -172,8 +173,8 @@ int main(int argc, char **argv)
 	printf("expand the two lists        median %8.3f ms\n", median(a, rounds));
 	printf("muster_resolve (slurm)      median %8.3f ms   %.1f B/task held by the result\n",
 	       median(b, rounds), (double)held / (double)tasks);
-	printf("muster_resolve (static)     median %8.3f ms   the same cluster from a config: "
-	       "the floor (ratio %.2f)\n", median(d, rounds), median(b, rounds) / median(d, rounds));
+	printf("muster_resolve (static)     median %8.3f ms   the same cluster from a config "
+	       "(slurm/static %.2f)\n", median(d, rounds), median(b, rounds) / median(d, rounds));
 	if (scontrol_ok) {
 		double s = median(c, rounds);
 		printf("scontrol show hostnames     median %8.3f ms   (%.0fx the whole resolve)\n", s,
@@ -182,7 +183,7 @@ int main(int argc, char **argv)
 		printf("scontrol show hostnames     not run (not installed, or SLURM_CONF unset)\n");
 	}
 	muster_ctx_free(ctx);
-	muster_ctx_free(floor_ctx);
+	muster_ctx_free(static_ctx);
 	free(d);
 	free(a);
 	free(b);
