@@ -23,7 +23,7 @@ struct job {
 	long *index;          /* per task; NULL: task i has index i */
 	size_t ntasks, cap;   /* cap: room in address (and index, when there) */
 	long highest;       /* the largest index added so far, -1: none */
-	int in_order;       /* every add so far had a larger index than the last */
+	int in_order;       /* every add so far was past the highest index before it */
 	int merged_as_map;  /* merge: some contributor was sparse (see merge.c) */
 };
 

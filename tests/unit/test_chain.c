@@ -46,6 +46,18 @@ static int resolve_text(const char *text, char **json, muster_error *err)
 	return rc;
 }
 
+/* `text` resolves, and to exactly `want`. */
+static void expect_cluster(const char *text, const char *want)
+{
+	char *json = NULL;
+	muster_error err;
+	if (resolve_text(text, &json, &err) != 0)
+		fail_msg("%s", err.message);
+	if (strcmp(json, want) != 0)
+		fail_msg("%s, not %s", json, want);
+	muster_free(json);
+}
+
 static void every_status_and_action(void **state)
 {
 	for (int s = 0; s < 4; s++) {
@@ -308,16 +320,14 @@ static void task_ranges(void **state)
 	char *json = NULL;
 	muster_error err;
 	(void)state;
-	assert_int_equal(resolve_text(
+	expect_cluster(
 		"chain = ( { plugin = \"stub\"; config = { jobs = { w = [\"a:1\"]; };\n"
 		"  ranges = ( { job = \"w\"; first = -1; count = 3; host = \"h\"; port = 9998; },\n"
 		"             { job = \"w\"; first = 4; count = 2; host = \"g.x\"; port = 99; },\n"
 		"             { job = \"w\"; first = 6; count = 0; host = \"h\"; port = 1; },\n"
 		"             { job = \"p\"; first = 0; count = 1; host = \"10.0.0.1\"; port = 65535; } ); }; } );\n",
-		&json, &err), 0);
-	assert_string_equal(json, "{\"cluster\":{\"w\":[\"a:1\",\"h:9998\",\"h:9999\",\"h:10000\","
-	                          "\"g.x:99\",\"g.x:100\"],\"p\":[\"10.0.0.1:65535\"]}}");
-	muster_free(json);
+		"{\"cluster\":{\"w\":[\"a:1\",\"h:9998\",\"h:9999\",\"h:10000\","
+		"\"g.x:99\",\"g.x:100\"],\"p\":[\"10.0.0.1:65535\"]}}");
 	/* Ports that gain four digits within one range: 1 ... 10000, each one. */
 	assert_int_equal(resolve_text(
 		"chain = ( { plugin = \"stub\"; config = {\n"
@@ -392,16 +402,11 @@ static void task_order(void **state)
 		  "{\"cluster\":{\"w\":[\"g:1\",\"h:1\",\"h:2\",\"f:1\"]}}" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
-		char text[640], *json = NULL;
-		muster_error err;
+		char text[640];
 		snprintf(text, sizeof(text),
 		         "chain = ( { plugin = \"stub\"; config = { ranges = ( %s ); }; } );\n",
 		         cases[i].ranges);
-		if (resolve_text(text, &json, &err) != 0)
-			fail_msg("case %zu: %s", i, err.message);
-		if (strcmp(json, cases[i].want) != 0)
-			fail_msg("case %zu: %s, not %s", i, json, cases[i].want);
-		muster_free(json);
+		expect_cluster(text, cases[i].want);
 	}
 }
 
@@ -413,21 +418,16 @@ static void reserve_hint(void **state)
 	char *json = NULL;
 	muster_error err;
 	(void)state;
-	assert_int_equal(resolve_text(
+	expect_cluster(
 		"chain = ( { plugin = \"stub\"; config = {\n"
 		"  reserve = ( { job = \"w\"; count = 3; }, { job = \"e\"; count = 2; } );\n"
 		"  ranges = ( { job = \"w\"; first = 0; count = 5; host = \"h\"; port = 1; } ); }; } );\n",
-		&json, &err), 0);
-	assert_string_equal(json, "{\"cluster\":{\"w\":[\"h:1\",\"h:2\",\"h:3\",\"h:4\","
-	                          "\"h:5\"],\"e\":{}}}");
-	muster_free(json);
-	assert_int_equal(resolve_text(
+		"{\"cluster\":{\"w\":[\"h:1\",\"h:2\",\"h:3\",\"h:4\",\"h:5\"],\"e\":{}}}");
+	expect_cluster(
 		"chain = ( { plugin = \"stub\"; config = {\n"
 		"  reserve = ( { job = \"w\"; count = 1000000000000000L; } );\n"
 		"  ranges = ( { job = \"w\"; first = 0; count = 2; host = \"h\"; port = 1; } ); }; } );\n",
-		&json, &err), 0);
-	assert_string_equal(json, "{\"cluster\":{\"w\":[\"h:1\",\"h:2\"]}}");
-	muster_free(json);
+		"{\"cluster\":{\"w\":[\"h:1\",\"h:2\"]}}");
 	assert_int_not_equal(resolve_text(
 		"chain = ( { plugin = \"stub\"; config = {\n"
 		"  reserve = ( { job = \"w\"; count = -1; } ); }; } );\n", &json, &err), 0);
