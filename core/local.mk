@@ -2,40 +2,33 @@
 # library, which the shared library wraps (exports limited by the version
 # script) and the unit tests link directly.
 noinst_LTLIBRARIES += core/libmuster-internal.la
+# By layer, from the bottom: error and log; configuration and loading; the
+# built-in backends; the result model; emitters; launch contracts; local
+# devices; contexts and the chain; watch.
 core_libmuster_internal_la_SOURCES = \
 	core/address.c core/address.h \
-	core/arena.c core/arena.h \
-	core/error.c core/error.h \
-	core/log.c core/log.h \
-	core/model.c core/model.h \
-	core/nameindex.c core/nameindex.h \
-	core/builder.c core/builder.h \
-	core/master.c \
-	core/merge.c core/merge.h \
-	core/jsonw.c core/jsonw.h \
-	core/emit_json.c \
-	core/emit_tf_config.c \
-	core/settings.c core/settings.h \
-	core/includes.c core/includes.h \
-	core/cfgview.c core/cfgview.h \
-	core/unknown.c core/unknown.h \
-	core/suggest.c core/suggest.h \
-	core/loader.c core/loader.h \
-	core/builtin.c core/builtin.h \
-	core/trust.c core/trust.h \
-	core/host.c core/host.h \
-	core/chain.c core/chain.h \
-	core/ctx.c core/ctx.h \
-	core/pathlist.c core/pathlist.h \
-	core/result.c \
-	core/launch.h core/launch_nodes.c core/launch_env.c core/launch_hostfile.c \
-	core/local_devices.h core/local_devices.c core/local_visible.c \
-	core/local_nvidia.c core/local_sysfs.c core/local_fill.c \
-	core/diff.c core/diff.h \
-	core/watch.c core/watch.h \
-	core/watch_entries.c \
-	core/watch_files.c \
-	plugins/static/static.c
+	core/base/error.c core/base/error.h core/base/log.c core/base/log.h \
+	core/config/settings.c core/config/settings.h core/config/cfgview.c \
+	core/config/cfgview.h core/config/unknown.c core/config/unknown.h \
+	core/config/includes.c core/config/includes.h core/config/pathlist.c \
+	core/config/pathlist.h core/config/suggest.c core/config/suggest.h \
+	core/config/loader.c core/config/loader.h core/config/trust.c core/config/trust.h \
+	core/builtin/builtin.c core/builtin/builtin.h core/builtin/static.c \
+	core/model/arena.c core/model/arena.h core/model/builder.c core/model/builder.h \
+	core/model/model.c core/model/model.h core/model/result.c core/model/nameindex.c \
+	core/model/nameindex.h core/model/merge.c core/model/merge.h core/model/diff.c \
+	core/model/diff.h \
+	core/emit/jsonw.c core/emit/jsonw.h core/emit/emit_json.c core/emit/emit_tf_config.c \
+	core/emit/master.c \
+	core/launch/launch.h core/launch/launch_nodes.c core/launch/launch_env.c \
+	core/launch/launch_hostfile.c \
+	core/local/local_devices.c core/local/local_devices.h core/local/local_visible.c \
+	core/local/local_nvidia.c core/local/local_sysfs.c core/local/local_fill.c \
+	core/chain/chain.c core/chain/chain.h core/chain/ctx.c core/chain/ctx.h \
+	core/chain/host.c core/chain/host.h \
+	core/watch/watch.c core/watch/watch.h core/watch/watch_entries.c \
+	core/watch/watch_files.c
+core_libmuster_internal_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/core
 core_libmuster_internal_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
 core_libmuster_internal_la_LIBADD = $(LIBCONFIG_LIBS)
 

@@ -11,7 +11,7 @@
 
 #include <libconfig.h>
 
-#include "host.h"
+#include "chain/host.h"
 
 struct fuzz_call {
 	struct muster_plugin_ctx pc;

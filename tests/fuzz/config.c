@@ -13,11 +13,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "builtin.h"
+#include "builtin/builtin.h"
 #include "call.h"
-#include "cfgview.h"
+#include "config/cfgview.h"
 #include "fuzz.h"
-#include "settings.h"
+#include "config/settings.h"
 
 static void run_static(const struct entry_settings *e, struct unknowns *unknown)
 {

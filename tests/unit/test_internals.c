@@ -8,10 +8,10 @@
 #include "testutil.h"
 
 #include "../../core/address.h"
-#include "../../core/arena.h"
-#include "../../core/builder.h"
-#include "../../core/jsonw.h"
-#include "../../core/suggest.h"
+#include "../../core/model/arena.h"
+#include "../../core/model/builder.h"
+#include "../../core/emit/jsonw.h"
+#include "../../core/config/suggest.h"
 
 static void expect_escaped(const char *in, const char *want)
 {

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "error.h"
+#include "base/error.h"
 #include "server.h"
 
 void report_progress(struct muster_reserve *s, bool force)

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "error.h"
+#include "base/error.h"
 #include "protocol.h"
 #include "server.h"
 

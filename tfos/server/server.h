@@ -20,7 +20,7 @@
 #include <muster/reserve.h>
 
 #include "frame.h"
-#include "log.h"
+#include "base/log.h"
 #include "pickle.h"
 
 /* A request is a registration of about 200 bytes; nothing legitimate comes

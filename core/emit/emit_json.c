@@ -4,9 +4,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "error.h"
+#include "base/error.h"
 #include "jsonw.h"
-#include "model.h"
+#include "model/model.h"
 
 /* Dense jobs as arrays, sparse (and empty) jobs as objects keyed by the
  * index string: TensorFlow's ClusterSpec.as_dict(). */

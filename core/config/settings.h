@@ -9,7 +9,7 @@
 #include <muster/muster.h>
 #include <muster/plugin.h>
 
-#include "log.h"
+#include "base/log.h"
 #include "pathlist.h"
 #include "unknown.h"
 

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
+#include "base/error.h"
 #include "jsonw.h"
-#include "model.h"
+#include "model/model.h"
 
 static int job_name_cmp(const void *pa, const void *pb)
 {

@@ -18,8 +18,8 @@
  */
 #include "config.h"
 
-#include "../../core/address.h"
-#include "../../core/builtin.h"
+#include "address.h"
+#include "builtin.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -9,8 +9,8 @@
 #include <muster/muster.h>
 #include <muster/plugin.h>
 
-#include "ctx.h"
-#include "host.h"
+#include "chain/ctx.h"
+#include "chain/host.h"
 
 /* One plugin's watch() running on its own thread. */
 struct muster_watcher {

@@ -7,7 +7,7 @@
 
 #include <muster/muster.h>
 
-#include "model.h"
+#include "model/model.h"
 
 struct launch_node {
 	const struct job *job;

@@ -8,7 +8,7 @@
 
 #include <muster/plugin.h>
 
-#include "loader.h"
+#include "config/loader.h"
 
 extern const muster_plugin static_plugin;
 

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
+#include "base/error.h"
 #include "jsonw.h"
-#include "model.h"
+#include "model/model.h"
 
 /* "<rpc_layer>://<address>", or the address alone when the layer is empty. */
 static int format_url(char **out, const char *address, const char *layer, muster_error *err)

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "error.h"
+#include "base/error.h"
 #include "includes.h"
-#include "nameindex.h"
+#include "model/nameindex.h"
 #include "suggest.h"
 #include "unknown.h"
 

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "diff.h"
-#include "error.h"
-#include "jsonw.h"
+#include "base/error.h"
+#include "emit/jsonw.h"
 #include "model.h"
 
 static int push(struct muster_change *c, int kind, const char *job, long index,

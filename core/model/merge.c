@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
+#include "base/error.h"
 
 /* Where each job of the next result goes in the union. */
 struct placement {

@@ -22,9 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
-#include "local_devices.h"
-#include "merge.h"
+#include "base/error.h"
+#include "local/local_devices.h"
+#include "model/merge.h"
 
 struct answer {
 	int status;

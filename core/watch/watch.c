@@ -16,11 +16,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "chain.h"
-#include "diff.h"
-#include "error.h"
-#include "host.h"
-#include "model.h"
+#include "chain/chain.h"
+#include "model/diff.h"
+#include "base/error.h"
+#include "chain/host.h"
+#include "model/model.h"
 #include "watch.h"
 
 /* How long the first resolve waits for watchers to arm. */

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctx.h"
-#include "error.h"
+#include "chain/ctx.h"
+#include "base/error.h"
 #include "local_devices.h"
-#include "model.h"
+#include "model/model.h"
 
 /* One more device of `kind` for the task: its entry among those added
  * from `first` on, or a new one. */

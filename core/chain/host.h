@@ -9,8 +9,8 @@
 
 #include <muster/plugin.h>
 
-#include "builder.h"
-#include "log.h"
+#include "model/builder.h"
+#include "base/log.h"
 
 struct muster_plugin_ctx {
 	char prefix[160];              /* "plugin(instance): " */

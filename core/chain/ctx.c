@@ -9,11 +9,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cfgview.h"
+#include "config/cfgview.h"
 #include "chain.h"
-#include "error.h"
-#include "suggest.h"
-#include "unknown.h"
+#include "base/error.h"
+#include "config/suggest.h"
+#include "config/unknown.h"
 
 static void apply_options(struct muster_ctx *ctx, const muster_options *o, unsigned *flags)
 {

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
-#include "jsonw.h"
+#include "base/error.h"
+#include "emit/jsonw.h"
 #include "launch.h"
-#include "nameindex.h"
+#include "model/nameindex.h"
 
 struct slot {
 	const char *host; /* in `text` */

@@ -15,7 +15,7 @@
 
 #include <muster/muster.h>
 
-#include "builtin.h"
+#include "builtin/builtin.h"
 #include "settings.h"
 #include "trust.h"
 

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
-#include "jsonw.h"
+#include "base/error.h"
+#include "emit/jsonw.h"
 #include "local_devices.h"
 
 int devices_add(struct muster_devices *d, const char *kind, const char *vendor, const char *id,

@@ -6,7 +6,7 @@
 
 #include <muster/muster.h>
 
-#include "log.h"
+#include "base/log.h"
 
 struct unknowns {
 	const struct logger *lg;

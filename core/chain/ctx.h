@@ -5,9 +5,9 @@
 #include <pthread.h>
 
 #include "host.h"
-#include "loader.h"
-#include "log.h"
-#include "settings.h"
+#include "config/loader.h"
+#include "base/log.h"
+#include "config/settings.h"
 
 struct entry {
 	const struct entry_settings *set;

@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "address.h"
-#include "cfgview.h"
-#include "settings.h"
+#include "config/cfgview.h"
+#include "config/settings.h"
 
 void monotonic_now(struct timespec *ts)
 {
