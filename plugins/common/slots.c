@@ -37,9 +37,9 @@ static void index_put(struct slots *s, size_t pos)
 	s->index[i] = pos + 1;
 }
 
-static int grow(struct slots *s)
+/* Room for `cap` hosts, the index rebuilt at twice that. */
+static int grow_to(struct slots *s, size_t cap)
 {
-	size_t cap = s->cap ? s->cap * 2 : 16;
 	struct slot_host *hosts;
 	size_t *index;
 
@@ -61,6 +61,15 @@ static int grow(struct slots *s)
 	return 0;
 }
 
+int slots_reserve(struct slots *s, size_t hosts)
+{
+	size_t cap = s->cap ? s->cap : 16;
+
+	while (cap < hosts)
+		cap *= 2;
+	return cap == s->cap ? 0 : grow_to(s, cap);
+}
+
 long slots_add(struct slots *s, const char *name, long tasks, long max_total)
 {
 	size_t i, mask;
@@ -78,7 +87,7 @@ long slots_add(struct slots *s, const char *name, long tasks, long max_total)
 			}
 		}
 	}
-	if (s->nhosts == s->cap && grow(s) != 0)
+	if (s->nhosts == s->cap && grow_to(s, s->cap ? s->cap * 2 : 16) != 0)
 		return -1;
 	s->hosts[s->nhosts].name = name;
 	s->hosts[s->nhosts].tasks = tasks;

@@ -22,6 +22,9 @@ struct slots {
 
 void slots_init(struct slots *s);
 void slots_free(struct slots *s);
+/* Room for `hosts` hosts in all, so that adding that many allocates
+ * nothing more; 0, or -1 when out of memory. */
+int slots_reserve(struct slots *s, size_t hosts);
 /* Adds `tasks` slots to `name` (a new host at the end, else the one seen
  * before).  The host's position, or -1 when out of memory or past
  * `max_total` slots in all. */
