@@ -97,7 +97,13 @@ expect_err "PBS_NODEFILE empty" 2 "PBS_NODEFILE is empty"
 (export PBS_TASKNUM=0 PBS_NODEFILE="$tmp/missing"; mu "$c" resolve); got
 expect_err "node file missing" 2 "PBS_NODEFILE $tmp/missing: No such file or directory"
 (export PBS_TASKNUM=0 PBS_NODEFILE="$tmp"; mu "$c" resolve); got
-expect_err "node file a directory" 2 "PBS_NODEFILE $tmp: Is a directory"
+expect_err "node file a directory" 2 "PBS_NODEFILE $tmp: not a regular file but a directory"
+(export PBS_TASKNUM=0 PBS_NODEFILE=/dev/zero; mu "$c" resolve); got
+expect_err "node file a device" 2 "PBS_NODEFILE /dev/zero: not a regular file but a character device"
+mkfifo "$tmp/fifo"
+(export PBS_TASKNUM=0 PBS_NODEFILE="$tmp/fifo"; mu "$c" resolve); got
+expect_err "node file a FIFO, which nobody writes: no hang" 2 \
+	"PBS_NODEFILE $tmp/fifo: not a regular file but a FIFO"
 : >"$tmp/empty"
 (export PBS_TASKNUM=0 PBS_NODEFILE="$tmp/empty"; mu "$c" resolve); got
 expect_err "node file empty" 2 "no host in the file"

@@ -70,6 +70,9 @@ expect_err "resourceconfig.json not JSON" 2 "$tmp/resourceconfig.json: not JSON"
 rm "$tmp/resourceconfig.json"
 mkdir "$tmp/resourceconfig.json"
 mu "$c" resolve; got
-expect_err "resourceconfig.json a directory" 2 "$tmp/resourceconfig.json: Is a directory"
+expect_err "resourceconfig.json a directory" 2 "$tmp/resourceconfig.json: not a regular file but a directory"
+c=$(conf sagemaker 'resource_config = "/dev/zero";')
+mu "$c" resolve; got
+expect_err "resourceconfig.json a device" 2 "/dev/zero: not a regular file but a character device"
 
 finish
