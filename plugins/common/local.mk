@@ -49,10 +49,12 @@ plugins_common_test_net_LDADD = plugins/common/libplugin_http.la $(CMOCKA_LIBS)
 endif
 endif
 
-# Its tests: the shared name order (cmocka).
+# Its tests: the shared name order, hosts and slots (cmocka).
 if HAVE_CMOCKA
-check_PROGRAMS += tests/unit/test_natural
-TESTS += tests/unit/test_natural
+check_PROGRAMS += tests/unit/test_natural tests/unit/test_slots
+TESTS += tests/unit/test_natural tests/unit/test_slots
 tests_unit_test_natural_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_natural_LDADD = plugins/common/libplugin_common.la $(CMOCKA_LIBS)
+tests_unit_test_slots_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_slots_LDADD = plugins/common/libplugin_common.la $(CMOCKA_LIBS)
 endif

@@ -61,13 +61,20 @@ static int grow_to(struct slots *s, size_t cap)
 	return 0;
 }
 
-int slots_reserve(struct slots *s, size_t hosts)
+int slots_adopt(struct slots *s, struct slot_host *hosts, size_t n, long max_total)
 {
-	size_t cap = s->cap ? s->cap : 16;
+	long total = 0;
 
-	while (cap < hosts)
-		cap *= 2;
-	return cap == s->cap ? 0 : grow_to(s, cap);
+	for (size_t i = 0; i < n; i++) {
+		if (hosts[i].tasks < 0 || hosts[i].tasks > max_total - total)
+			return -1;
+		total += hosts[i].tasks;
+	}
+	slots_free(s);
+	s->hosts = hosts;
+	s->nhosts = s->cap = n;
+	s->total = total;
+	return 0;
 }
 
 long slots_add(struct slots *s, const char *name, long tasks, long max_total)
@@ -75,6 +82,9 @@ long slots_add(struct slots *s, const char *name, long tasks, long max_total)
 	size_t i, mask;
 
 	if (tasks < 0 || tasks > max_total - s->total)
+		return -1;
+	/* Adopted hosts are indexed when the first lookup needs them. */
+	if (s->index_size == 0 && s->nhosts > 0 && grow_to(s, s->cap) != 0)
 		return -1;
 	if (s->index_size != 0) {
 		mask = s->index_size - 1;

@@ -37,9 +37,12 @@ static int task_configuration(const struct slurm_conf *conf, const struct slurm_
 {
 	size_t total = conf->ntpn_map ? conf->ntpn_map : env->hosts.n, n = 0;
 	struct slot *s = malloc((total ? total : 1) * sizeof(*s));
+	struct slot_host *hosts = malloc((total ? total : 1) * sizeof(*hosts));
 
-	if (!s) {
+	if (!s || !hosts) {
 		h->fail(call, "out of memory");
+		free(s);
+		free(hosts);
 		return -1;
 	}
 	for (size_t i = 0; i < total; i++) {
@@ -56,19 +59,19 @@ static int task_configuration(const struct slurm_conf *conf, const struct slurm_
 	if (sorted < total)
 		qsort(s, total, sizeof(*s), by_host);
 	for (size_t i = 0; i < total; i++) {
-		if (n && strcmp(s[n - 1].host, s[i].host) == 0)
+		if (n && strcmp(hosts[n - 1].name, s[i].host) == 0)
 			n--;
-		s[n++] = s[i];
+		hosts[n].name = s[i].host;
+		hosts[n++].tasks = s[i].count;
 	}
-	/* Reserved at once: one index, not one per doubling. */
-	int rc = slots_reserve(out, n);
-	for (size_t i = 0; rc == 0 && i < n; i++)
-		if (slots_add(out, s[i].host, s[i].count, LAYOUT_MAX_TASKS) < 0)
-			rc = -1;
-	if (rc != 0)
-		h->fail(call, "more than %ld tasks in the step, or out of memory", LAYOUT_MAX_TASKS);
 	free(s);
-	return rc;
+	/* Distinct now: the slots need no hash of them. */
+	if (slots_adopt(out, hosts, n, LAYOUT_MAX_TASKS) != 0) {
+		h->fail(call, "more than %ld tasks in the step", LAYOUT_MAX_TASKS);
+		free(hosts);
+		return -1;
+	}
+	return 0;
 }
 
 /* Where the task counts came from, for a reason. */
