@@ -120,8 +120,8 @@ muster_status layout_build(const muster_host *host, muster_call *call, const str
 	for (j = 0; j < l->njobs; j++)
 		requested += l->jobs[j].count;
 	if (requested != s->total) {
-		host->fail(call, "Requested %ld tasks but only %ld were assigned. (jobs against %s)",
-		           requested, s->total, l->source);
+		host->fail(call, "Requested %ld tasks but only %ld were assigned. (the jobs option "
+		           "against the slots of %s)", requested, s->total, l->source);
 		return MUSTER_STATUS_UNAVAIL;
 	}
 	if (l->rank < 0 || l->rank >= s->total) {
