@@ -64,10 +64,16 @@ enum { RUN_STARTED, RUN_ENDED, RUN_NOT_STARTED };
 _Noreturn void run_keeper(struct run_plan *p, int sfd, int link);
 void run_close_write_ends(struct run_worker *w);
 
-/* run_sweep.c: SIGKILL to every process whose parent is the caller and,
- * with group > 0, to every other one in process group `group`, as /proc
- * lists them; 0, or -1 when /proc cannot be read.  Async-signal-safe. */
-int run_kill_under(pid_t group);
+/* run_sweep.c: ends everything under a subreaper: SIGKILL to every
+ * process whose parent is the caller and, with group > 0, to every other
+ * one in process group `group`, as /proc lists them, round after round as
+ * the dying hand their children to the caller, each reaped and given to
+ * `reaped`, until nothing is left that the caller may kill (another
+ * user's process outlives it, as it would init's attempt) or 1 s passes
+ * with nothing to reap.  `sfd`: a non-blocking signalfd of SIGCHLD, which
+ * is blocked.  0, or -1 when /proc cannot be read.  Async-signal-safe. */
+int run_end_under(pid_t group, int sfd, void (*reaped)(pid_t pid, int status, void *data),
+                  void *data);
 
 /* Starts the workers and waits for them; the exit status. */
 int run_supervise(struct run_plan *p);

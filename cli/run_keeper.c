@@ -27,6 +27,8 @@
 
 struct keeper {
 	struct run_plan *p;
+	int sfd;    /* muster run's signalfd: SIGCHLD, and what it passed on
+	               to the workers' group, which reaches the keeper too */
 	int link;   /* to muster run */
 	pid_t self; /* also the workers' process group */
 	long live;  /* workers not yet reaped */
@@ -127,42 +129,43 @@ static void tell(const struct keeper *k, int kind, long i, int value)
 		return;
 }
 
-/* Reaps what has ended, waiting for one first with `block`; each worker's
- * end is told.  -1 once nothing is left to reap. */
-static int reap(struct keeper *k, int block)
+/* A process reaped: a worker's end is told. */
+static void reaped(pid_t pid, int st, void *data)
+{
+	struct keeper *k = data;
+	for (long i = 0; i < k->p->n; i++) {
+		if (k->p->w[i].pid == pid) {
+			tell(k, RUN_ENDED, i, st);
+			k->p->w[i].pid = 0;
+			k->live--;
+			return;
+		}
+	}
+}
+
+/* Reaps what has ended, waiting for one first with `block`. */
+static void reap(struct keeper *k, int block)
 {
 	pid_t pid;
 	int st;
 	while ((pid = waitpid(-1, &st, block ? 0 : WNOHANG)) > 0) {
 		block = 0;
-		for (long i = 0; i < k->p->n; i++) {
-			if (k->p->w[i].pid == pid) {
-				tell(k, RUN_ENDED, i, st);
-				k->p->w[i].pid = 0;
-				k->live--;
-				break;
-			}
-		}
+		reaped(pid, st, k);
 	}
-	return pid < 0 && errno == ECHILD ? -1 : 0;
 }
 
-/* SIGKILL to everything of the job, round after round, as each process
- * that dies hands its children to the keeper, until nothing is left. */
+/* SIGKILL to everything of the job: the workers' group, and whatever
+ * comes to the keeper as the processes above it die. */
 static _Noreturn void end_all(struct keeper *k)
 {
-	for (;;) {
-		if (run_kill_under(k->self) < 0) {
-			/* No /proc: the workers at least, by pid; what they
-			 * started goes to muster run (a subreaper) or init. */
-			for (long i = 0; i < k->p->n; i++)
-				if (k->p->w[i].pid > 0)
-					kill(k->p->w[i].pid, SIGKILL);
-			if (k->live == 0)
-				break;
-		}
-		if (reap(k, 1) < 0)
-			break;
+	if (run_end_under(k->self, k->sfd, reaped, k) < 0) {
+		/* No /proc: the workers at least, by pid; what they started
+		 * goes to muster run (a subreaper) or init. */
+		for (long i = 0; i < k->p->n; i++)
+			if (k->p->w[i].pid > 0)
+				kill(k->p->w[i].pid, SIGKILL);
+		while (k->live > 0)
+			reap(k, 1);
 	}
 	_exit(0);
 }
@@ -195,7 +198,7 @@ static int obey(const struct keeper *k)
 
 _Noreturn void run_keeper(struct run_plan *p, int sfd, int link)
 {
-	struct keeper k = { p, link, getpid(), 0 };
+	struct keeper k = { p, sfd, link, getpid(), 0 };
 	struct signalfd_siginfo si;
 	sigset_t all;
 

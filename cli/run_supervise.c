@@ -78,7 +78,7 @@ static void report_signal(const struct run_sup *s, int sig)
 	if (s->p->quiet)
 		return;
 	snprintf(message, sizeof(message), "run: stopped by %s: passing it on to the %ld running "
-	         "worker%s (SIGKILL %d s later to what is left)", signal_name(sig), s->live,
+	         "worker%s (what is left %d s later gets SIGKILL)", signal_name(sig), s->live,
 	         s->live == 1 ? "" : "s", RUN_GRACE_S);
 	fflush(stdout);
 	cli_log(MUSTER_LOG_NOTICE, message, NULL);
@@ -148,14 +148,16 @@ static void start_grace(struct run_sup *s)
 		s->kill_at = now_ms() + RUN_GRACE_S * 1000L;
 }
 
-/* A worker ended: the first failure, unless stopping, stops the others. */
+/* A worker ended: the first failure, unless muster run is stopping them
+ * or was stopped itself, stops the others. */
 static void on_end(struct run_sup *s, long i, int st)
 {
 	struct run_worker *w = &s->p->w[i];
 
 	w->status = st;
 	s->live--;
-	if (s->failure < 0 && !s->stopping && !s->signalled && !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
+	if (s->failure < 0 && !s->stopping && !s->signalled &&
+	    !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
 		s->failure = status_code(st);
 		report_failure(s->p, w, s->live);
 		order(s, SIGTERM);
@@ -200,17 +202,31 @@ static void read_notes(struct run_sup *s, int flags)
 	}
 }
 
+static void ignore_reaped(pid_t pid, int st, void *data)
+{
+	(void)pid;
+	(void)st;
+	(void)data;
+}
+
 /* Whatever came to muster run, a subreaper too, once the keeper was
- * killed: SIGKILL, round after round, until nothing is left. */
+ * killed: SIGKILL to all of it.  Its own signalfd of SIGCHLD, so that
+ * the signals that muster run passes on wait for it in s->sfd. */
 static void sweep(void)
 {
-	int st;
-	while (run_kill_under(0) == 0 && waitpid(-1, &st, 0) > 0)
-		;
+	sigset_t chld;
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	int sfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (sfd >= 0) {
+		run_end_under(0, sfd, ignore_reaped, NULL);
+		close(sfd);
+	}
 }
 
 static void on_keeper_end(struct run_sup *s, int st)
 {
+	pid_t pid = s->keeper;
 	char how[96];
 
 	s->keeper = 0;
@@ -220,8 +236,9 @@ static void on_keeper_end(struct run_sup *s, int st)
 	/* Killed: its workers died with it (PR_SET_PDEATHSIG), what they
 	 * started came here. */
 	describe(how, sizeof(how), st);
-	cli_error("run: the workers' keeper %s; ending its %ld workers and what they started", how,
-	          s->live);
+	fflush(stdout);
+	cli_error("run: the workers' keeper (pid %ld) %s; its %ld running workers died with it, "
+	          "what they started is killed", (long)pid, how, s->live);
 	for (long i = 0; i < s->p->n; i++)
 		s->p->w[i].pid = 0;
 	s->live = 0;

@@ -1,13 +1,17 @@
-/* Finding what a subreaper keeps: /proc read with bare system calls, as
- * the keeper runs this in a process forked from a muster run that may
- * have threads (no malloc, no stdio, no locale). */
+/* Ending what a subreaper keeps: found in /proc, read with bare system
+ * calls, as the keeper runs this in a process forked from a muster run
+ * that may have threads (no malloc, no stdio, no locale). */
 #include <config.h>
 
+#include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/signalfd.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "run.h"
@@ -62,14 +66,17 @@ static int parent_and_group(const char *pid, long *ppid, long *pgrp)
 	return *ppid < 0 || *pgrp < 0 ? -1 : 0;
 }
 
-int run_kill_under(pid_t group)
+/* SIGKILL to every process whose parent is the caller and, with group >
+ * 0, to every other one in process group `group`; how many took it (a
+ * zombie does: it is there to reap), -1 when /proc cannot be read. */
+static int kill_under(pid_t group)
 {
 	union {
 		struct dirent64_raw d;
 		char bytes[4096];
 	} buf;
 	long self = getpid(), got;
-	int dir = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int killed = 0, dir = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 	if (dir < 0)
 		return -1;
@@ -82,10 +89,41 @@ int run_kill_under(pid_t group)
 			if (pid <= 0 || *name != '\0' || pid == self ||
 			    parent_and_group(d->name, &ppid, &pgrp) < 0)
 				continue;
-			if (ppid == self || (group > 0 && pgrp == group))
-				kill((pid_t)pid, SIGKILL);
+			if ((ppid == self || (group > 0 && pgrp == group)) &&
+			    kill((pid_t)pid, SIGKILL) == 0)
+				killed++;
 		}
 	}
 	close(dir);
-	return got < 0 ? -1 : 0;
+	return got < 0 ? -1 : killed;
+}
+
+/* How long ending the job may go on without a process to reap: what is
+ * killed dies within it, unless the kernel holds it (it dies later). */
+#define IDLE_ROUNDS 10
+#define ROUND_MS 100
+
+int run_end_under(pid_t group, int sfd, void (*reaped)(pid_t, int, void *), void *data)
+{
+	struct signalfd_siginfo si;
+	int idle = 0;
+
+	for (;;) {
+		int killed = kill_under(group);
+		if (killed <= 0 || idle == IDLE_ROUNDS)
+			return killed < 0 ? -1 : 0;
+		/* A SIGCHLD, or a round later: a process dying out of the
+		 * group may have handed its children to the caller. */
+		struct pollfd fd = { .fd = sfd, .events = POLLIN };
+		poll(&fd, 1, ROUND_MS);
+		while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+			;
+		pid_t pid;
+		int st;
+		idle++;
+		while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+			reaped(pid, st, data);
+			idle = 0;
+		}
+	}
 }
