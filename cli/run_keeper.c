@@ -143,15 +143,17 @@ static void reaped(pid_t pid, int st, void *data)
 	}
 }
 
-/* Reaps what has ended, waiting for one first with `block`. */
-static void reap(struct keeper *k, int block)
+/* Reaps what has ended, waiting for one first with `block`; how many. */
+static int reap(struct keeper *k, int block)
 {
 	pid_t pid;
-	int st;
+	int st, n = 0;
 	while ((pid = waitpid(-1, &st, block ? 0 : WNOHANG)) > 0) {
 		block = 0;
 		reaped(pid, st, k);
+		n++;
 	}
+	return n;
 }
 
 /* SIGKILL to everything of the job: the workers' group, and whatever
@@ -164,8 +166,8 @@ static _Noreturn void end_all(struct keeper *k)
 		for (long i = 0; i < k->p->n; i++)
 			if (k->p->w[i].pid > 0)
 				kill(k->p->w[i].pid, SIGKILL);
-		while (k->live > 0)
-			reap(k, 1);
+		while (k->live > 0 && reap(k, 1) > 0)
+			;
 	}
 	_exit(0);
 }
@@ -228,7 +230,8 @@ _Noreturn void run_keeper(struct run_plan *p, int sfd, int link)
 			run_close_write_ends(&p->w[i]);
 	}
 	while (k.live > 0) {
-		struct pollfd fds[2] = { { .fd = sfd, .events = POLLIN }, { .fd = link, .events = POLLIN } };
+		struct pollfd fds[2] = { { .fd = sfd, .events = POLLIN },
+			                 { .fd = link, .events = POLLIN } };
 		if (poll(fds, 2, -1) < 0 || (fds[1].revents && obey(&k) < 0))
 			break;
 		/* SIGCHLD, and what it passed on to its own group: read and dropped. */

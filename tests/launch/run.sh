@@ -263,6 +263,20 @@ kill -KILL "-$pid"
 job_end
 job_gone "SIGKILL of muster run's process group" "$tmp/killpg"
 
+# The keeper killed: the workers die with it, and muster run, a subreaper
+# too, kills what they started and exits 137, saying what happened.
+job_start keeper "$both wait"
+keeper=
+for p in $(job_pids "$tmp/keeper"); do
+	if [ "$(cut -d' ' -f4 "/proc/$p/stat" 2>/dev/null)" = "$pid" ]; then keeper=$p; fi
+done
+[ -z "$keeper" ] || kill -KILL "$keeper"
+job_end
+expect_status 137 "SIGKILL of the workers' keeper: muster run exits 137"
+expect_err_match "^muster: run: the workers' keeper \(pid $keeper\) was killed by signal 9" \
+	"... and says that the keeper was killed"
+job_gone "... SIGKILL of the keeper" "$tmp/keeper"
+
 # Under nohup a hang-up is ignored: muster run neither takes it for its
 # stop (nor SIGKILLs the workers 10 s later); the SIGTERM after it is.
 (trap '' HUP; MUSTER_TEST_JOB=$tmp/nohup exec $M run --for pytorch --nproc-per-node 2 -- \
