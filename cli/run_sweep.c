@@ -109,6 +109,11 @@ int run_end_under(pid_t group, int sfd, void (*reaped)(pid_t, int, void *), void
 	int idle = 0;
 
 	for (;;) {
+		/* No child, no descendant (a subreaper's orphans are its
+		 * children): nothing to look for in /proc. */
+		siginfo_t any;
+		if (waitid(P_ALL, 0, &any, WEXITED | WNOHANG | WNOWAIT) < 0 && errno == ECHILD)
+			return 0;
 		int killed = kill_under(group);
 		if (killed <= 0 || idle == IDLE_ROUNDS)
 			return killed < 0 ? -1 : 0;
