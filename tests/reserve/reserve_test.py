@@ -220,13 +220,15 @@ SERVERS = []  # every server started, ended by pid when a scenario ends
 
 
 class Server:
-    def __init__(self, *args, nofile=None):
+    def __init__(self, *args, nofile=None, options=()):
         self.portfile = os.path.join(TMP, "port")
         if os.path.exists(self.portfile):
             os.remove(self.portfile)
         self.outfile = os.path.join(TMP, "out")
         self.errfile = os.path.join(TMP, "err")
-        self.cmd = [MUSTER, "reserve", "--host", "127.0.0.1", "--port-file", self.portfile] + list(args)
+        # options: muster's own, before the command (-vv).
+        self.cmd = [MUSTER] + list(options) + ["reserve", "--host", "127.0.0.1", "--port-file",
+                                               self.portfile] + list(args)
         # nofile: the server's (soft, hard) RLIMIT_NOFILE.
         limit = None if nofile is None else (
             lambda: resource.setrlimit(resource.RLIMIT_NOFILE, nofile))
@@ -522,6 +524,23 @@ def scenario_registrations():
     check(err.count(mine) == 1, "two refusals on one connection are logged once", err)
     for s in (c, c1, late):
         s.close()
+
+    # The QINFO list is encoded once per registration added, whoever asks.
+    srv = Server("--size", "2", "--timeout", "30", options=["-vv"])
+    c = Client(srv.port)
+    lists = [c.request("QINFO") for _ in range(3)]
+    c.request("REG", good)
+    lists += [c.request("QINFO") for _ in range(3)]
+    d = Client(srv.port)
+    d.request("REG", metadata(0, "ps", 0, 44009))  # refused: no change
+    lists += [d.request("QINFO") for _ in range(3)]
+    check(lists == [[]] * 3 + [[good]] * 6, "QINFO answers as the registrations stand", lists)
+    srv.proc.kill()
+    srv.wait()
+    encoded = srv.stderr().count("the QINFO list encoded")
+    check(encoded == 2, "9 QINFOs, 2 states of the list: encoded %d times" % encoded, srv.stderr())
+    c.close()
+    d.close()
 
 
 def scenario_stop():

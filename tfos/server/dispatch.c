@@ -61,8 +61,10 @@ static struct blob *list_reply(struct muster_reserve *s)
 		items[i].pickle = s->reg.items[i].pickle;
 		items[i].len = s->reg.items[i].len;
 	}
-	if (pv_encode_list_of(items, s->reg.len, &bytes, &len, &perr) == 0)
-		s->reply_list = blob_new(bytes, len);
+	if (pv_encode_list_of(items, s->reg.len, &bytes, &len, &perr) == 0 &&
+	    (s->reply_list = blob_new(bytes, len)) != NULL)
+		log_msg(&s->log, MUSTER_LOG_DEBUG, "the QINFO list encoded: %zu registrations, %zu bytes",
+		        s->reg.len, len);
 	free(bytes);
 	free(items);
 	return s->reply_list;
