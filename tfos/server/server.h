@@ -8,7 +8,9 @@
  * and one that never reads its reply stalls only itself).  Nothing ever
  * blocks: a client that stops half-way through a frame holds one slot and
  * nothing else, and is closed once it has completed no request for the idle
- * timeout.  Who gets a slot at all is admit.c's business.
+ * timeout.  A request refused ('ERR') is no request completed, and its
+ * connection is not read for a second.  Who gets a slot at all is admit.c's
+ * business.
  */
 #ifndef MUSTER_TFOS_SERVER_H
 #define MUSTER_TFOS_SERVER_H
