@@ -295,9 +295,8 @@ def reg_flood_case(kind, what):
     srv = Server("--size", "4", "--timeout", "30")
     pid = srv.proc.pid
     _, cpu0 = proc_stat(pid)
-    ready = tempfile.mktemp(".ready", "regflood", TMP)
-    flood = subprocess.Popen([sys.executable, REG_FLOOD, str(srv.port), str(REG_FLOOD_S), kind,
-                              ready], stdout=subprocess.PIPE, text=True)
+    flood = subprocess.Popen([sys.executable, REG_FLOOD, str(srv.port), str(REG_FLOOD_S), kind],
+                             stdout=subprocess.PIPE, text=True)
     try:
         cpu, peak = watch(pid, time.monotonic() + REG_FLOOD_S)
         counts = flood.communicate(timeout=30)[0].split()

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A bounded registration flood against a loopback reservation server.
 
-usage: reg_flood.py PORT SECONDS KIND READYFILE
+usage: reg_flood.py PORT SECONDS KIND
 
 From source address 127.0.0.2 to 127.0.0.1:PORT it sends REG requests, each
 as soon as the last one is answered, on one connection (a new one when the
@@ -9,12 +9,11 @@ server closes it), for SECONDS.  KIND is what each registers:
   pad   {'pad': 'x' * 60000}: no executor id, no host, 60 kB
   ids   a complete registration with its own executor id, from 1,000 up (far
         beyond any --size here), carrying a 3,000-byte field
-Once connected it writes READYFILE; at the end it prints one line,
+At the end it prints one line,
 "sent N answered A ok K closed C": requests sent, replies read, replies
 'OK', connections the server closed.  Duration is bounded (60 s) and only
 loopback is targeted.
 """
-import os
 import pickle
 import socket
 import struct
@@ -52,14 +51,11 @@ def connect(port):
 
 
 def main():
-    port, seconds, kind, ready = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3], sys.argv[4]
+    port, seconds, kind = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
     assert 0 < seconds <= 60 and kind in ("pad", "ids"), "reg_flood.py: beyond its bounds"
     end = time.monotonic() + seconds
     sent = answered = ok = closed = 0
     sock = connect(port)
-    with open(ready + ".tmp", "w") as f:
-        f.write("connected\n")
-    os.rename(ready + ".tmp", ready)
     # The pad frame is built once: the flood is as fast as the server lets it be.
     pad = pickle.dumps({"type": "REG", "data": registration("pad", 0)})
     while time.monotonic() < end:
