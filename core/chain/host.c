@@ -62,7 +62,7 @@ static void host_open_error(muster_plugin_ctx *pc, const muster_cfg *at, const c
 	if (!pc)
 		return;
 	/* A node muster added (an absent `config`) has no line: use its entry's. */
-	const config_setting_t *node = at ? (const config_setting_t *)at : pc->config;
+	const config_setting_t *node = at ? cfgview_setting(at) : pc->config;
 	while (node && !config_setting_source_file(node) && config_setting_parent(node))
 		node = config_setting_parent(node);
 	settings_where(node, where, sizeof(where));
