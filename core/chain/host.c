@@ -80,6 +80,8 @@ static void host_fail(muster_call *call, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(call->reason, sizeof(call->reason), fmt, ap);
 	va_end(ap);
+	if (call->failed)
+		call->failed(call->failed_data, call->reason);
 }
 
 static long host_remaining_ms(const muster_call *call)
@@ -87,6 +89,8 @@ static long host_remaining_ms(const muster_call *call)
 	struct timespec now;
 	if (!call)
 		return 0;
+	if (call->watching)
+		return call->budget_ms;
 	monotonic_now(&now);
 	long ms = (long)(call->deadline.tv_sec - now.tv_sec) * 1000 +
 	          (call->deadline.tv_nsec - now.tv_nsec) / 1000000;
@@ -266,6 +270,32 @@ static int host_hold_port(muster_call *call, int fd, int port)
 	return 0;
 }
 
+static muster_call *host_watch_call_begin(muster_plugin_ctx *pc, long budget_ms,
+                                          void (*failed)(void *data, const char *reason),
+                                          void *data)
+{
+	struct muster_call *call = malloc(sizeof(*call));
+	if (!call)
+		return NULL;
+	call_init(call, pc, budget_ms > 0 ? budget_ms : 0);
+	if (builder_init(&call->builder) < 0) {
+		free(call);
+		return NULL;
+	}
+	call->watching = 1;
+	call->failed = failed;
+	call->failed_data = data;
+	return call;
+}
+
+static void host_watch_call_end(muster_call *call)
+{
+	if (!call)
+		return;
+	builder_discard(&call->builder);
+	free(call);
+}
+
 const muster_host host_services = {
 	.abi_major = MUSTER_PLUGIN_ABI_MAJOR,
 	.abi_minor = MUSTER_PLUGIN_ABI_MINOR,
@@ -301,4 +331,6 @@ const muster_host host_services = {
 	.watch_stop_fd = host_watch_stop_fd,
 	.add_task_range = host_add_task_range,
 	.reserve_tasks = host_reserve_tasks,
+	.watch_call_begin = host_watch_call_begin,
+	.watch_call_end = host_watch_call_end,
 };

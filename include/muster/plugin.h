@@ -83,7 +83,7 @@ enum muster_master_rule {
 #define MUSTER_PLUGIN_CONFIG_ONLY 0x2u
 
 #define MUSTER_PLUGIN_ABI_MAJOR 1
-#define MUSTER_PLUGIN_ABI_MINOR 5
+#define MUSTER_PLUGIN_ABI_MINOR 6
 
 /* Opaque handles owned by the core. */
 typedef struct muster_plugin_ctx muster_plugin_ctx; /* one chain entry */
@@ -178,6 +178,18 @@ typedef struct muster_host {
 	 * of regrowing as they come.  A wrong count costs memory or a regrowth,
 	 * never a wrong answer; the host bounds what it reserves. */
 	int (*reserve_tasks)(muster_call *call, const char *job, long count);
+
+	/* ABI 1.6: a call for watch(), so that the code it shares with
+	 * resolve() (connecting, listing) has one to fail and time itself
+	 * through.  fail() on it hands the reason to failed(data, reason)
+	 * (NULL: the reason is dropped) rather than ending an answer;
+	 * remaining_ms() answers budget_ms every time: a watch has no
+	 * deadline, so each request it makes gets the whole budget; what the
+	 * builder services add to it is discarded.  Only watch()'s thread uses
+	 * it, until watch_call_end().  NULL when out of memory. */
+	muster_call *(*watch_call_begin)(muster_plugin_ctx *pc, long budget_ms,
+	                                 void (*failed)(void *data, const char *reason), void *data);
+	void (*watch_call_end)(muster_call *call);
 } muster_host;
 
 /* Whether the host has the service `field` (appended in some ABI minor). */
