@@ -34,16 +34,6 @@ bool registry_complete(const struct muster_reserve *s)
 	return (long)s->reg.len >= s->size;
 }
 
-bool registry_has_id(const struct registry *r, int64_t id)
-{
-	size_t i;
-
-	for (i = 0; i < r->len; i++)
-		if (r->items[i].executor_id == id)
-			return true;
-	return false;
-}
-
 static void set_fetched(struct registry *r, struct reg *g, bool fetched)
 {
 	if (g->fetched != fetched)

@@ -139,7 +139,6 @@ int registry_add(struct muster_reserve *s, struct conn *c, pv *data, size_t *ind
 bool registry_complete(const struct muster_reserve *s);
 void registry_mark_fetched(struct muster_reserve *s, struct conn *c);
 void registry_conn_closed(struct muster_reserve *s, const struct conn *c);
-bool registry_has_id(const struct registry *r, int64_t id);
 
 /* admit.c */
 /* Accept what the caps and the descriptor limit allow (a bounded batch). */
