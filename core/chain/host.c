@@ -138,7 +138,10 @@ static int host_add_job(muster_call *call, const char *job)
 	return built(call, builder_job(&call->builder, job) ? 0 : -1);
 }
 
-/* Every task address enters the result here, and is checked first. */
+/* Task addresses enter the result only through add_task(), which checks
+ * each, and add_task_range(), which checks the first for all (only the
+ * port differs). */
+
 /* An address that is no plain name: its length, or 0 with the reason.
  * Apart, so that the plain case's frame holds no message buffer. */
 static __attribute__((noinline)) size_t careful_length(muster_call *call, const char *job,

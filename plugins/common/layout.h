@@ -10,9 +10,12 @@
 
 #include "slots.h"
 
-/* Task slots a backend accepts at most (as the Slurm hostlist limit). */
+/* Task slots a layout takes at most, over all its hosts, and so the bound
+ * of the ranks and counts the pbs, lsf and mpi backends read: 65,536, as
+ * many as a Slurm host list may name hosts.  The slurm backend lays out
+ * its tasks itself and allows SLURM_MAX_TASKS. */
 #define LAYOUT_MAX_TASKS 65536L
-/* GPU ids a layout hands out over all its tasks (16 MiB of them). */
+/* GPU ids a layout hands out over all its tasks: 2^22, 16 MiB as ints. */
 #define LAYOUT_MAX_GPU_IDS (1L << 22)
 
 struct layout_job {

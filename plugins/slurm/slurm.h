@@ -7,7 +7,9 @@
 
 #include "hostlist.h"
 
-/* Total tasks of one layout: 32,768 in a 4,096-node allocation of 8. */
+/* The most tasks one layout has, and so the bound of every count and rank
+ * read for it (a job's count, tasks_per_node, SLURM_PROCID, the number of
+ * tasks): 2^20, 32 times the 32,768 of a 4,096-node allocation of 8. */
 #define SLURM_MAX_TASKS (1L << 20)
 
 struct slurm_job {
