@@ -7,6 +7,8 @@
 #    entry symbol (check-exports.sh is the reusable checker);
 #  - trust.sh: plugins that others could replace are refused, as
 #    `muster plugins` and the warnings show;
+#  - popt-rows.sh: the MUSTER_POPT_* rows compile without a warning as C
+#    (designated) and C++ (positional), and both hold the same fields;
 #  - man3.sh: muster(3) shows every function of muster.h, as the header
 #    declares it, and the manual pages render without a groff warning;
 #  - out-of-tree.sh: examples/plugin builds with `pkg-config --cflags
@@ -90,6 +92,7 @@ endif
 
 # Shell tests.  They need the compilers configure found.
 shell_tests += tests/abi/headers.sh
+shell_tests += tests/abi/popt-rows.sh
 shell_tests += tests/abi/man3.sh
 shell_tests += tests/abi/exports.sh
 shell_tests += tests/abi/out-of-tree.sh
