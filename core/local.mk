@@ -25,7 +25,7 @@ core_libmuster_internal_la_SOURCES = \
 	core/local/local_devices.c core/local/local_devices.h core/local/local_visible.c \
 	core/local/local_nvidia.c core/local/local_sysfs.c core/local/local_fill.c \
 	core/chain/chain.c core/chain/chain.h core/chain/ctx.c core/chain/ctx.h \
-	core/chain/host.c core/chain/host.h \
+	core/chain/host.c core/chain/host.h core/chain/explain.c core/chain/explain.h \
 	core/watch/watch.c core/watch/watch.h core/watch/watch_entries.c \
 	core/watch/watch_files.c
 core_libmuster_internal_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/core

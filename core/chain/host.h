@@ -12,6 +12,8 @@
 #include "model/builder.h"
 #include "base/log.h"
 
+struct explain_notes;
+
 struct muster_plugin_ctx {
 	char prefix[160];              /* "plugin(instance): " */
 	const struct logger *logger;
@@ -32,6 +34,7 @@ struct muster_call {
 	int watching;
 	void (*failed)(void *data, const char *reason);
 	void *failed_data;
+	struct explain_notes *notes;   /* note_input()'s record; NULL: nobody asked */
 };
 
 extern const muster_host host_services;

@@ -241,6 +241,19 @@ int builder_set_task(struct builder *b, const char *type, long index)
 	return 0;
 }
 
+int builder_set_node_order(struct builder *b, const char *const *hosts, size_t n)
+{
+	const char **order = n ? arena_alloc(&b->r->arena, n * sizeof(*order)) : NULL;
+	if (n && !order)
+		return fail(b, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		if (!(order[i] = arena_strdup(&b->r->arena, hosts[i])))
+			return fail(b, "out of memory");
+	b->r->node_order = order;
+	b->r->nnode_order = n;
+	return 0;
+}
+
 int builder_set_string(struct builder *b, const char **field, const char *value)
 {
 	if (!value) {

@@ -128,6 +128,12 @@ static struct muster_result *start_union(struct muster_result *first)
 	u->task_index = first->task_index;
 	u->rpc_layer = first->rpc_layer;
 	u->environment = first->environment;
+	/* How the launch numbers processes is the first contributor's alone:
+	 * a later one's order or job id would not describe the union. */
+	u->placement = first->placement;
+	u->node_order = first->node_order;
+	u->nnode_order = first->nnode_order;
+	u->job_id = first->job_id;
 	if (join_source(u, first->source) < 0)
 		goto fail;
 	u->held_fd = first->held_fd;

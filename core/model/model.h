@@ -52,6 +52,10 @@ struct muster_result {
 	const char *master;     /* session_master, or Simple's stored master */
 	int master_rule;        /* enum muster_master_rule */
 	const char *source;     /* "instance" or "a+b" after a merge */
+	int placement;          /* MUSTER_PLACEMENT_* */
+	const char **node_order; /* the scheduler's host order, in the arena */
+	size_t nnode_order;
+	const char *job_id;     /* the launcher's; NULL: none */
 	char *union_source;     /* a merge's growing "a+b+...", which source shows */
 	size_t union_source_len, union_source_cap;
 	int held_fd;            /* reserved port's socket, -1: none (atomic) */
