@@ -20,7 +20,8 @@ core_libmuster_internal_la_SOURCES = \
 	core/model/diff.h \
 	core/emit/jsonw.c core/emit/jsonw.h core/emit/emit_json.c core/emit/emit_tf_config.c \
 	core/emit/master.c \
-	core/launch/launch.h core/launch/launch_nodes.c core/launch/launch_env.c \
+	core/launch/launch.h core/launch/plan.c core/launch/plan_units.c \
+	core/launch/plan_counts.c core/launch/plan_port.c core/launch/launch_env.c \
 	core/launch/launch_hostfile.c \
 	core/local/local_devices.c core/local/local_devices.h core/local/local_visible.c \
 	core/local/local_nvidia.c core/local/local_sysfs.c core/local/local_fill.c \

@@ -288,6 +288,8 @@ static int chain_run(struct muster_ctx *ctx, struct muster_result **out, muster_
 		}
 	}
 	if (merged) {
+		/* The config's word on the launch's port travels with its answer. */
+		merged->master_port = ctx->settings.master_port;
 		error_clear(err);
 		*out = merged;
 		return 0;

@@ -27,7 +27,8 @@ static const char *const status_names[STATUS_COUNT] = {"success", "notfound", "u
 static const char *const action_keys[STATUS_COUNT] = {"on_success", "on_notfound", "on_unavail",
                                                       "on_tryagain"};
 /* What a typo is compared with. */
-static const char *const top_keys[] = {"chain", "strict", "plugin_path", "local_accelerators"};
+static const char *const top_keys[] = {"chain", "strict", "plugin_path", "local_accelerators",
+                                       "master_port"};
 static const char *const entry_keys[] = {"plugin",      "name",       "config",
                                          "timeout_ms",  "on_success", "on_notfound",
                                          "on_unavail",  "on_tryagain", "watch_interval_ms"};
@@ -225,17 +226,24 @@ static int parse_action(const config_setting_t *node, int *action, muster_error 
 }
 
 
-/* A duration in milliseconds, 1 ms to one day. */
-static int milliseconds_setting(const config_setting_t *m, const char *key, long *out,
-                                muster_error *err)
+/* An integer from `min` to `max`. */
+static int integer_setting(const config_setting_t *m, const char *key, long min, long max,
+                           long *out, muster_error *err)
 {
 	if (config_setting_type(m) != CONFIG_TYPE_INT && config_setting_type(m) != CONFIG_TYPE_INT64)
 		return fail_at(err, m, "'%s' must be an integer", key);
 	long long v = config_setting_get_int64(m);
-	if (v <= 0 || v > 86400000LL)
-		return fail_at(err, m, "'%s' must be between 1 and 86400000, not %lld", key, v);
+	if (v < min || v > max)
+		return fail_at(err, m, "'%s' must be between %ld and %ld, not %lld", key, min, max, v);
 	*out = (long)v;
 	return 0;
+}
+
+/* A duration in milliseconds, 1 ms to one day. */
+static int milliseconds_setting(const config_setting_t *m, const char *key, long *out,
+                                muster_error *err)
+{
+	return integer_setting(m, key, 1, 86400000L, out, err);
 }
 static int parse_entry(struct settings *s, config_setting_t *node, struct entry_settings *e,
                        muster_error *err)
@@ -390,6 +398,9 @@ static int parse_top(struct settings *s, config_t *cfg, config_setting_t **chain
 			if (config_setting_type(m) != CONFIG_TYPE_BOOL)
 				return fail_at(err, m, "'local_accelerators' must be true or false");
 			s->local_accelerators = config_setting_get_bool(m);
+		} else if (strcmp(key, "master_port") == 0) {
+			if ((rc = integer_setting(m, key, 1, 65535, &s->master_port, err)) < 0)
+				return rc;
 		} else {
 			unknown_key(s, m, top_keys, COUNT(top_keys));
 		}

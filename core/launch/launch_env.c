@@ -57,155 +57,188 @@ static char **pack(struct envlist *e)
 	return vec;
 }
 
-/* The position of the launch's task among the nodes. */
-static int find_self(const struct launch_nodes *nodes, const muster_result *r,
-                     const muster_launch *l, size_t *rank, muster_error *err)
+static void torch_env(struct envlist *e, const struct muster_plan *p, const struct plan_unit *u,
+                      long proc)
 {
-	const char *type = l->task_type ? l->task_type : r->task_type;
-	long id = l->task_id >= 0 ? l->task_id : r->task_index;
-
-	if (!type || id < 0)
-		return error_set(err, MUSTER_ENOENT,
-		                 "no task given, and this process's own task is unknown "
-		                 "(source %s)", r->source ? r->source : "?");
-	const struct job *job = model_job(r, type);
-	if (!job)
-		return error_set(err, MUSTER_ENOENT, "No such job in cluster: '%s'", type);
-	if (!model_address(job, id))
-		return error_set(err, MUSTER_ENOENT, "No task with index %ld in job '%s'", id, type);
-	for (size_t i = 0; i < nodes->count; i++) {
-		if (nodes->node[i].job == job && nodes->node[i].index == id) {
-			*rank = i;
-			return 0;
-		}
-	}
-	return error_set(err, MUSTER_ENOENT,
-	                 "task %s:%ld is not a training task of a %s launch (jobs %s)", type, id,
-	                 l->framework, l->jobs ? l->jobs : "other than ps and evaluator");
+	const struct plan_node *node = &p->node[u->node];
+	put(e, "MASTER_ADDR", p->master_host);
+	put_long(e, "MASTER_PORT", p->master_port);
+	put_long(e, "WORLD_SIZE", p->world);
+	put_long(e, "RANK", u->rank0 + proc);
+	put_long(e, "LOCAL_RANK", u->local0 + proc);
+	put_long(e, "LOCAL_WORLD_SIZE", node->nproc);
+	put_long(e, "GROUP_RANK", (long)u->node);
+	put_long(e, "NODE_RANK", (long)u->node);
+	/* torchrun reads each of its arguments from PET_<NAME> when absent;
+	 * they say "one agent per node, each with this many workers", which
+	 * only a plan of one unit per node with equal counts is. */
+	if (!p->one_unit_per_node || !p->equal_counts)
+		return;
+	put_long(e, "PET_NNODES", (long)p->nnodes);
+	put_long(e, "PET_NODE_RANK", (long)u->node);
+	put_long(e, "PET_NPROC_PER_NODE", u->nproc);
+	put(e, "PET_MASTER_ADDR", p->master_host);
+	put_long(e, "PET_MASTER_PORT", p->master_port);
 }
 
-static int torch_env(struct envlist *e, const struct launch_nodes *nodes, size_t node,
-                     const muster_launch *l, muster_error *err)
+static void jax_env(struct envlist *e, const struct muster_plan *p, const struct plan_unit *u,
+                    long proc, const char *local_device_ids, long node_gpus)
 {
-	const char *master = nodes->node[0].address;
-	char host[256], port[6];
-
-	if (launch_split_address(master, host, sizeof(host), port) != 0)
-		return error_set(err, MUSTER_ENOENT, "the master task's address '%s' is not HOST:PORT",
-		                 master);
-	put(e, "MASTER_ADDR", host);
-	put(e, "MASTER_PORT", port);
-	put_long(e, "WORLD_SIZE", (long)nodes->count * l->nproc_per_node);
-	put_long(e, "RANK", (long)node * l->nproc_per_node + l->local_rank);
-	put_long(e, "LOCAL_RANK", l->local_rank);
-	put_long(e, "LOCAL_WORLD_SIZE", l->nproc_per_node);
-	put_long(e, "GROUP_RANK", (long)node);
-	put_long(e, "NODE_RANK", (long)node);
-	/* torchrun reads each of its arguments from PET_<NAME> when absent. */
-	put_long(e, "PET_NNODES", (long)nodes->count);
-	put_long(e, "PET_NODE_RANK", (long)node);
-	put_long(e, "PET_NPROC_PER_NODE", l->nproc_per_node);
-	put(e, "PET_MASTER_ADDR", host);
-	put(e, "PET_MASTER_PORT", port);
-	return 0;
+	char coordinator[300];
+	int v6 = strchr(p->master_host, ':') != NULL;
+	snprintf(coordinator, sizeof(coordinator), "%s%s%s:%d", v6 ? "[" : "", p->master_host,
+	         v6 ? "]" : "", p->master_port);
+	put(e, "JAX_COORDINATOR_ADDRESS", coordinator);
+	put_long(e, "JAX_NUM_PROCESSES", p->world);
+	put_long(e, "JAX_PROCESS_ID", u->rank0 + proc);
+	if (local_device_ids)
+		put(e, "JAX_LOCAL_DEVICE_IDS", local_device_ids);
+	else if (node_gpus == p->node[u->node].nproc || (node_gpus < 0 && p->gpu_counts))
+		/* Each process of the node owns one of its GPUs: its own. */
+		put_long(e, "JAX_LOCAL_DEVICE_IDS", u->local0 + proc);
 }
 
-static void jax_env(struct envlist *e, const struct launch_nodes *nodes, size_t node,
-                    const muster_launch *l)
-{
-	put(e, "JAX_COORDINATOR_ADDRESS", nodes->node[0].address);
-	put_long(e, "JAX_NUM_PROCESSES", (long)nodes->count * l->nproc_per_node);
-	put_long(e, "JAX_PROCESS_ID", (long)node * l->nproc_per_node + l->local_rank);
-	if (l->local_device_ids)
-		put(e, "JAX_LOCAL_DEVICE_IDS", l->local_device_ids);
-}
-
-static int tf_env(struct envlist *e, const muster_result *r, const muster_launch *l,
-                  muster_error *err)
+static int tf_env(struct envlist *e, const struct muster_plan *p, muster_error *err)
 {
 	char *tf = NULL;
-	int rc = muster_result_to_tf_config(&tf, r, l->task_type, l->task_id, 0, err);
+	int rc = muster_result_to_tf_config(&tf, p->r, p->task_type, p->task_id, 0, err);
 	if (rc == 0)
 		put(e, "TF_CONFIG", tf);
 	free(tf);
 	return rc;
 }
 
-/* The GPUs the result gives the launch's task (a scheduler's allocation,
- * e.g. Slurm's per-task slice) as CUDA_VISIBLE_DEVICES: a library must not
- * set it in its own process, so the process it launches gets it.  Every
- * process of the node sees them all and picks by LOCAL_RANK, as under
- * torchrun. */
-static void gpu_ids_env(struct envlist *e, const muster_result *r, const muster_launch *l)
+/* One task's GPU ids, as the result gives them; 0 when it gives none. */
+static size_t task_gpu_ids(const muster_result *r, const char *job, long index, const int **ids)
 {
-	const char *type = l->task_type ? l->task_type : r->task_type;
-	long id = l->task_id >= 0 ? l->task_id : r->task_index;
 	const char *kind;
-	const int *ids;
 	size_t n;
-
-	if (!type || muster_result_accelerator_ids(r, type, id, &kind, &ids, &n) != 0 ||
-	    strcmp(kind, "GPU") != 0 || n == 0)
-		return;
-	char *list = malloc(n * 12 + 1), *p = list;
-	if (!list) {
-		e->failed = 1;
-		return;
-	}
-	for (size_t i = 0; i < n; i++)
-		p += sprintf(p, "%s%d", i ? "," : "", ids[i]);
-	put(e, "CUDA_VISIBLE_DEVICES", list);
-	free(list);
+	if (!job || muster_result_accelerator_ids(r, job, index, &kind, ids, &n) != 0 ||
+	    strcmp(kind, "GPU") != 0)
+		return 0;
+	return n;
 }
 
-static int check_launch(const muster_launch *l, muster_error *err)
+/* Appends `id` to list[0..*n) unless it is there: a GPU every task of a
+ * host sees (Slurm's --gpus-per-node) is one GPU of the node. */
+static void add_id(int *list, size_t *n, int id)
 {
-	int rc = launch_check(l, err);
-
-	if (rc != 0)
-		return rc;
-	if (!l->framework)
-		return error_set(err, MUSTER_EINVAL, "muster_launch: no framework given");
-	if (l->local_rank < 0 || l->local_rank >= l->nproc_per_node)
-		return error_set(err, MUSTER_EINVAL, "local rank %ld is not below %ld processes per node",
-		                 l->local_rank, l->nproc_per_node);
-	return 0;
+	for (size_t i = 0; i < *n; i++)
+		if (list[i] == id)
+			return;
+	list[(*n)++] = id;
 }
 
-MUSTER_API int muster_launch_env(char ***out, const muster_result *r, const muster_launch *l,
-                                 muster_error *err)
+/*
+ * The GPUs the result gives the launch's processes on this node, as
+ * CUDA_VISIBLE_DEVICES: a library must not set it in its own process, so
+ * the process it launches gets it.  Every process of a node sees the
+ * node's GPUs in one order and picks by LOCAL_RANK, as under torchrun:
+ * under processes placement the union of its tasks' ids in local-rank
+ * order, under nodes placement (and for tensorflow) the task's ids.  The
+ * number of ids, -1 when none is set.
+ */
+static long gpu_ids_env(struct envlist *e, const struct muster_plan *p, const struct plan_unit *u)
+{
+	const char *job = u ? u->job->name : p->task_type ? p->task_type : p->r->task_type;
+	long index = u ? u->index : p->task_id >= 0 ? p->task_id : p->r->task_index;
+	const int *ids;
+	size_t n = task_gpu_ids(p->r, job, index, &ids), total = 0;
+	int across = u && p->placement == MUSTER_PLACEMENT_PROCESSES;
+
+	for (size_t i = 0; across && i < p->nunits; i++)
+		if (p->unit[i].node == u->node)
+			total += task_gpu_ids(p->r, p->unit[i].job->name, p->unit[i].index, &ids);
+	if (!across)
+		total = n;
+	if (total == 0)
+		return -1;
+	int *list = malloc(total * sizeof(*list));
+	char *text = malloc(total * 12 + 1), *o = text;
+	size_t count = 0;
+	if (!list || !text) {
+		free(list);
+		free(text);
+		e->failed = 1;
+		return -1;
+	}
+	for (size_t i = 0; across && i < p->nunits; i++)
+		if (p->unit[i].node == u->node)
+			for (size_t j = 0, m = task_gpu_ids(p->r, p->unit[i].job->name,
+			                                      p->unit[i].index, &ids); j < m; j++)
+				add_id(list, &count, ids[j]);
+	for (size_t j = 0; !across && j < n; j++)
+		list[count++] = ids[j];
+	for (size_t i = 0; i < count; i++)
+		o += sprintf(o, "%s%d", i ? "," : "", list[i]);
+	put(e, "CUDA_VISIBLE_DEVICES", text);
+	free(list);
+	free(text);
+	return (long)count;
+}
+
+MUSTER_API int muster_plan_env(char ***out, const muster_plan *p, long proc,
+                               const char *local_device_ids, muster_error *err)
 {
 	struct envlist e = { .n = 0 };
-	struct launch_nodes nodes = { NULL, 0 };
-	size_t node = 0;
-	int rc;
+	struct envlist gpus = { .n = 0 };
+	int rc = 0;
 
-	if (!out || !r || !l)
-		return error_set(err, MUSTER_EINVAL, "muster_launch_env: NULL argument");
+	if (!out || !p)
+		return error_set(err, MUSTER_EINVAL, "muster_plan_env: NULL argument");
 	*out = NULL;
-	if ((rc = check_launch(l, err)) != 0)
-		return rc;
-	if (strcmp(l->framework, "tensorflow") == 0) {
-		rc = tf_env(&e, r, l, err);
-	} else if (strcmp(l->framework, "pytorch") == 0 || strcmp(l->framework, "jax") == 0) {
-		rc = launch_nodes_build(&nodes, r, l, 1, err);
-		if (rc == 0)
-			rc = find_self(&nodes, r, l, &node, err);
-		if (rc == 0 && l->framework[0] == 'p')
-			rc = torch_env(&e, &nodes, node, l, err);
-		else if (rc == 0)
-			jax_env(&e, &nodes, node, l);
-		launch_nodes_free(&nodes);
-	} else {
-		return error_set(err, MUSTER_EINVAL,
-		                 "unknown framework '%s' (tensorflow, pytorch or jax)", l->framework);
-	}
+	if (!p->framework || (!p->tensorflow && strcmp(p->framework, "pytorch") != 0 &&
+	                      strcmp(p->framework, "jax") != 0))
+		return error_set(err, MUSTER_EINVAL, "muster_plan_env: a plan for %s has no "
+		                 "environment (tensorflow, pytorch or jax)",
+		                 p->framework ? p->framework : "a hostfile");
+	const struct plan_unit *u = p->tensorflow ? NULL : plan_self(p);
+	long nproc = muster_plan_nproc(p);
+	if (!p->tensorflow && !u)
+		return error_set(err, p->env_code, "%s", p->env_why);
+	if (proc < 0 || proc >= nproc)
+		return error_set(err, MUSTER_EINVAL, "local rank %ld is not below %ld processes per "
+		                 "node", proc, nproc);
+	/* The GPU ids come last, but whether each process owns one decides
+	 * JAX_LOCAL_DEVICE_IDS: they are counted first, apart. */
+	long node_gpus = gpu_ids_env(&gpus, p, u);
+	if (p->tensorflow)
+		rc = tf_env(&e, p, err);
+	else if (p->framework[0] == 'p')
+		torch_env(&e, p, u, proc);
+	else
+		jax_env(&e, p, u, proc, local_device_ids, node_gpus);
+	if (gpus.n == 1 && rc == 0)
+		put(&e, gpus.name[0], gpus.value[0]);
+	e.failed |= gpus.failed;
+	for (size_t i = 0; i < gpus.n; i++)
+		free(gpus.value[i]);
 	if (rc != 0) {
 		for (size_t i = 0; i < e.n; i++)
 			free(e.value[i]);
 		return rc;
 	}
-	gpu_ids_env(&e, r, l);
 	*out = pack(&e);
 	return *out ? 0 : error_set(err, MUSTER_ENOMEM, "out of memory");
+}
+
+MUSTER_API int muster_launch_env(char ***out, const muster_result *r, const muster_launch *l,
+                                 muster_error *err)
+{
+	muster_plan *p = NULL;
+	int rc;
+
+	if (!out || !r || !l)
+		return error_set(err, MUSTER_EINVAL, "muster_launch_env: NULL argument");
+	*out = NULL;
+	if (!l->framework)
+		return error_set(err, MUSTER_EINVAL, "muster_launch: no framework given");
+	if (strcmp(l->framework, "tensorflow") != 0 && strcmp(l->framework, "pytorch") != 0 &&
+	    strcmp(l->framework, "jax") != 0)
+		return error_set(err, MUSTER_EINVAL,
+		                 "unknown framework '%s' (tensorflow, pytorch or jax)", l->framework);
+	if ((rc = muster_launch_plan(&p, r, l, err)) == 0)
+		rc = muster_plan_env(out, p, l->local_rank, l->local_device_ids, err);
+	muster_plan_free(p);
+	return rc;
 }

@@ -1,7 +1,8 @@
-/* Which tasks are a launch's nodes, and in which order; the checks of a
- * launch that the environment and hostfile writers share. */
+/* Which tasks are a launch's units, and in which order; the checks of a
+ * launch that every output shares. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,8 +11,11 @@
 
 int launch_check(const muster_launch *l, muster_error *err)
 {
-	if (l->size < sizeof(muster_launch))
+	/* A caller built before local_gpus was appended has a shorter struct. */
+	if (l->size < offsetof(muster_launch, local_device_ids) + sizeof(l->local_device_ids))
 		return error_set(err, MUSTER_EINVAL, "muster_launch: start from MUSTER_LAUNCH_INIT");
+	if (l->nproc_per_node == MUSTER_NPROC_GPU)
+		return 0;
 	if (l->nproc_per_node < 1)
 		return error_set(err, MUSTER_EINVAL, "processes per node: %ld is not at least 1",
 		                 l->nproc_per_node);
@@ -79,26 +83,27 @@ static const struct job *master_job(const muster_result *r, const char *list)
 	return NULL;
 }
 
-int launch_nodes_build(struct launch_nodes *out, const muster_result *r, const muster_launch *l,
-                       int dense, muster_error *err)
+int plan_units(struct muster_plan *p, const muster_launch *l, muster_error *err)
 {
+	const muster_result *r = p->r;
 	const char *list = l->jobs;
 	size_t total = 0;
 	int rc;
 
-	out->node = NULL;
-	out->count = 0;
 	if (list && (rc = check_list(r, list, err)) != 0)
 		return rc;
 	for (size_t i = 0; i < r->njobs; i++) {
 		const struct job *job = &r->jobs[i];
 		if (!trains(list, job->name))
 			continue;
-		if (dense && job->ntasks && !model_job_dense(job)) /* an empty job has no holes */
-			return error_set(err, MUSTER_ENOENT,
-			                 "job '%s' has holes in its task indices (%zu tasks, highest "
-			                 "index %ld): %s needs dense ranks", job->name, job->ntasks,
-			                 model_job_padded(job) - 1, l->framework);
+		/* An empty job has no holes. */
+		if (job->ntasks && !model_job_dense(job) && !p->env_code) {
+			p->env_code = MUSTER_ENOENT;
+			snprintf(p->env_why, sizeof(p->env_why),
+			         "job '%s' has holes in its task indices (%zu tasks, highest index "
+			         "%ld): %s needs dense ranks", job->name, job->ntasks,
+			         model_job_padded(job) - 1, p->framework ? p->framework : "a launch");
+		}
 		total += job->ntasks;
 	}
 	const struct job *master = master_job(r, list);
@@ -106,27 +111,21 @@ int launch_nodes_build(struct launch_nodes *out, const muster_result *r, const m
 		return error_set(err, MUSTER_ENOENT,
 		                 "the cluster has no training task (jobs %s) to launch",
 		                 list ? list : "other than ps and evaluator");
-	out->node = malloc(total * sizeof(*out->node));
-	if (!out->node)
+	if (!(p->unit = malloc(total * sizeof(*p->unit))))
 		return error_set(err, MUSTER_ENOMEM, "out of memory");
-	out->node[out->count++] = (struct launch_node){ master, model_task_index(master, 0),
-	                                                            master->address[0] };
+	struct plan_unit *u = p->unit;
+	*u++ = (struct plan_unit){ .job = master, .index = model_task_index(master, 0),
+	                           .address = master->address[0] };
 	for (size_t i = 0; i < r->njobs; i++) {
 		const struct job *job = &r->jobs[i];
 		if (!trains(list, job->name))
 			continue;
 		for (size_t t = job == master ? 1 : 0; t < job->ntasks; t++)
-			out->node[out->count++] = (struct launch_node){ job, model_task_index(job, t),
-			                                                            job->address[t] };
+			*u++ = (struct plan_unit){ .job = job, .index = model_task_index(job, t),
+			                           .address = job->address[t] };
 	}
+	p->nunits = total;
 	return 0;
-}
-
-void launch_nodes_free(struct launch_nodes *n)
-{
-	free(n->node);
-	n->node = NULL;
-	n->count = 0;
 }
 
 int launch_split_address(const char *address, char *host, size_t size, char port[6])
@@ -148,4 +147,10 @@ int launch_split_address(const char *address, char *host, size_t size, char port
 	host[len] = '\0';
 	strcpy(port, colon + 1);
 	return 0;
+}
+
+size_t launch_host_length(const char *address)
+{
+	const char *colon = strrchr(address, ':');
+	return colon ? (size_t)(colon - address) : 0;
 }
