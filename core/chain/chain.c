@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "lib/clock.h"
 #include "local/local_devices.h"
 #include "model/merge.h"
 
@@ -61,7 +62,7 @@ static void collect(struct answer *a, struct muster_call *call, const struct ent
 static void run_entry(struct entry *e, struct answer *a)
 {
 	struct muster_call call;
-	struct timespec start;
+	long long start;
 	memset(a, 0, sizeof(*a));
 	if (!e->plugin) {
 		a->status = MUSTER_STATUS_UNAVAIL;
@@ -74,13 +75,13 @@ static void run_entry(struct entry *e, struct answer *a)
 		snprintf(a->reason, sizeof(a->reason), "out of memory");
 		return;
 	}
-	monotonic_now(&start);
+	start = clock_now_ms();
 	if (e->serialise)
 		pthread_mutex_lock(&e->lock);
 	a->status = (int)e->plugin->desc->resolve(e->state, &host_services, &call);
 	if (e->serialise)
 		pthread_mutex_unlock(&e->lock);
-	a->ms = elapsed_ms(&start);
+	a->ms = (long)(clock_now_ms() - start);
 
 	if (a->status < MUSTER_STATUS_SUCCESS || a->status > MUSTER_STATUS_TRYAGAIN) {
 		snprintf(a->reason, sizeof(a->reason), "answered an invalid status %d", a->status);

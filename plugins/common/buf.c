@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/env.h"
+
 void pbuf_init(struct pbuf *b, size_t max)
 {
 	memset(b, 0, sizeof(*b));
@@ -138,11 +140,7 @@ fail:
 
 const char *plugin_getenv(const char *name)
 {
-#ifdef HAVE_SECURE_GETENV
-	return secure_getenv(name);
-#else
-	return getenv(name);
-#endif
+	return env_get(name);
 }
 
 char *plugin_asprintf(const char *fmt, ...)

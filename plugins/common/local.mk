@@ -1,8 +1,8 @@
 # plugins/common: small helpers the bundled plugins share (natural order,
-# media types, time, and the core's address check, so that a plugin leaves
-# out what the core would refuse), linked into each as a PIC
-# convenience library; its symbols stay hidden, so every plugin still
-# exports only its entry.
+# media types, files and buffers, slots and layouts, watches), linked into
+# each as a PIC convenience library with lib/ (the address check, so that a
+# plugin leaves out what the core would refuse; time; the environment); its
+# symbols stay hidden, so every plugin still exports only its entry.
 noinst_LTLIBRARIES += plugins/common/libplugin_common.la
 plugins_common_libplugin_common_la_SOURCES = \
 	plugins/common/natural.c plugins/common/natural.h \
@@ -12,10 +12,9 @@ plugins_common_libplugin_common_la_SOURCES = \
 	plugins/common/layout.c plugins/common/layout.h \
 	plugins/common/envnum.c plugins/common/envnum.h \
 	plugins/common/hostfile.c plugins/common/hostfile.h \
-	plugins/common/clock.c plugins/common/clock.h \
 	plugins/common/filewatch.c plugins/common/filewatch.h \
-	plugins/common/watchhost.c plugins/common/watchhost.h \
-	core/address.c core/address.h
+	plugins/common/watchhost.c plugins/common/watchhost.h
+plugins_common_libplugin_common_la_LIBADD = lib/libutil.la
 
 # The HTTP backends' libcurl setup, limits, wording and retry waits, apart
 # so that a plugin without HTTP does not link libcurl.

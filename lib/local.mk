@@ -1,0 +1,39 @@
+# lib: the leaf library of small helpers every floor shares (address check,
+# clock and backoff, environment reader, reasons, quoting, growable
+# arrays), one file a helper.  It includes nothing of the project's, not
+# even the public headers (its CPPFLAGS leave out include/, so the compiler
+# enforces it), and links nothing.  A PIC convenience library linked into
+# libmuster, the plugins (through plugins/common), `muster` and the tests;
+# its symbols stay hidden, so a plugin still exports only its entry.
+noinst_LTLIBRARIES += lib/libutil.la
+lib_libutil_la_SOURCES = \
+	lib/address.c lib/address.h \
+	lib/clock.c lib/clock.h \
+	lib/env.c lib/env.h \
+	lib/quote.c lib/quote.h \
+	lib/reason.c lib/reason.h \
+	lib/vec.c lib/vec.h
+lib_libutil_la_CPPFLAGS =
+
+# Its tests (cmocka), each linking the library alone; layers.sh checks that
+# it stays a leaf and that no plugin, server, CLI or Python file reaches
+# into core/.
+if HAVE_CMOCKA
+lib_tests = tests/unit/test_address tests/unit/test_clock tests/unit/test_env \
+	tests/unit/test_reason tests/unit/test_vec
+check_PROGRAMS += $(lib_tests)
+TESTS += $(lib_tests)
+lib_test_cflags = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+lib_test_ldadd = lib/libutil.la $(CMOCKA_LIBS)
+tests_unit_test_address_CFLAGS = $(lib_test_cflags)
+tests_unit_test_address_LDADD = $(lib_test_ldadd)
+tests_unit_test_clock_CFLAGS = $(lib_test_cflags)
+tests_unit_test_clock_LDADD = $(lib_test_ldadd)
+tests_unit_test_env_CFLAGS = $(lib_test_cflags)
+tests_unit_test_env_LDADD = $(lib_test_ldadd)
+tests_unit_test_reason_CFLAGS = $(lib_test_cflags)
+tests_unit_test_reason_LDADD = $(lib_test_ldadd)
+tests_unit_test_vec_CFLAGS = $(lib_test_cflags)
+tests_unit_test_vec_LDADD = $(lib_test_ldadd)
+endif
+shell_tests += tests/unit/layers.sh
