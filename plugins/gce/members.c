@@ -20,7 +20,6 @@
 #include "gce.h"
 #include "lib/vec.h"
 
-
 void gce_membervec_free(struct gce_membervec *v)
 {
 	size_t i;
