@@ -345,6 +345,26 @@ def schedulers():
         {"current_host": "algo-3", "current_instance_type": "ml.p3.16xlarge",
          "hosts": ["algo-1", "algo-2", "algo-3"], "network_interface_name": "eth0"}).encode())
     put("sagemaker", "resourceconfig-no-hosts", b"\x01" + js({"current_host": "algo-1"}))
+    put("sagemaker", "sm-hosts-nul-escape", b'\x00["algo-1\\u0000evil","algo-2"]' + SEP + b"algo-1")
+    put("sagemaker", "resourceconfig-dup-hosts",
+        b'\x01{"current_host":"b","hosts":["a"],"hosts":["a","b"]}')
+
+
+# ------------------------------------------------------------ strict_json
+def strict_json():
+    put("strict_json", "tf-config", read("tests/tf_config/fixtures/kubeflow.json"))
+    put("strict_json", "python-spaced", read("tests/tf_config/fixtures/python_spaced.json"))
+    put("strict_json", "dup-keys", b'{"hosts":["a"],"hosts":["a","b"],"x":{"k":1,"k":[true,false,null]}}')
+    put("strict_json", "nul-escape", b'["algo-1\\u0000evil","algo-2"]')
+    put("strict_json", "escapes", b'["\\"\\\\\\/\\b\\f\\n\\r\\t","\\u00e9\\ud83d\\ude00","\xc3\xa9"]')
+    put("strict_json", "lone-surrogate", b'["\\ud800"]')
+    put("strict_json", "numbers", b'[0,-0,1.5e3,-2E-2,1e999,123456789012345678901234567890,2147483648]')
+    put("strict_json", "long-number", b"[" + b"1" * 70 + b"]")
+    put("strict_json", "leading-zero", b"[01]")
+    put("strict_json", "trailing", b'{"a":1} x')
+    put("strict_json", "deep", b"[" * 1001 + b"]" * 1001)
+    put("strict_json", "bom", b'\xef\xbb\xbf{}')
+    put("strict_json", "empty", b"")
 
 
 def main():
@@ -352,6 +372,7 @@ def main():
         shutil.rmtree(OUT)
     os.makedirs(os.path.join(OUT, "pickle"))
     tf_config()
+    strict_json()
     config()
     kubeconfig()
     podlist(load("tests/kubernetes/fake_apiserver.py", "fake_apiserver"))
