@@ -87,20 +87,28 @@ static int parse_long(const char *s, long *out)
 	return *end == '\0' && errno == 0 ? 0 : -1;
 }
 
+int env_parse_int(const char *s, long lo, long hi, long *out)
+{
+	long v;
+
+	if (parse_long(s, &v) < 0 || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
 /* env_int() of a value already looked up. */
 static int int_value(struct env_reader *r, const char *name, const char *value, long lo, long hi,
                      long *out)
 {
 	char what[80];
-	long v;
 
 	if (value == NULL)
 		return 0;
-	if (parse_long(value, &v) < 0 || v < lo || v > hi) {
+	if (env_parse_int(value, lo, hi, out) < 0) {
 		snprintf(what, sizeof(what), "an integer from %ld to %ld", lo, hi);
 		return expected(r, name, value, what);
 	}
-	*out = v;
 	return 1;
 }
 

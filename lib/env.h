@@ -73,6 +73,10 @@ int env_int(struct env_reader *r, const char *name, long lo, long hi, long *out)
 int env_int_first(struct env_reader *r, const char *const *names, long lo, long hi, long *out,
                   const char **which);
 
+/* env_int()'s reading of a string that is no variable (an item of a
+ * list): 0 with *out, or -1. */
+int env_parse_int(const char *s, long lo, long hi, long *out);
+
 /* An integer from 0 to count - 1, such as a rank below the world size;
  * `count_from` (NULL: none) names where the count came from. */
 int env_index(struct env_reader *r, const char *name, long count, const char *count_from,

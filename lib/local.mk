@@ -1,6 +1,6 @@
 # lib: the leaf library of small helpers every floor shares (address check,
 # clock and backoff, environment reader, reasons, quoting, growable
-# arrays), one file a helper.  It includes nothing of the project's, not
+# arrays, strict JSON), one file a helper.  It includes nothing of the project's, not
 # even the public headers (its CPPFLAGS leave out include/, so the compiler
 # enforces it), and links nothing.  A PIC convenience library linked into
 # libmuster, the plugins (through plugins/common), `muster` and the tests;
@@ -14,6 +14,20 @@ lib_libutil_la_SOURCES = \
 	lib/reason.c lib/reason.h \
 	lib/vec.c lib/vec.h
 lib_libutil_la_CPPFLAGS =
+
+# Strict JSON (strict_json.h): every JSON document a backend reads from
+# the environment or a file, apart so that what reads no JSON does not link
+# cJSON.  It uses quote.c: link it with libutil.la (which a plugin has
+# through plugins/common), not into it, or a plugin would hold libutil
+# twice.
+if HAVE_CJSON
+noinst_LTLIBRARIES += lib/libjson.la
+lib_libjson_la_SOURCES = \
+	lib/strict_json.c lib/strict_json.h lib/strict_json_impl.h \
+	lib/strict_json_syntax.c lib/strict_json_tree.c
+lib_libjson_la_CPPFLAGS = $(CJSON_CFLAGS)
+lib_libjson_la_LIBADD = $(CJSON_LIBS)
+endif
 
 # Its tests (cmocka), each linking the library alone; layers.sh checks that
 # it stays a leaf and that no plugin, server, CLI or Python file reaches

@@ -11,8 +11,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lib/env.h"
-
 void pbuf_init(struct pbuf *b, size_t max)
 {
 	memset(b, 0, sizeof(*b));
@@ -169,11 +167,6 @@ const char *plugin_read_error(const char *path, int err, size_t max, char *buf, 
 	else
 		snprintf(buf, size, "%s", plugin_strerror(err, text, sizeof(text)));
 	return buf;
-}
-
-const char *plugin_getenv(const char *name)
-{
-	return env_get(name);
 }
 
 char *plugin_asprintf(const char *fmt, ...)

@@ -10,25 +10,10 @@ plugins_common_libplugin_common_la_SOURCES = \
 	plugins/common/media.c plugins/common/media.h \
 	plugins/common/slots.c plugins/common/slots.h \
 	plugins/common/layout.c plugins/common/layout.h \
-	plugins/common/envnum.c plugins/common/envnum.h \
 	plugins/common/hostfile.c plugins/common/hostfile.h \
 	plugins/common/filewatch.c plugins/common/filewatch.h \
 	plugins/common/watchhost.c plugins/common/watchhost.h
 plugins_common_libplugin_common_la_LIBADD = lib/libutil.la
-
-# Strict JSON (strict_json.h): every JSON document a backend reads from
-# the environment or a file, apart so that a plugin without JSON does not
-# link cJSON.  It depends on cJSON alone.
-if HAVE_CJSON
-noinst_LTLIBRARIES += plugins/common/libplugin_json.la
-plugins_common_libplugin_json_la_SOURCES = \
-	plugins/common/strict_json.c plugins/common/strict_json.h \
-	plugins/common/strict_json_impl.h \
-	plugins/common/strict_json_syntax.c \
-	plugins/common/strict_json_tree.c
-plugins_common_libplugin_json_la_CPPFLAGS = $(AM_CPPFLAGS) $(CJSON_CFLAGS)
-plugins_common_libplugin_json_la_LIBADD = $(CJSON_LIBS)
-endif
 
 # The HTTP backends' libcurl setup, limits, wording and retry waits, apart
 # so that a plugin without HTTP does not link libcurl.

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "spark.h"
+#include "lib/reason.h"
 
 /* Wait for `events` on fd until `io` (the request's io_timeout_ms, counted
  * from its start so a server trickling bytes cannot stretch it, and never
@@ -111,10 +112,8 @@ static int local_address(struct spark_conn *c, char *why, size_t whylen)
 	socklen_t len = sizeof(ss);
 	const void *a;
 
-	if (getsockname(c->fd, (struct sockaddr *)&ss, &len) != 0) {
-		snprintf(why, whylen, "getsockname: %s", strerror(errno));
-		return -1;
-	}
+	if (getsockname(c->fd, (struct sockaddr *)&ss, &len) != 0)
+		return reason_fail(why, whylen, "getsockname: %s", strerror(errno));
 	c->local_family = ss.ss_family;
 	if (ss.ss_family == AF_INET)
 		a = &((struct sockaddr_in *)&ss)->sin_addr;
@@ -122,10 +121,8 @@ static int local_address(struct spark_conn *c, char *why, size_t whylen)
 		a = &((struct sockaddr_in6 *)&ss)->sin6_addr;
 	else
 		a = NULL;
-	if (a == NULL || inet_ntop(ss.ss_family, a, c->local_host, sizeof(c->local_host)) == NULL) {
-		snprintf(why, whylen, "cannot name this end's address");
-		return -1;
-	}
+	if (a == NULL || inet_ntop(ss.ss_family, a, c->local_host, sizeof(c->local_host)) == NULL)
+		return reason_fail(why, whylen, "cannot name this end's address");
 	return 0;
 }
 

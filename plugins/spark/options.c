@@ -24,6 +24,7 @@
 
 #include "spark.h"
 #include "lib/env.h"
+#include "lib/reason.h"
 
 /* Largest executor id / cluster: TFoS's ids are Spark partition numbers. */
 #define SPARK_MAX_CLUSTER 1000000L
@@ -41,26 +42,23 @@ static int split_server(const char *s, char *host, size_t hostlen, char *port, s
 	char *end;
 	long v;
 
-	if (colon == NULL) {
-		snprintf(why, whylen, "\"%.80s\" is not host:port", s);
-		return -1;
-	}
+	if (colon == NULL)
+		return reason_fail(why, whylen, "\"%.80s\" is not host:port", s);
 	hl = (size_t)(colon - s);
 	p = colon + 1;
 	if (hl >= 2 && s[0] == '[' && s[hl - 1] == ']') {
 		h = s + 1;
 		hl -= 2;
 	}
-	if (hl == 0 || hl >= hostlen) {
-		snprintf(why, whylen, "\"%.80s\": %s host", s, hl == 0 ? "empty" : "too long a");
-		return -1;
-	}
+	if (hl == 0 || hl >= hostlen)
+		return reason_fail(why, whylen,
+		                   "\"%.80s\": %s host", s, hl == 0 ? "empty" : "too long a");
 	errno = 0;
 	v = strtol(p, &end, 10);
 	if (*p < '0' || *p > '9' || *end != '\0' || errno != 0 || v < 1 || v > 65535 ||
 	    strlen(p) >= portlen) {
-		snprintf(why, whylen, "\"%.80s\": the port must be a number from 1 to 65535", s);
-		return -1;
+		return reason_fail(why, whylen,
+		                   "\"%.80s\": the port must be a number from 1 to 65535", s);
 	}
 	memcpy(host, h, hl);
 	host[hl] = '\0';
