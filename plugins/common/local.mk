@@ -26,7 +26,6 @@ plugins_common_libplugin_http_la_LIBADD = plugins/common/libplugin_common.la $(L
 if HAVE_CMOCKA
 check_PROGRAMS += plugins/common/test_net
 TESTS += plugins/common/test_net
-plugins_common_test_net_SOURCES = plugins/common/test_net.c
 plugins_common_test_net_CPPFLAGS = $(AM_CPPFLAGS) $(LIBCURL_CFLAGS)
 plugins_common_test_net_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 plugins_common_test_net_LDADD = plugins/common/libplugin_http.la $(CMOCKA_LIBS)

@@ -19,7 +19,6 @@ plugins_slurm_slurm_la_LIBADD = plugins/slurm/libslurm_lists.la plugins/common/l
 # Its tests: `muster resolve` under Slurm's variables; our expansion
 # against scontrol's; a real Slurm on loopback (skipped without one).
 check_PROGRAMS += tests/slurm/expand
-tests_slurm_expand_SOURCES = tests/slurm/expand.c
 tests_slurm_expand_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/slurm
 tests_slurm_expand_LDADD = plugins/slurm/libslurm_lists.la lib/libutil.la
 shell_tests += tests/slurm/env.sh tests/slurm/hostlist.sh tests/slurm/cluster.sh
