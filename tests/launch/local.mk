@@ -14,5 +14,6 @@ EXTRA_DIST += \
 	tests/launch/devices.sh \
 	tests/launch/torch.sh \
 	tests/launch/spark-port.sh \
+	tests/launch/procs.sh \
 	tests/launch/allreduce.py \
 	tests/launch/cluster.conf
