@@ -71,27 +71,20 @@ static int blank(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-/* Digits, blanks around them: 0 with *out, or -1. */
-static int parse_long(const char *s, long *out)
+int env_parse_int(const char *s, long lo, long hi, long *out)
 {
 	char *end;
+	long v;
 
 	while (blank(*s))
 		s++;
 	if (*s < '0' || *s > '9')
 		return -1;
 	errno = 0;
-	*out = strtol(s, &end, 10);
+	v = strtol(s, &end, 10);
 	while (blank(*end))
 		end++;
-	return *end == '\0' && errno == 0 ? 0 : -1;
-}
-
-int env_parse_int(const char *s, long lo, long hi, long *out)
-{
-	long v;
-
-	if (parse_long(s, &v) < 0 || v < lo || v > hi)
+	if (*end != '\0' || errno != 0 || v < lo || v > hi)
 		return -1;
 	*out = v;
 	return 0;
@@ -133,16 +126,14 @@ int env_index(struct env_reader *r, const char *name, long count, const char *co
 {
 	const char *value = env_str(r, name);
 	char what[160];
-	long v;
 
 	if (value == NULL)
 		return 0;
-	if (parse_long(value, &v) < 0 || v >= count) {
+	if (count < 1 || env_parse_int(value, 0, count - 1, out) < 0) {
 		snprintf(what, sizeof(what), "an index below %ld%s%s%s", count,
 		         count_from ? " (" : "", count_from ? count_from : "", count_from ? ")" : "");
 		return expected(r, name, value, what);
 	}
-	*out = v;
 	return 1;
 }
 

@@ -1,19 +1,23 @@
 # lib: the leaf library of small helpers every floor shares (address check,
 # clock and backoff, environment reader, reasons, quoting, growable
-# arrays, strict JSON), one file a helper.  It includes nothing of the project's, not
-# even the public headers (its CPPFLAGS leave out include/, so the compiler
-# enforces it), and links nothing.  A PIC convenience library linked into
-# libmuster, the plugins (through plugins/common), `muster` and the tests;
-# its symbols stay hidden, so a plugin still exports only its entry.
+# arrays, libmuster's error and log filling, strict JSON), one file a
+# helper.  Of the project it includes only the public <muster/muster.h>
+# (for muster_error and muster_log_fn), never core/, plugins/, tfos/, cli/
+# or the plugin SDK, and it links nothing.  A PIC convenience library
+# linked into libmuster, the plugins (through plugins/common), `muster` and
+# the tests; its symbols stay hidden, so a plugin still exports only its
+# entry.
 noinst_LTLIBRARIES += lib/libutil.la
 lib_libutil_la_SOURCES = \
 	lib/address.c lib/address.h \
 	lib/clock.c lib/clock.h \
 	lib/env.c lib/env.h \
+	lib/error.c lib/error.h \
+	lib/log.c lib/log.h \
 	lib/quote.c lib/quote.h \
 	lib/reason.c lib/reason.h \
 	lib/vec.c lib/vec.h
-lib_libutil_la_CPPFLAGS =
+lib_libutil_la_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include
 
 # Strict JSON (strict_json.h): every JSON document a backend reads from
 # the environment or a file, apart so that what reads no JSON does not link

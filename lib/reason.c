@@ -6,7 +6,7 @@
 
 int reason_vfail(char *why, size_t size, const char *fmt, va_list ap)
 {
-	if (size > 0)
+	if (why != NULL && size > 0)
 		vsnprintf(why, size, fmt, ap);
 	return -1;
 }

@@ -15,8 +15,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-/* Formats into `why` (cut to `size`; nothing when size is 0, where why
- * may be NULL) and returns -1. */
+/* Formats into `why` (cut to `size`; nothing when why is NULL or size 0)
+ * and returns -1. */
 int reason_fail(char *why, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int reason_vfail(char *why, size_t size, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));

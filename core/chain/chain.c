@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/error.h"
+#include "lib/error.h"
 #include "lib/clock.h"
 #include "local/local_devices.h"
 #include "model/merge.h"

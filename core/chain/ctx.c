@@ -11,7 +11,7 @@
 
 #include "config/cfgview.h"
 #include "chain.h"
-#include "base/error.h"
+#include "lib/error.h"
 #include "config/suggest.h"
 #include "config/unknown.h"
 

@@ -8,7 +8,7 @@
 #include <muster/plugin.h>
 
 #include "model/builder.h"
-#include "base/log.h"
+#include "lib/log.h"
 
 struct muster_plugin_ctx {
 	char prefix[160];              /* "plugin(instance): " */

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "chain/ctx.h"
-#include "base/error.h"
+#include "lib/error.h"
 #include "lib/vec.h"
 #include "local_devices.h"
 #include "model/model.h"

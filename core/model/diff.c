@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "diff.h"
-#include "base/error.h"
+#include "lib/error.h"
 #include "emit/jsonw.h"
 #include "lib/vec.h"
 #include "model.h"

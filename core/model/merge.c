@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/error.h"
+#include "lib/error.h"
 #include "lib/vec.h"
 
 /* Where each job of the next result goes in the union. */

@@ -3,8 +3,11 @@
 #  - good.so and deliberately broken plugins (check_LTLIBRARIES, built by
 #    `make check` only), loaded through the public API by test_loader;
 #  - headers.sh: each public header compiles alone as C99 -pedantic and C++;
-#  - exports.sh: libmuster exports only muster_*, every plugin exactly its
-#    entry symbol (check-exports.sh is the reusable checker);
+#  - exports.sh: libmuster exports only muster_*, exactly the functions of
+#    muster.h and reserve.h whatever configure found, every plugin exactly
+#    its entry symbol (check-exports.sh is the reusable checker);
+#  - test_reserve_absent: reserve.h's calls in a libmuster built without
+#    the reservation server fail with a reason;
 #  - trust.sh: plugins that others could replace are refused, as
 #    `muster plugins` and the warnings show;
 #  - out-of-tree.sh: examples/plugin builds with `pkg-config --cflags
@@ -84,6 +87,14 @@ tests_abi_test_loader_SOURCES = tests/abi/test_loader.c
 tests_abi_test_loader_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_abi_test_loader_LDADD = core/libmuster.la $(CMOCKA_LIBS)
 TESTS += tests/abi/test_loader
+
+# <muster/reserve.h> as a libmuster without the reservation server has it
+# (tfos/server/absent.c), tested in every configuration.
+check_PROGRAMS += tests/abi/test_reserve_absent
+tests_abi_test_reserve_absent_SOURCES = tests/abi/test_reserve_absent.c tfos/server/absent.c
+tests_abi_test_reserve_absent_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_abi_test_reserve_absent_LDADD = lib/libutil.la $(CMOCKA_LIBS)
+TESTS += tests/abi/test_reserve_absent
 endif
 
 # Shell tests.  They need the compilers configure found.

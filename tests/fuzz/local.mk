@@ -90,7 +90,7 @@ endif
 if BUILD_SPARK
 fuzz_programs += tests/fuzz/fuzz_pickle tests/fuzz/fuzz_reservation
 fuzz_res_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/fuzz -I$(top_srcdir)/tfos/wire
-fuzz_res_ldadd = $(FUZZ_DRIVER) tfos/wire/libtfoswire.la
+fuzz_res_ldadd = $(FUZZ_DRIVER) tfos/wire/libtfoswire.la lib/libutil.la
 tests_fuzz_fuzz_pickle_SOURCES = tests/fuzz/pickle.c
 tests_fuzz_fuzz_pickle_CPPFLAGS = $(fuzz_res_cppflags)
 tests_fuzz_fuzz_pickle_LDADD = $(fuzz_res_ldadd)
