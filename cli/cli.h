@@ -105,15 +105,9 @@ long cli_parse_ms(const char *opt, const char *arg, long max);
 /* local_accel.c: `accelerators --local`; sysroot NULL: $MUSTER_SYSROOT or /. */
 int cli_print_local_devices(const char *sysroot);
 
-/* exitcode.c */
-int cli_exit_code(int code);
-/* Print "muster: <message>" for a failed call; returns its exit status. */
+/* exitcode.c: print "muster: <message>" for a failed call; returns its
+ * exit status. */
 int cli_fail(int code, const muster_error *err);
-void cli_error(const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 1, 2)))
-#endif
-	;
 
 /* log.c */
 void cli_log(int level, const char *message, void *data);
@@ -174,6 +168,12 @@ void out_printf(const char *fmt, ...)
 void cli_put_escaped(FILE *f, const char *s, int backslash);
 /* ... to stdout, backslashes doubled. */
 void out_text(const char *s);
+/* "muster: <message>" on stderr, escaped (backslashes kept). */
+void cli_error(const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 1, 2)))
+#endif
+	;
 /* Print a library-owned string and a newline, then muster_free() it. */
 void out_line_free(char *s);
 int out_finish(int status);

@@ -1,8 +1,12 @@
-# plugins/common: small helpers the bundled plugins share (natural order,
-# media types, files and buffers, slots and layouts, watches), linked into
-# each as a PIC convenience library with lib/ (the address check, so that a
-# plugin leaves out what the core would refuse; time; the environment); its
-# symbols stay hidden, so every plugin still exports only its entry.
+# plugins/common: small helpers the bundled plugins share, linked into
+# each as a PIC convenience library whose symbols stay hidden, so every
+# plugin still exports only its entry: buffers, bounded file reads and
+# other system helpers (buf), natural name order, HTTP media types, the
+# schedulers' hosts, slots and task layout (slots, layout, hostfile), a
+# watch over one file and the host's watch services (filewatch,
+# watchhost).  lib/ comes with it: the address check, so that a plugin
+# names what the core would refuse, or leaves it out; time; the
+# environment.
 noinst_LTLIBRARIES += plugins/common/libplugin_common.la
 plugins_common_libplugin_common_la_SOURCES = \
 	plugins/common/natural.c plugins/common/natural.h \
