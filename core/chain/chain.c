@@ -25,8 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/error.h"
 #include "explain.h"
+#include "lib/clock.h"
+#include "lib/error.h"
 #include "local/local_devices.h"
 #include "model/merge.h"
 
@@ -75,7 +76,7 @@ static void run_entry(struct entry *e, struct answer *a, int no_detect,
                       struct explain_notes *notes)
 {
 	struct muster_call call;
-	struct timespec start;
+	long long start;
 	memset(a, 0, sizeof(*a));
 	if (!e->plugin) {
 		a->status = MUSTER_STATUS_UNAVAIL;
@@ -94,13 +95,13 @@ static void run_entry(struct entry *e, struct answer *a, int no_detect,
 		snprintf(a->reason, sizeof(a->reason), "out of memory");
 		return;
 	}
-	monotonic_now(&start);
+	start = clock_now_ms();
 	if (e->serialise)
 		pthread_mutex_lock(&e->lock);
 	a->status = (int)e->plugin->desc->resolve(e->state, &host_services, &call);
 	if (e->serialise)
 		pthread_mutex_unlock(&e->lock);
-	a->ms = elapsed_ms(&start);
+	a->ms = (long)(clock_now_ms() - start);
 
 	if (a->status < MUSTER_STATUS_SUCCESS || a->status > MUSTER_STATUS_TRYAGAIN) {
 		snprintf(a->reason, sizeof(a->reason), "answered an invalid status %d", a->status);

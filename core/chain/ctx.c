@@ -12,7 +12,7 @@
 #include "config/cfgview.h"
 #include "chain.h"
 #include "explain.h"
-#include "base/error.h"
+#include "lib/error.h"
 #include "config/unknown.h"
 
 static void apply_options(struct muster_ctx *ctx, const muster_options *o, unsigned *flags)

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "base/error.h"
+#include "lib/error.h"
 
 #define REDACTED "(redacted)"
 

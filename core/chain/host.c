@@ -8,35 +8,18 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "address.h"
 #include "explain.h"
+#include "lib/address.h"
+#include "lib/clock.h"
 #include "config/cfgview.h"
 #include "config/settings.h"
-
-void monotonic_now(struct timespec *ts)
-{
-	clock_gettime(CLOCK_MONOTONIC, ts);
-}
-
-long elapsed_ms(const struct timespec *since)
-{
-	struct timespec now;
-	monotonic_now(&now);
-	return (long)(now.tv_sec - since->tv_sec) * 1000 + (now.tv_nsec - since->tv_nsec) / 1000000;
-}
 
 void call_init(struct muster_call *call, struct muster_plugin_ctx *pc, long budget_ms)
 {
 	memset(call, 0, sizeof(*call));
 	call->pc = pc;
 	call->budget_ms = budget_ms;
-	monotonic_now(&call->deadline);
-	call->deadline.tv_sec += budget_ms / 1000;
-	call->deadline.tv_nsec += (budget_ms % 1000) * 1000000;
-	if (call->deadline.tv_nsec >= 1000000000) {
-		call->deadline.tv_sec++;
-		call->deadline.tv_nsec -= 1000000000;
-	}
+	call->deadline_ms = clock_now_ms() + budget_ms;
 }
 
 static void host_log(muster_plugin_ctx *pc, int level, const char *fmt, ...)
@@ -87,15 +70,12 @@ static void host_fail(muster_call *call, const char *fmt, ...)
 
 static long host_remaining_ms(const muster_call *call)
 {
-	struct timespec now;
 	if (!call)
 		return 0;
 	if (call->watching)
 		return call->budget_ms;
-	monotonic_now(&now);
-	long ms = (long)(call->deadline.tv_sec - now.tv_sec) * 1000 +
-	          (call->deadline.tv_nsec - now.tv_nsec) / 1000000;
-	return ms > 0 ? ms : 0;
+	long long ms = call->deadline_ms - clock_now_ms();
+	return ms > 0 ? (long)ms : 0;
 }
 
 /* The budget bounds CPU work too: a plugin building a huge cluster is

@@ -3,22 +3,16 @@
 #include "builder.h"
 
 #include <limits.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int fail(struct builder *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#include "lib/reason.h"
+#include "lib/vec.h"
 
-static int fail(struct builder *b, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(b->reason, sizeof(b->reason), fmt, ap);
-	va_end(ap);
-	return -1;
-}
+/* The refusal's reason into the builder, and -1. */
+#define fail(b, ...) reason_fail((b)->reason, sizeof((b)->reason), __VA_ARGS__)
 
 int builder_init(struct builder *b)
 {
@@ -187,7 +181,7 @@ int builder_accel(struct builder *b, const char *name, long index, const char *k
 	struct job *job = builder_job(b, name);
 	if (!job)
 		return -1;
-	if (model_reserve((void **)&r->accels, &r->accels_cap, r->naccels + 1, sizeof(*r->accels)) < 0)
+	if (vec_reserve(&r->accels, &r->accels_cap, r->naccels + 1, sizeof(*r->accels)) < 0)
 		return fail(b, "out of memory");
 	struct accel *a = &r->accels[r->naccels];
 	a->ids = NULL;

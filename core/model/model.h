@@ -72,9 +72,6 @@ struct muster_result *model_new(void);
 /* One more owner: muster_result_free() frees at the last. */
 struct muster_result *model_ref(struct muster_result *r);
 
-/* Ensures room for `need` elements of `size` bytes in *array; -1 when out of
- * memory.  Capacities double, so appends cost O(1) amortised. */
-int model_reserve(void **array, size_t *cap, size_t need, size_t size);
 /* Appends an empty job named `name`, which the caller keeps alive as long
  * as the result; NULL when out of memory or beyond UINT32_MAX jobs. */
 struct job *model_add_job(struct muster_result *r, const char *name);

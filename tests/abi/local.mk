@@ -6,8 +6,11 @@
 #    ABI 1.0, seen through the public API by test_services;
 #  - headers.sh: each public header compiles alone as C99 -pedantic and C++,
 #    and so do the MUSTER_POPT_* rows (C and C++ holding the same fields);
-#  - exports.sh: libmuster exports only muster_*, every plugin exactly its
-#    entry symbol (check-exports.sh is the reusable checker);
+#  - exports.sh: libmuster exports only muster_*, exactly the functions of
+#    muster.h and reserve.h whatever configure found, every plugin exactly
+#    its entry symbol (check-exports.sh is the reusable checker);
+#  - test_reserve_absent: reserve.h's calls in a libmuster built without
+#    the reservation server fail with a reason;
 #  - trust.sh: plugins that others could replace are refused, as
 #    `muster plugins` and the warnings show;
 #  - man3.sh: muster(3) shows every function of muster.h, as the header
@@ -107,6 +110,14 @@ tests_abi_test_services_SOURCES = tests/abi/test_services.c
 tests_abi_test_services_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_abi_test_services_LDADD = core/libmuster.la $(CMOCKA_LIBS)
 TESTS += tests/abi/test_services
+
+# <muster/reserve.h> as a libmuster without the reservation server has it
+# (tfos/server/absent.c), tested in every configuration.
+check_PROGRAMS += tests/abi/test_reserve_absent
+tests_abi_test_reserve_absent_SOURCES = tests/abi/test_reserve_absent.c tfos/server/absent.c
+tests_abi_test_reserve_absent_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_abi_test_reserve_absent_LDADD = lib/libutil.la $(CMOCKA_LIBS)
+TESTS += tests/abi/test_reserve_absent
 endif
 
 # Shell tests.  They need the compilers configure found.
