@@ -80,10 +80,6 @@ int plan_counts(struct muster_plan *p, const muster_launch *l, muster_error *err
  * (`task_port`). */
 int plan_master_port(const muster_result *r, const char *task_port, int *port, muster_error *err);
 
-/* A job id's port: FNV-1a 64 of the id onto 1024..32767 and 61000..65535,
- * the 36,280 ports outside Linux's default ephemeral range. */
-int launch_derived_port(const char *job_id);
-
 /* The host of "HOST:PORT" (an IPv6 address without its brackets) and the
  * port, as NUL-terminated copies in `host` (size bytes) and `port`. */
 int launch_split_address(const char *address, char *host, size_t size, char port[6]);

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/error.h"
+#include "lib/error.h"
 #include "launch.h"
 #include "model/nameindex.h"
 

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base/error.h"
+#include "lib/error.h"
 #include "launch.h"
 
 /* The GPUs the backend gives a unit: 1 with *n (0 when it gives the unit
