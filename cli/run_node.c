@@ -85,7 +85,7 @@ int run_node_decide(struct node_launch *n, const muster_result *res, struct cli_
 
 	memset(n, 0, sizeof(*n));
 	int rc = muster_launch_plan(&n->plan, res, &cl->l, &err);
-	if (rc == MUSTER_ENOMEM || rc == MUSTER_EINVAL) /* MUSTER_MASTER_PORT, say */
+	if (rc == MUSTER_ENOMEM || rc == MUSTER_EINVAL || rc == MUSTER_ECONFIG) /* MUSTER_MASTER_PORT */
 		return cli_fail(rc, &err);
 	if (rc == 0 && (rc = muster_plan_env(&env, n->plan, 0, NULL, &err)) == MUSTER_ENOMEM)
 		return cli_fail(rc, &err);

@@ -21,7 +21,7 @@ int plan_master_port(const muster_result *r, const char *task_port, int *port, m
 	const char *env = env_get("MUSTER_MASTER_PORT");
 	if (env && *env) {
 		if (!(*port = parse_port(env)))
-			return error_set(err, MUSTER_EINVAL,
+			return error_set(err, MUSTER_ECONFIG,
 			                 "MUSTER_MASTER_PORT: '%.64s' is not a port from 1 to 65535", env);
 		return 0;
 	}

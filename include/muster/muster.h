@@ -326,7 +326,8 @@ typedef struct muster_launch {
  * The launch plan: units, nodes, ranks, master and port, computed once
  * from a result and a launch; every output of the launch reads it.  The
  * plan holds a reference to the result (free either first).  Fails with
- * MUSTER_EINVAL for a bad launch or MUSTER_MASTER_PORT, MUSTER_ENOENT
+ * MUSTER_EINVAL for a bad launch, MUSTER_ECONFIG for a bad
+ * MUSTER_MASTER_PORT, MUSTER_ENOENT
  * when the cluster has no training task or a unit no GPU to count.  A
  * plan for tensorflow has no units: its env is the task's TF_CONFIG.
  */
