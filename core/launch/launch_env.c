@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/error.h"
 #include "launch.h"
+#include "lib/error.h"
+#include "lib/vec.h"
 
 #define MAX_VARS 16
 
@@ -57,32 +58,30 @@ static char **pack(struct envlist *e)
 	return vec;
 }
 
-static void torch_env(struct envlist *e, const struct muster_plan *p, const struct plan_unit *u,
-                      long proc)
+static void torch_env(struct envlist *e, const struct muster_plan *p, long proc)
 {
-	const struct plan_node *node = &p->node[u->node];
 	put(e, "MASTER_ADDR", p->master_host);
 	put_long(e, "MASTER_PORT", p->master_port);
 	put_long(e, "WORLD_SIZE", p->world);
-	put_long(e, "RANK", u->rank0 + proc);
-	put_long(e, "LOCAL_RANK", u->local0 + proc);
-	put_long(e, "LOCAL_WORLD_SIZE", node->nproc);
-	put_long(e, "GROUP_RANK", (long)u->node);
-	put_long(e, "NODE_RANK", (long)u->node);
+	put_long(e, "RANK", p->self_rank0 + proc);
+	put_long(e, "LOCAL_RANK", p->self_local0 + proc);
+	put_long(e, "LOCAL_WORLD_SIZE", p->self_node_nproc);
+	put_long(e, "GROUP_RANK", (long)p->self_node);
+	put_long(e, "NODE_RANK", (long)p->self_node);
 	/* torchrun reads each of its arguments from PET_<NAME> when absent;
 	 * they say "one agent per node, each with this many workers", which
 	 * only a plan of one unit per node with equal counts is. */
 	if (!p->one_unit_per_node || !p->equal_counts)
 		return;
 	put_long(e, "PET_NNODES", (long)p->nnodes);
-	put_long(e, "PET_NODE_RANK", (long)u->node);
-	put_long(e, "PET_NPROC_PER_NODE", u->nproc);
+	put_long(e, "PET_NODE_RANK", (long)p->self_node);
+	put_long(e, "PET_NPROC_PER_NODE", p->self_nproc);
 	put(e, "PET_MASTER_ADDR", p->master_host);
 	put_long(e, "PET_MASTER_PORT", p->master_port);
 }
 
-static void jax_env(struct envlist *e, const struct muster_plan *p, const struct plan_unit *u,
-                    long proc, const char *local_device_ids, long node_gpus)
+static void jax_env(struct envlist *e, const struct muster_plan *p, long proc,
+                    const char *local_device_ids, long node_gpus)
 {
 	char coordinator[300];
 	int v6 = strchr(p->master_host, ':') != NULL;
@@ -90,12 +89,12 @@ static void jax_env(struct envlist *e, const struct muster_plan *p, const struct
 	         v6 ? "]" : "", p->master_port);
 	put(e, "JAX_COORDINATOR_ADDRESS", coordinator);
 	put_long(e, "JAX_NUM_PROCESSES", p->world);
-	put_long(e, "JAX_PROCESS_ID", u->rank0 + proc);
+	put_long(e, "JAX_PROCESS_ID", p->self_rank0 + proc);
 	if (local_device_ids)
 		put(e, "JAX_LOCAL_DEVICE_IDS", local_device_ids);
-	else if (node_gpus == p->node[u->node].nproc || (node_gpus < 0 && p->gpu_counts))
+	else if (node_gpus == p->self_node_nproc || (node_gpus < 0 && p->nproc == MUSTER_NPROC_GPU))
 		/* Each process of the node owns one of its GPUs: its own. */
-		put_long(e, "JAX_LOCAL_DEVICE_IDS", u->local0 + proc);
+		put_long(e, "JAX_LOCAL_DEVICE_IDS", p->self_local0 + proc);
 }
 
 static int tf_env(struct envlist *e, const struct muster_plan *p, muster_error *err)
@@ -119,14 +118,35 @@ static size_t task_gpu_ids(const muster_result *r, const char *job, long index, 
 	return n;
 }
 
-/* Appends `id` to list[0..*n) unless it is there: a GPU every task of a
- * host sees (Slurm's --gpus-per-node) is one GPU of the node. */
-static void add_id(int *list, size_t *n, int id)
+/* The node's GPU ids, each once, in local-rank order. */
+struct node_gpus {
+	const struct muster_plan *p;
+	const char *host; /* the own unit's address; its host is `len` bytes */
+	size_t len;
+	int *list;
+	size_t n, cap;
+};
+
+static int add_unit_gpus(void *data, const struct job *job, size_t pos, size_t unit)
 {
-	for (size_t i = 0; i < *n; i++)
-		if (list[i] == id)
-			return;
-	list[(*n)++] = id;
+	struct node_gpus *g = data;
+	const char *address = job->address[pos];
+	const int *ids;
+	(void)unit;
+	if (launch_host_length(address) != g->len || memcmp(address, g->host, g->len) != 0)
+		return 0;
+	size_t m = task_gpu_ids(g->p->r, job->name, model_task_index(job, pos), &ids);
+	for (size_t j = 0; j < m; j++) {
+		size_t i = 0;
+		while (i < g->n && g->list[i] != ids[j]) /* Slurm's --gpus-per-node: shared */
+			i++;
+		if (i < g->n)
+			continue;
+		if (vec_reserve(&g->list, &g->cap, g->n + 1, sizeof(*g->list)) < 0)
+			return -1;
+		g->list[g->n++] = ids[j];
+	}
+	return 0;
 }
 
 /*
@@ -134,47 +154,42 @@ static void add_id(int *list, size_t *n, int id)
  * CUDA_VISIBLE_DEVICES: a library must not set it in its own process, so
  * the process it launches gets it.  Every process of a node sees the
  * node's GPUs in one order and picks by LOCAL_RANK, as under torchrun:
- * under processes placement the union of its tasks' ids in local-rank
- * order, under nodes placement (and for tensorflow) the task's ids.  The
+ * under processes placement the ids of its tasks in local-rank order, each
+ * once; under nodes placement (and for tensorflow) the task's ids.  The
  * number of ids, -1 when none is set.
  */
-static long gpu_ids_env(struct envlist *e, const struct muster_plan *p, const struct plan_unit *u)
+static long gpu_ids_env(struct envlist *e, const struct muster_plan *p)
 {
-	const char *job = u ? u->job->name : p->task_type ? p->task_type : p->r->task_type;
-	long index = u ? u->index : p->task_id >= 0 ? p->task_id : p->r->task_index;
 	const int *ids;
-	size_t n = task_gpu_ids(p->r, job, index, &ids), total = 0;
-	int across = u && p->placement == MUSTER_PLACEMENT_PROCESSES;
+	const char *job = p->self_job ? p->self_job->name
+	                              : p->task_type ? p->task_type : p->r->task_type;
+	long index = p->self_job ? model_task_index(p->self_job, p->self_pos)
+	                         : p->task_id >= 0 ? p->task_id : p->r->task_index;
+	struct node_gpus g = { .p = p };
 
-	for (size_t i = 0; across && i < p->nunits; i++)
-		if (p->unit[i].node == u->node)
-			total += task_gpu_ids(p->r, p->unit[i].job->name, p->unit[i].index, &ids);
-	if (!across)
-		total = n;
-	if (total == 0)
+	if (p->r->naccels == 0) /* no ids anywhere: the usual case, at no cost */
 		return -1;
-	int *list = malloc(total * sizeof(*list));
-	char *text = malloc(total * 12 + 1), *o = text;
-	size_t count = 0;
-	if (!list || !text) {
-		free(list);
-		free(text);
-		e->failed = 1;
-		return -1;
+	if (!p->tensorflow && p->placement == MUSTER_PLACEMENT_PROCESSES) {
+		g.host = p->self_job->address[p->self_pos];
+		g.len = launch_host_length(g.host);
+		if (plan_each_unit(p, add_unit_gpus, &g) != 0)
+			e->failed = 1;
+	} else if ((g.n = task_gpu_ids(p->r, job, index, &ids)) > 0) {
+		if (!(g.list = malloc(g.n * sizeof(*g.list))))
+			e->failed = 1;
+		else
+			memcpy(g.list, ids, g.n * sizeof(*g.list));
 	}
-	for (size_t i = 0; across && i < p->nunits; i++)
-		if (p->unit[i].node == u->node)
-			for (size_t j = 0, m = task_gpu_ids(p->r, p->unit[i].job->name,
-			                                      p->unit[i].index, &ids); j < m; j++)
-				add_id(list, &count, ids[j]);
-	for (size_t j = 0; !across && j < n; j++)
-		list[count++] = ids[j];
-	for (size_t i = 0; i < count; i++)
-		o += sprintf(o, "%s%d", i ? "," : "", list[i]);
-	put(e, "CUDA_VISIBLE_DEVICES", text);
-	free(list);
+	char *text = g.n && g.list ? malloc(g.n * 12 + 1) : NULL, *o = text;
+	for (size_t i = 0; text && i < g.n; i++)
+		o += sprintf(o, "%s%d", i ? "," : "", g.list[i]);
+	if (text)
+		put(e, "CUDA_VISIBLE_DEVICES", text);
+	else if (g.n)
+		e->failed = 1;
 	free(text);
-	return (long)count;
+	free(g.list);
+	return g.n ? (long)g.n : -1;
 }
 
 MUSTER_API int muster_plan_env(char ***out, const muster_plan *p, long proc,
@@ -192,22 +207,21 @@ MUSTER_API int muster_plan_env(char ***out, const muster_plan *p, long proc,
 		return error_set(err, MUSTER_EINVAL, "muster_plan_env: a plan for %s has no "
 		                 "environment (tensorflow, pytorch or jax)",
 		                 p->framework ? p->framework : "a hostfile");
-	const struct plan_unit *u = p->tensorflow ? NULL : plan_self(p);
 	long nproc = muster_plan_nproc(p);
-	if (!p->tensorflow && !u)
+	if (!p->tensorflow && p->self == SIZE_MAX)
 		return error_set(err, p->env_code, "%s", p->env_why);
 	if (proc < 0 || proc >= nproc)
 		return error_set(err, MUSTER_EINVAL, "local rank %ld is not below %ld processes per "
 		                 "node", proc, nproc);
 	/* The GPU ids come last, but whether each process owns one decides
 	 * JAX_LOCAL_DEVICE_IDS: they are counted first, apart. */
-	long node_gpus = gpu_ids_env(&gpus, p, u);
+	long node_gpus = gpu_ids_env(&gpus, p);
 	if (p->tensorflow)
 		rc = tf_env(&e, p, err);
 	else if (p->framework[0] == 'p')
-		torch_env(&e, p, u, proc);
+		torch_env(&e, p, proc);
 	else
-		jax_env(&e, p, u, proc, local_device_ids, node_gpus);
+		jax_env(&e, p, proc, local_device_ids, node_gpus);
 	if (gpus.n == 1 && rc == 0)
 		put(&e, gpus.name[0], gpus.value[0]);
 	e.failed |= gpus.failed;

@@ -20,20 +20,24 @@ struct slot {
  * hundreds of thousands of tasks.  (size_t)-1 when out of memory. */
 static size_t collect(struct slot *s, const struct muster_plan *p)
 {
+	const struct plan_node *node =
+		p->placement == MUSTER_PLACEMENT_PROCESSES ? p->node : plan_lazy_nodes(p);
 	struct name_index ix = { NULL, 0, 0 };
 	size_t n = 0;
+	if (!node)
+		return (size_t)-1;
 	for (size_t i = 0; i < p->nnodes; i++) {
 		uint32_t j;
-		if (!name_index_get(&ix, p->node[i].host, &j)) {
-			if (name_index_put(&ix, p->node[i].host, (uint32_t)n) < 0) {
+		if (!name_index_get(&ix, node[i].host, &j)) {
+			if (name_index_put(&ix, node[i].host, (uint32_t)n) < 0) {
 				n = (size_t)-1;
 				break;
 			}
 			j = (uint32_t)n;
-			s[n].host = p->node[i].host;
+			s[n].host = node[i].host;
 			s[n++].slots = 0;
 		}
-		s[j].slots += p->node[i].nproc;
+		s[j].slots += node[i].nproc;
 	}
 	name_index_release(&ix);
 	return n;

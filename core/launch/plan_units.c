@@ -83,11 +83,74 @@ static const struct job *master_job(const muster_result *r, const char *list)
 	return NULL;
 }
 
+/* The position of task `index` in `job`; SIZE_MAX when it has none. */
+static size_t task_pos(const struct job *job, long index)
+{
+	if (!job->index)
+		return index >= 0 && (size_t)index < job->ntasks ? (size_t)index : SIZE_MAX;
+	size_t lo = 0, hi = job->ntasks;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (job->index[mid] < index)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < job->ntasks && job->index[lo] == index ? lo : SIZE_MAX;
+}
+
+static void add_seg(struct muster_plan *p, const struct job *job, size_t first, size_t count)
+{
+	if (count)
+		p->segs[p->nseg++] = (struct plan_seg){ job, first, count, p->nunits };
+	p->nunits += count;
+}
+
+/* The launch's own unit: its task, else this process's own. */
+static void find_self(struct muster_plan *p)
+{
+	const char *type = p->task_type ? p->task_type : p->r->task_type;
+	long id = p->task_id >= 0 ? p->task_id : p->r->task_index;
+	const struct job *job = type ? model_job(p->r, type) : NULL;
+	size_t pos = job ? task_pos(job, id) : SIZE_MAX;
+
+	if (p->env_code)
+		return;
+	p->env_code = MUSTER_ENOENT;
+	if (!type || id < 0) {
+		snprintf(p->env_why, sizeof(p->env_why), "no task given, and this process's own task "
+		         "is unknown (source %s)", p->r->source ? p->r->source : "?");
+		return;
+	}
+	if (!job) {
+		snprintf(p->env_why, sizeof(p->env_why), "No such job in cluster: '%.256s'", type);
+		return;
+	}
+	if (pos == SIZE_MAX) {
+		snprintf(p->env_why, sizeof(p->env_why), "No task with index %ld in job '%.256s'", id,
+		         type);
+		return;
+	}
+	for (size_t i = 0; i < p->nseg; i++) {
+		const struct plan_seg *s = &p->segs[i];
+		if (s->job == job && pos >= s->first && pos < s->first + s->count) {
+			p->self = s->unit + (pos - s->first);
+			p->self_job = job;
+			p->self_pos = pos;
+			p->env_code = 0;
+			return;
+		}
+	}
+	snprintf(p->env_why, sizeof(p->env_why),
+	         "task %.256s:%ld is not a training task of a %s launch (jobs %.200s)", type, id,
+	         p->framework ? p->framework : "", p->jobs ? p->jobs : "other than ps and evaluator");
+}
+
 int plan_units(struct muster_plan *p, const muster_launch *l, muster_error *err)
 {
 	const muster_result *r = p->r;
 	const char *list = l->jobs;
-	size_t total = 0;
+	size_t total = 0, jobs = 0;
 	int rc;
 
 	if (list && (rc = check_list(r, list, err)) != 0)
@@ -105,26 +168,39 @@ int plan_units(struct muster_plan *p, const muster_launch *l, muster_error *err)
 			         model_job_padded(job) - 1, p->framework ? p->framework : "a launch");
 		}
 		total += job->ntasks;
+		jobs++;
 	}
 	const struct job *master = master_job(r, list);
 	if (!master || total == 0)
 		return error_set(err, MUSTER_ENOENT,
 		                 "the cluster has no training task (jobs %s) to launch",
 		                 list ? list : "other than ps and evaluator");
-	if (!(p->unit = malloc(total * sizeof(*p->unit))))
+	p->segs = jobs + 1 <= sizeof(p->seg) / sizeof(p->seg[0]) ? p->seg
+	                                                         : malloc((jobs + 1) * sizeof(*p->segs));
+	if (!p->segs)
 		return error_set(err, MUSTER_ENOMEM, "out of memory");
-	struct plan_unit *u = p->unit;
-	*u++ = (struct plan_unit){ .job = master, .index = model_task_index(master, 0),
-	                           .address = master->address[0] };
+	add_seg(p, master, 0, 1);
 	for (size_t i = 0; i < r->njobs; i++) {
 		const struct job *job = &r->jobs[i];
-		if (!trains(list, job->name))
-			continue;
-		for (size_t t = job == master ? 1 : 0; t < job->ntasks; t++)
-			*u++ = (struct plan_unit){ .job = job, .index = model_task_index(job, t),
-			                           .address = job->address[t] };
+		if (trains(list, job->name))
+			add_seg(p, job, job == master ? 1 : 0, job == master ? job->ntasks - 1 : job->ntasks);
 	}
-	p->nunits = total;
+	find_self(p);
+	return 0;
+}
+
+int plan_each_unit(const struct muster_plan *p,
+                   int (*fn)(void *data, const struct job *job, size_t pos, size_t unit),
+                   void *data)
+{
+	for (size_t i = 0; i < p->nseg; i++) {
+		const struct plan_seg *s = &p->segs[i];
+		for (size_t k = 0; k < s->count; k++) {
+			int rc = fn(data, s->job, s->first + k, s->unit + k);
+			if (rc)
+				return rc;
+		}
+	}
 	return 0;
 }
 
