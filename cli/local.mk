@@ -28,6 +28,8 @@ cli_muster_SOURCES = \
 	cli/run_elastic.c \
 	cli/cmd_run.c \
 	cli/local_accel.c \
+	cli/cmd_topo.c \
+	cli/topo_table.c \
 	cli/cmd_watch.c
 cli_muster_LDADD = core/libmuster.la
 

@@ -46,6 +46,20 @@ const struct cli_command cli_commands[] = {
 	  "                  (NVML is not used); default $MUSTER_SYSROOT\n"
 	  "  -h, --help      print this help and exit\n",
 	  cmd_accelerators },
+	{ "topo", "topo [--format table|json] [--sysroot DIR]",
+	  "show where this machine's accelerators sit: NUMA node, CPUs, NIC, links",
+	  "  --format FORMAT  table (default): a row per device (bus id, NUMA node, its\n"
+	  "                   CPUs, the nearest network interface, UUID), then the link\n"
+	  "                   level between each two, fitted to $COLUMNS or the\n"
+	  "                   terminal; json: per device kind, vendor, id, pci_bus_id,\n"
+	  "                   uuid, numa_node, cpus, socket_cpus, nic, nic_link, links\n"
+	  "  --sysroot DIR    read DIR/sys, DIR/dev and DIR/proc instead of the machine's\n"
+	  "                   (NVML is not used); default $MUSTER_SYSROOT\n"
+	  "  -h, --help       print this help and exit\n"
+	  "The devices are those of accelerators --local.  Links are NCCL's levels: NVL\n"
+	  "(NVLink, looked for through NVML), PIX (one PCIe switch), PXB (several), PHB\n"
+	  "(through the CPU), SYS (across NUMA nodes).\n",
+	  cmd_topo },
 	{ "tf-config", "tf-config --task TYPE:ID [--sparse]",
 	  "print the TF_CONFIG that task should get",
 	  "  --task TYPE:ID  the task (required)\n"

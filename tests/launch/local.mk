@@ -5,6 +5,7 @@ TESTS += \
 	tests/launch/hostfile.sh \
 	tests/launch/run.sh \
 	tests/launch/devices.sh \
+	tests/launch/topo.sh \
 	tests/launch/torch.sh \
 	tests/launch/spark-port.sh
 EXTRA_DIST += \
@@ -12,6 +13,8 @@ EXTRA_DIST += \
 	tests/launch/hostfile.sh \
 	tests/launch/run.sh \
 	tests/launch/devices.sh \
+	tests/launch/topo.sh \
+	tests/launch/topo-tree.sh \
 	tests/launch/torch.sh \
 	tests/launch/spark-port.sh \
 	tests/launch/allreduce.py \
