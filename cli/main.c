@@ -38,7 +38,7 @@ const struct cli_command cli_commands[] = {
 	  "print a task's accelerators, or this machine's, as JSON",
 	  "  --task TYPE:ID  the task (default: this process's own task)\n"
 	  "  --local         this machine's devices, counted by kind ({\"GPU\": 4}; {} for\n"
-	  "                  none): NVIDIA through NVML, else /proc/driver/nvidia/gpus;\n"
+	  "                  none): NVIDIA from /proc/driver/nvidia/gpus (NVML for MIG);\n"
 	  "                  AMD from the KFD topology; /sys/class/accel; TPUs from\n"
 	  "                  /dev/accelN or VFIO groups.  CUDA_VISIBLE_DEVICES,\n"
 	  "                  ROCR_VISIBLE_DEVICES and HIP_VISIBLE_DEVICES filter them\n"

@@ -282,9 +282,12 @@ MUSTER_API int muster_launch_hostfile(char **out, const muster_result *result,
 /*
  * The accelerators of this machine.  `sysroot` stands for "/" (its sys,
  * dev and proc are read, NVML is not used); NULL: $MUSTER_SYSROOT when set,
- * else the real machine, NVIDIA devices through NVML when its library
- * loads.  CUDA_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES and
- * HIP_VISIBLE_DEVICES filter what is found, by index or UUID.
+ * else the real machine.  NVIDIA GPUs come from the driver's /proc; NVML
+ * is loaded only where /proc shows none, and for the MIG devices that
+ * CUDA_VISIBLE_DEVICES names ("MIG-..."): MUSTER_EUNAVAIL when those need
+ * NVML and it cannot be loaded (or under a sysroot).
+ * CUDA_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES and HIP_VISIBLE_DEVICES
+ * filter what is found, by index or UUID.
  */
 typedef struct muster_devices muster_devices;
 MUSTER_API int muster_local_devices(muster_devices **out, const char *sysroot,

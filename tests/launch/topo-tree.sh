@@ -93,3 +93,30 @@ one_node_machine() {
 	nvidia_gpu "$1" 0000:03:00.0 0
 	nvidia_gpu "$1" 0000:04:00.0 1
 }
+
+# dgx_machine ROOT: a DGX H100-like host (NVIDIA's published topology):
+# two packages of one node each (CPU 0 and CPU 1 stand for them), eight
+# GPUs, each below a PCIe switch of its own with one NIC (ibN, PIX), four
+# GPUs and switches per node, and four NVSwitches the driver lists too.
+dgx_machine() {
+	put "$1" sys/devices/system/node/node0/cpulist 0
+	put "$1" sys/devices/system/node/node1/cpulist 1
+	cpu "$1" 0 0 0
+	cpu "$1" 1 1 1
+	for i in 0 1 2 3 4 5 6 7; do
+		node=$((i / 4))
+		rc=$(printf '%04x:%02x' 0 $((node * 0x80)))
+		sw=$(printf 'pci%s/%s:%02x.0/0000:%02x:00.0' "$rc" "$rc" $((1 + i % 4)) $((0x10 * (i + 1))))
+		gpu=$(printf '0000:%02x:00.0' $((0x10 * (i + 1) + 2)))
+		nic=$(printf '0000:%02x:00.0' $((0x10 * (i + 1) + 3)))
+		pci_function "$1" "$sw/$(printf '0000:%02x:00.0' $((0x10 * (i + 1) + 1)))/$gpu" $node 0x030200
+		pci_function "$1" "$sw/$(printf '0000:%02x:01.0' $((0x10 * (i + 1) + 1)))/$nic" $node 0x020700
+		net_device "$1" "ib$i" "$sw/$(printf '0000:%02x:01.0' $((0x10 * (i + 1) + 1)))/$nic"
+		nvidia_gpu "$1" "$gpu" $i
+	done
+	for s in 0 1 2 3; do
+		bus=$(printf '0000:%02x:00.0' $((0xa0 + s)))
+		pci_function "$1" "pci0000:a0/$bus" 0 0x068000
+		put "$1" "proc/driver/nvidia/gpus/$bus/information" "Model: NVSwitch"
+	done
+}

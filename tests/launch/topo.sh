@@ -81,6 +81,20 @@ else
 	skip "on a terminal 40 columns wide, the UUIDs are left out" "script is not installed"
 fi
 
+dgx=$tmp/dgx
+dgx_machine "$dgx"
+run topo --sysroot "$dgx" --format json
+check_eq "a DGX H100-like host: 8 GPUs (NVSwitches are not), each with its NIC on its switch" \
+	"$(devices)" "0 0000:12:00.0 0 0 0 ib0 PIX X,PHB,PHB,PHB,SYS,SYS,SYS,SYS
+1 0000:22:00.0 0 0 0 ib1 PIX PHB,X,PHB,PHB,SYS,SYS,SYS,SYS
+2 0000:32:00.0 0 0 0 ib2 PIX PHB,PHB,X,PHB,SYS,SYS,SYS,SYS
+3 0000:42:00.0 0 0 0 ib3 PIX PHB,PHB,PHB,X,SYS,SYS,SYS,SYS
+4 0000:52:00.0 1 1 1 ib4 PIX SYS,SYS,SYS,SYS,X,PHB,PHB,PHB
+5 0000:62:00.0 1 1 1 ib5 PIX SYS,SYS,SYS,SYS,PHB,X,PHB,PHB
+6 0000:72:00.0 1 1 1 ib6 PIX SYS,SYS,SYS,SYS,PHB,PHB,X,PHB
+7 0000:82:00.0 1 1 1 ib7 PIX SYS,SYS,SYS,SYS,PHB,PHB,PHB,X
+nvlink_checked False"
+
 MUSTER_SYSROOT=$m CUDA_VISIBLE_DEVICES=3,GPU-00000001 run topo --format json
 check_eq "MUSTER_SYSROOT; CUDA_VISIBLE_DEVICES keeps GPU3 and GPU1, in its order" "$(devices)" \
 	"3 0000:87:00.0 1 1 0-1 ib1 PHB X,SYS
