@@ -108,15 +108,9 @@ int cli_print_local_devices(const char *sysroot);
 /* topo_table.c: muster topo's table; 0 or the exit status. */
 int topo_print_table(const struct cli_global *g, const muster_devices *d);
 
-/* exitcode.c */
-int cli_exit_code(int code);
-/* Print "muster: <message>" for a failed call; returns its exit status. */
+/* exitcode.c: print "muster: <message>" for a failed call; returns its
+ * exit status. */
 int cli_fail(int code, const muster_error *err);
-void cli_error(const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 1, 2)))
-#endif
-	;
 
 /* log.c */
 void cli_log(int level, const char *message, void *data);
@@ -177,6 +171,12 @@ void out_printf(const char *fmt, ...)
 void cli_put_escaped(FILE *f, const char *s, int backslash);
 /* ... to stdout, backslashes doubled. */
 void out_text(const char *s);
+/* "muster: <message>" on stderr, escaped (backslashes kept). */
+void cli_error(const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 1, 2)))
+#endif
+	;
 /* Print a library-owned string and a newline, then muster_free() it. */
 void out_line_free(char *s);
 int out_finish(int status);

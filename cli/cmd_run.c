@@ -32,7 +32,7 @@ static int exec_one(struct run_plan *p)
 static int launch(const struct cli_global *g, struct cli_launch *cl, long gpus_per_proc,
                   int tee, char **argv)
 {
-	struct run_plan p = { NULL, cl->l.nproc_per_node, argv, tee, NULL };
+	struct run_plan p = { NULL, cl->l.nproc_per_node, argv, tee, NULL, g->verbosity < 0 };
 	muster_ctx *ctx;
 	int rc = cli_open_resolve(&ctx, &p.res, g);
 

@@ -1,12 +1,9 @@
 /* From the library's MUSTER_E* codes to the program's exit statuses. */
 #include <config.h>
 
-#include <stdarg.h>
-#include <stdio.h>
-
 #include "cli.h"
 
-int cli_exit_code(int code)
+static int cli_exit_code(int code)
 {
 	switch (code) {
 	case MUSTER_OK:
@@ -27,20 +24,6 @@ int cli_exit_code(int code)
 	default: /* MUSTER_ENOMEM, MUSTER_EINVAL, codes of a newer library */
 		return CLI_EXIT_SOFTWARE;
 	}
-}
-
-void cli_error(const char *fmt, ...)
-{
-	char message[2048];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(message, sizeof message, fmt, ap);
-	va_end(ap);
-	/* Escaped: messages quote what backends answered. */
-	fputs("muster: ", stderr);
-	cli_put_escaped(stderr, message, 0);
-	fputc('\n', stderr);
 }
 
 int cli_fail(int code, const muster_error *err)

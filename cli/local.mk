@@ -23,6 +23,8 @@ cli_muster_SOURCES = \
 	cli/cmd_hostfile.c \
 	cli/run.h \
 	cli/run_env.c \
+	cli/run_keeper.c \
+	cli/run_sweep.c \
 	cli/run_supervise.c \
 	cli/run_node.c \
 	cli/run_elastic.c \

@@ -127,9 +127,10 @@ const struct cli_command cli_commands[] = {
 	  "  -h, --help               print this help and exit\n"
 	  "Each process gets the environment of 'muster env' for its local rank.  One\n"
 	  "process without --tee-prefix: muster run execs COMMAND.  Otherwise it\n"
-	  "forwards SIGINT, SIGTERM and SIGHUP to the workers; when one fails it sends\n"
+	  "passes SIGINT, SIGTERM and SIGHUP on to the workers; when one fails it sends\n"
 	  "the others SIGTERM, SIGKILL 10 s later, and exits with the first failure's\n"
-	  "status (128+N for signal N).  Workers die with muster run.  Exit status\n"
+	  "status (128+N for signal N).  Nothing the workers start outlives the run,\n"
+	  "even a SIGKILL of muster run (see muster(1), the keeper).  Exit status\n"
 	  "127: COMMAND not found; 126: cannot run it.  --elastic restarts workers by\n"
 	  "SIGTERM to their process group, SIGKILL 10 s later, and gives the new ones\n"
 	  "TORCHELASTIC_RESTART_COUNT and MUSTER_RESTART_COUNT.\n",

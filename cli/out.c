@@ -1,7 +1,7 @@
 /* Standard output: buffered by stdio, flushed and checked once at the end,
  * so that a full disk or a closed pipe is an error (exit 70), never a
  * silently truncated answer.  Text for a terminal has its control bytes
- * escaped. */
+ * escaped, on stdout and in the error lines on stderr. */
 #include <config.h>
 
 #include <errno.h>
@@ -77,6 +77,20 @@ void cli_put_escaped(FILE *f, const char *text, int backslash)
 			fprintf(f, "\\x%02x", *s++);
 		}
 	}
+}
+
+void cli_error(const char *fmt, ...)
+{
+	char message[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof message, fmt, ap);
+	va_end(ap);
+	/* Escaped: messages quote what backends answered. */
+	fputs("muster: ", stderr);
+	cli_put_escaped(stderr, message, 0);
+	fputc('\n', stderr);
 }
 
 void out_text(const char *s)

@@ -1,4 +1,5 @@
-/* muster run: the workers' environments (run_env.c), their supervision
+/* muster run: the workers' environments (run_env.c), the process that
+ * starts and keeps them (run_keeper.c, run_sweep.c), their supervision
  * (run_supervise.c) and, with --elastic, their restarts as the cluster
  * changes (run_elastic.c, run_node.c). */
 #ifndef MUSTER_CLI_RUN_H
@@ -27,6 +28,7 @@ struct run_plan {
 	char **argv;   /* the command */
 	int tee;       /* --tee-prefix */
 	muster_result *res; /* its reserved port is released before rank 0 starts */
+	int quiet;     /* -q: no notices */
 };
 
 /* Fills every worker's envp from the launch (GPU slices of `gpus_per_proc`
@@ -42,6 +44,37 @@ void run_free_env(struct run_plan *p);
  * for a SIGHUP ignored under nohup, and an empty signal mask. */
 void run_clean_signals(void);
 
+/* run_keeper.c: the keeper, a process of muster run's that starts a
+ * generation's workers, in a process group of its own (the keeper's id),
+ * and is their parent and subreaper: what they leave behind comes to it,
+ * and it kills all of it when the last worker has ended, when muster run
+ * orders SIGKILL, and when muster run is gone (its end of the link
+ * closes), however muster run ended.  The link is a SOCK_SEQPACKET
+ * socket: muster run sends signal numbers (SIGKILL: end everything now;
+ * another: pass it on to the workers), the keeper sends notes. */
+struct run_note {
+	int kind;  /* RUN_STARTED, RUN_ENDED or RUN_NOT_STARTED */
+	int index; /* the worker's, in the plan */
+	int value; /* its pid; its wait status; fork()'s errno */
+};
+enum { RUN_STARTED, RUN_ENDED, RUN_NOT_STARTED };
+/* In the forked keeper, with `sfd` (the signalfd of SIGCHLD) and its end
+ * of the link; never returns.  Async-signal-safe: muster run may have
+ * threads (--elastic's watch). */
+_Noreturn void run_keeper(struct run_plan *p, int sfd, int link);
+void run_close_write_ends(struct run_worker *w);
+
+/* run_sweep.c: ends everything under a subreaper: SIGKILL to every
+ * process whose parent is the caller and, with group > 0, to every other
+ * one in process group `group`, as /proc lists them, round after round as
+ * the dying hand their children to the caller, each reaped and given to
+ * `reaped`, until nothing is left that the caller may kill (another
+ * user's process outlives it, as it would init's attempt) or 1 s passes
+ * with nothing to reap.  `sfd`: a non-blocking signalfd of SIGCHLD, which
+ * is blocked.  0, or -1 when /proc cannot be read.  Async-signal-safe. */
+int run_end_under(pid_t group, int sfd, void (*reaped)(pid_t pid, int status, void *data),
+                  void *data);
+
 /* Starts the workers and waits for them; the exit status. */
 int run_supervise(struct run_plan *p);
 
@@ -51,11 +84,13 @@ struct tee;
 struct pollfd;
 struct run_sup {
 	struct run_plan *p; /* the generation started last */
-	int sfd;            /* signalfd of SIGCHLD, SIGINT, SIGTERM, SIGHUP */
+	int sfd;            /* signalfd of SIGCHLD, SIGINT, SIGTERM and SIGHUP
+	                       (unless ignored: nohup) */
 	sigset_t old;       /* the signal mask to restore */
-	pid_t pgid;         /* the workers' process group */
-	long live;          /* workers not yet reaped */
-	long first;         /* the worker that failed first, -1 */
+	pid_t keeper;       /* the generation's keeper, 0 once reaped */
+	int link;           /* muster run's end of the link to it, -1 */
+	long live;          /* workers started and not yet ended */
+	int failure;        /* the first failure's exit status, -1 */
 	int signalled;      /* the first signal muster run got, 0 */
 	int stopping;       /* exits are run_sup_stop()'s doing, not failures */
 	long kill_at;       /* when SIGKILL follows a SIGTERM, 0: not pending */
@@ -65,17 +100,22 @@ struct run_sup {
 };
 
 /* Blocks the signals muster run handles (before any thread starts, so
- * that every thread inherits the mask) and opens their signalfd. */
+ * that every thread inherits the mask), opens their signalfd and makes
+ * muster run a subreaper (what a killed keeper kept comes to it). */
 int run_sup_open(struct run_sup *s);
 void run_sup_close(struct run_sup *s);
-/* Starts a generation: 0, or the exit status (what started is killed). */
+/* Starts a generation's keeper and, through it, its workers: 0, or the
+ * exit status (what started is killed).  The generation runs until
+ * s->keeper is 0. */
 int run_sup_start(struct run_sup *s, struct run_plan *p);
-/* Waits once for a signal, a worker's exit or output, or `fd` (< 0: none)
- * and handles what came: signals are forwarded, the first failure stops
- * the others.  1 when `fd` is readable, 0 otherwise, -1 when poll fails. */
+/* Waits once for a signal, a note of the keeper's, a worker's output, or
+ * `fd` (< 0: none) and handles what came: signals are passed on, the
+ * first failure stops the others.  1 when `fd` is readable, 0 otherwise,
+ * -1 when poll fails. */
 int run_sup_poll(struct run_sup *s, int fd);
 /* SIGTERM to the workers' process group, SIGKILL RUN_GRACE_S seconds
- * later, until every worker is reaped; their exits are no failures. */
+ * later, until the keeper has ended (and with it everything the workers
+ * started); their exits are no failures. */
 void run_sup_stop(struct run_sup *s);
 /* After the generation: the rest of its output, its pipes closed. */
 void run_sup_end(struct run_sup *s);

@@ -129,19 +129,19 @@ static int loop(struct elastic *e, muster_watch *w)
 {
 	for (;;) {
 		/* After a failure or a signal the run winds down: no new launch. */
-		int follow = e->sup.first < 0 && !e->sup.signalled;
+		int follow = e->sup.failure < 0 && !e->sup.signalled;
 		int ready = run_sup_poll(&e->sup, follow ? muster_watch_fd(w) : -1);
 		if (ready < 0) {
 			cli_error("run: poll: %m");
 			return CLI_EXIT_SOFTWARE;
 		}
-		if (e->key && e->sup.live == 0)
+		if (e->key && e->sup.keeper == 0)
 			return run_sup_status(&e->sup);
-		if (!e->key && (e->sup.first >= 0 || e->sup.signalled))
+		if (!e->key && (e->sup.failure >= 0 || e->sup.signalled))
 			return run_sup_status(&e->sup);
 		/* The same poll may have brought a failure or a signal too: the
 		 * change is left alone, or it would restart or forget them. */
-		if (ready && e->sup.first < 0 && !e->sup.signalled) {
+		if (ready && e->sup.failure < 0 && !e->sup.signalled) {
 			int rc = on_change(e, w);
 			if (rc != 0)
 				return rc;
@@ -153,7 +153,7 @@ int run_elastic(const struct cli_global *g, struct cli_launch *cl,
                 const struct run_elastic_opts *o, long gpus_per_proc, int tee, char **argv)
 {
 	struct elastic e = { .g = g, .cl = cl, .o = o, .gpus_per_proc = gpus_per_proc,
-		             .plan = { NULL, cl->l.nproc_per_node, argv, tee, NULL } };
+		             .plan = { NULL, cl->l.nproc_per_node, argv, tee, NULL, g->verbosity < 0 } };
 	muster_watch_options wo = MUSTER_WATCH_OPTIONS_INIT;
 	muster_error err = { 0, "" };
 	muster_ctx *ctx = NULL;

@@ -12,7 +12,6 @@
 #include "config/cfgview.h"
 #include "chain.h"
 #include "base/error.h"
-#include "config/suggest.h"
 #include "config/unknown.h"
 
 static void apply_options(struct muster_ctx *ctx, const muster_options *o, unsigned *flags)

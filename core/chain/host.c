@@ -62,7 +62,7 @@ static void host_open_error(muster_plugin_ctx *pc, const muster_cfg *at, const c
 	if (!pc)
 		return;
 	/* A node muster added (an absent `config`) has no line: use its entry's. */
-	const config_setting_t *node = at ? (const config_setting_t *)at : pc->config;
+	const config_setting_t *node = at ? cfgview_setting(at) : pc->config;
 	while (node && !config_setting_source_file(node) && config_setting_parent(node))
 		node = config_setting_parent(node);
 	settings_where(node, where, sizeof(where));
@@ -80,6 +80,8 @@ static void host_fail(muster_call *call, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(call->reason, sizeof(call->reason), fmt, ap);
 	va_end(ap);
+	if (call->failed)
+		call->failed(call->failed_data, call->reason);
 }
 
 static long host_remaining_ms(const muster_call *call)
@@ -87,6 +89,8 @@ static long host_remaining_ms(const muster_call *call)
 	struct timespec now;
 	if (!call)
 		return 0;
+	if (call->watching)
+		return call->budget_ms;
 	monotonic_now(&now);
 	long ms = (long)(call->deadline.tv_sec - now.tv_sec) * 1000 +
 	          (call->deadline.tv_nsec - now.tv_nsec) / 1000000;
@@ -134,7 +138,10 @@ static int host_add_job(muster_call *call, const char *job)
 	return built(call, builder_job(&call->builder, job) ? 0 : -1);
 }
 
-/* Every task address enters the result here, and is checked first. */
+/* Task addresses enter the result only through add_task(), which checks
+ * each, and add_task_range(), which checks the first for all (only the
+ * port differs). */
+
 /* An address that is no plain name: its length, or 0 with the reason.
  * Apart, so that the plain case's frame holds no message buffer. */
 static __attribute__((noinline)) size_t careful_length(muster_call *call, const char *job,
@@ -266,6 +273,32 @@ static int host_hold_port(muster_call *call, int fd, int port)
 	return 0;
 }
 
+static muster_call *host_watch_call_begin(muster_plugin_ctx *pc, long budget_ms,
+                                          void (*failed)(void *data, const char *reason),
+                                          void *data)
+{
+	struct muster_call *call = malloc(sizeof(*call));
+	if (!call)
+		return NULL;
+	call_init(call, pc, budget_ms > 0 ? budget_ms : 0);
+	if (builder_init(&call->builder) < 0) {
+		free(call);
+		return NULL;
+	}
+	call->watching = 1;
+	call->failed = failed;
+	call->failed_data = data;
+	return call;
+}
+
+static void host_watch_call_end(muster_call *call)
+{
+	if (!call)
+		return;
+	builder_discard(&call->builder);
+	free(call);
+}
+
 const muster_host host_services = {
 	.abi_major = MUSTER_PLUGIN_ABI_MAJOR,
 	.abi_minor = MUSTER_PLUGIN_ABI_MINOR,
@@ -301,4 +334,6 @@ const muster_host host_services = {
 	.watch_stop_fd = host_watch_stop_fd,
 	.add_task_range = host_add_task_range,
 	.reserve_tasks = host_reserve_tasks,
+	.watch_call_begin = host_watch_call_begin,
+	.watch_call_end = host_watch_call_end,
 };

@@ -27,6 +27,11 @@ struct muster_call {
 	struct timespec deadline;
 	long budget_ms;
 	unsigned long built_calls;     /* builder services called, for the clock check */
+	/* A watch's call (host->watch_call_begin): no deadline, each request
+	 * gets budget_ms; fail() also goes to failed(failed_data, reason). */
+	int watching;
+	void (*failed)(void *data, const char *reason);
+	void *failed_data;
 };
 
 extern const muster_host host_services;

@@ -7,11 +7,20 @@
 
 #include "suggest.h"
 
-/* Hook values: a read key; on a file's root while a plugin opens, the
- * cfg_reads that records what it asks for. */
-static char read_mark;
+/* The one READ hook every read setting points at. */
+static struct cfg_hook read_hook = { CFG_HOOK_READ, NULL };
 
-static const config_setting_t *setting(const muster_cfg *node)
+static const struct cfg_hook *hook_of(const config_setting_t *s)
+{
+	return config_setting_get_hook(s);
+}
+
+static void hook_set(config_setting_t *s, struct cfg_hook *hook)
+{
+	config_setting_set_hook(s, hook);
+}
+
+const config_setting_t *cfgview_setting(const muster_cfg *node)
 {
 	return (const config_setting_t *)node;
 }
@@ -24,17 +33,26 @@ const muster_cfg *cfgview_node(const config_setting_t *s)
 void cfgview_begin_open(config_setting_t *group, struct cfg_reads *reads)
 {
 	memset(reads, 0, sizeof(*reads));
-	config_setting_set_hook(config_root_setting(group->config), reads);
+	reads->opening = (struct cfg_hook){ CFG_HOOK_OPENING, reads };
+	hook_set(config_root_setting(group->config), &reads->opening);
 }
 
 void cfgview_end_open(config_setting_t *group)
 {
-	config_setting_set_hook(config_root_setting(group->config), NULL);
+	hook_set(config_root_setting(group->config), NULL);
 }
 
+/* The reads of the open() in progress on the config of `s`, if any. */
 static struct cfg_reads *opening(const config_setting_t *s)
 {
-	return s && s->config ? config_setting_get_hook(config_root_setting(s->config)) : NULL;
+	const struct cfg_hook *h = s && s->config ? hook_of(config_root_setting(s->config)) : NULL;
+	return h && h->kind == CFG_HOOK_OPENING ? h->reads : NULL;
+}
+
+static int was_read(const config_setting_t *s)
+{
+	const struct cfg_hook *h = hook_of(s);
+	return h && h->kind == CFG_HOOK_READ;
 }
 
 /* Marks only during open(): resolve() may run on many threads at once and
@@ -42,7 +60,7 @@ static struct cfg_reads *opening(const config_setting_t *s)
 static void mark_read(const config_setting_t *s)
 {
 	if (opening(s))
-		config_setting_set_hook((config_setting_t *)s, &read_mark);
+		hook_set((config_setting_t *)s, &read_hook);
 }
 
 /* Remembers a key asked for, present or not: the keys a typo is compared
@@ -93,7 +111,7 @@ void cfgview_check_unread(const config_setting_t *group, const struct cfg_reads 
 	for (int i = 0; i < config_setting_length(group); i++) {
 		const config_setting_t *m = config_setting_get_elem(group, (unsigned)i);
 		const char *name = config_setting_name(m);
-		if (name && config_setting_get_hook(m) != &read_mark)
+		if (name && !was_read(m))
 			unknown_name(unknown, "option", name, config_setting_source_file(m),
 			             (int)config_setting_source_line(m), suggest_asked(reads, group, name));
 		else if (config_setting_is_aggregate(m))
@@ -103,7 +121,7 @@ void cfgview_check_unread(const config_setting_t *group, const struct cfg_reads 
 
 const muster_cfg *cfgview_get(const muster_cfg *group, const char *name)
 {
-	const config_setting_t *g = setting(group);
+	const config_setting_t *g = cfgview_setting(group);
 	if (!g || !name || config_setting_type(g) != CONFIG_TYPE_GROUP)
 		return NULL;
 	const config_setting_t *m = config_setting_get_member(g, name);
@@ -114,7 +132,7 @@ const muster_cfg *cfgview_get(const muster_cfg *group, const char *name)
 
 int cfgview_type(const muster_cfg *node)
 {
-	const config_setting_t *s = setting(node);
+	const config_setting_t *s = cfgview_setting(node);
 	if (!s)
 		return MUSTER_CFG_NONE;
 	switch (config_setting_type(s)) {
@@ -132,13 +150,13 @@ int cfgview_type(const muster_cfg *node)
 
 size_t cfgview_count(const muster_cfg *node)
 {
-	const config_setting_t *s = setting(node);
+	const config_setting_t *s = cfgview_setting(node);
 	return s && config_setting_is_aggregate(s) ? (size_t)config_setting_length(s) : 0;
 }
 
 const muster_cfg *cfgview_at(const muster_cfg *node, size_t i)
 {
-	const config_setting_t *s = setting(node);
+	const config_setting_t *s = cfgview_setting(node);
 	if (!s || !config_setting_is_aggregate(s) || i >= (size_t)config_setting_length(s))
 		return NULL;
 	const config_setting_t *el = config_setting_get_elem(s, (unsigned)i);
@@ -148,12 +166,12 @@ const muster_cfg *cfgview_at(const muster_cfg *node, size_t i)
 
 const char *cfgview_name(const muster_cfg *node)
 {
-	return node ? config_setting_name(setting(node)) : NULL;
+	return node ? config_setting_name(cfgview_setting(node)) : NULL;
 }
 
 int cfgview_string(const muster_cfg *node, const char **out)
 {
-	const config_setting_t *s = setting(node);
+	const config_setting_t *s = cfgview_setting(node);
 	if (!s || config_setting_type(s) != CONFIG_TYPE_STRING)
 		return -1;
 	*out = config_setting_get_string(s);
@@ -162,7 +180,7 @@ int cfgview_string(const muster_cfg *node, const char **out)
 
 int cfgview_int(const muster_cfg *node, long long *out)
 {
-	const config_setting_t *s = setting(node);
+	const config_setting_t *s = cfgview_setting(node);
 	if (!s || (config_setting_type(s) != CONFIG_TYPE_INT &&
 	           config_setting_type(s) != CONFIG_TYPE_INT64))
 		return -1;
@@ -172,7 +190,7 @@ int cfgview_int(const muster_cfg *node, long long *out)
 
 int cfgview_bool(const muster_cfg *node, int *out)
 {
-	const config_setting_t *s = setting(node);
+	const config_setting_t *s = cfgview_setting(node);
 	if (!s || config_setting_type(s) != CONFIG_TYPE_BOOL)
 		return -1;
 	*out = config_setting_get_bool(s);
@@ -181,7 +199,7 @@ int cfgview_bool(const muster_cfg *node, int *out)
 
 int cfgview_float(const muster_cfg *node, double *out)
 {
-	const config_setting_t *s = setting(node);
+	const config_setting_t *s = cfgview_setting(node);
 	if (!s || config_setting_type(s) != CONFIG_TYPE_FLOAT)
 		return -1;
 	*out = config_setting_get_float(s);
@@ -190,10 +208,10 @@ int cfgview_float(const muster_cfg *node, double *out)
 
 const char *cfgview_file(const muster_cfg *node)
 {
-	return node ? config_setting_source_file(setting(node)) : NULL;
+	return node ? config_setting_source_file(cfgview_setting(node)) : NULL;
 }
 
 int cfgview_line(const muster_cfg *node)
 {
-	return node ? (int)config_setting_source_line(setting(node)) : 0;
+	return node ? (int)config_setting_source_line(cfgview_setting(node)) : 0;
 }

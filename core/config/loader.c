@@ -2,6 +2,7 @@
 
 #include "loader.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
@@ -16,7 +17,7 @@
 #include <muster/muster.h>
 
 #include "builtin/builtin.h"
-#include "settings.h"
+#include "suggest.h"
 #include "trust.h"
 
 #define STR_(x) #x
@@ -177,6 +178,48 @@ static const struct loaded_plugin *find_builtin(const char *name)
 const char *loader_builtin_name(size_t i)
 {
 	return i < builtin_count ? builtin_plugins[i].desc->name : NULL;
+}
+
+int plugin_name_valid(const char *name)
+{
+	if (!name || !*name)
+		return 0;
+	for (const char *p = name; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
+			return 0;
+	return 1;
+}
+
+/* Keeps `candidate` in `out` when it is nearer than what is there. */
+static void consider(const char *name, const char *candidate, char *out, size_t len)
+{
+	const char *pair[2] = { out, candidate };
+	const char *best = suggest_nearest(name, out[0] ? pair : pair + 1, out[0] ? 2 : 1);
+	if (best == candidate)
+		snprintf(out, len, "%s", candidate);
+}
+
+void suggest_plugin(const char *name, char *const *dirs, size_t ndirs, char *out, size_t len)
+{
+	out[0] = '\0';
+	for (size_t i = 0; loader_builtin_name(i); i++)
+		consider(name, loader_builtin_name(i), out, len);
+	for (size_t i = 0; i < ndirs; i++) {
+		DIR *d = opendir(dirs[i]);
+		if (!d)
+			continue;
+		struct dirent *de;
+		while ((de = readdir(d)) != NULL) {
+			char plugin[SUGGEST_MAX_WORD + 1];
+			size_t n = strlen(de->d_name);
+			if (n <= 3 || n - 3 > SUGGEST_MAX_WORD || strcmp(de->d_name + n - 3, ".so") != 0)
+				continue;
+			snprintf(plugin, sizeof(plugin), "%.*s", (int)(n - 3), de->d_name);
+			if (plugin_name_valid(plugin))
+				consider(name, plugin, out, len);
+		}
+		closedir(d);
+	}
 }
 
 int loader_load(const char *name, char *const *dirs, size_t ndirs,

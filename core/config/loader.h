@@ -26,4 +26,11 @@ int loader_load(const char *name, char *const *dirs, size_t ndirs,
 /* The i-th built-in plugin's name; NULL past the last. */
 const char *loader_builtin_name(size_t i);
 
+/* Whether `name` is a plugin name: [a-z0-9_]+. */
+int plugin_name_valid(const char *name);
+
+/* The plugin name nearest to `name` among the built-ins and the NAME.so
+ * files in `dirs`; copied into `out`, which is "" when none is near. */
+void suggest_plugin(const char *name, char *const *dirs, size_t ndirs, char *out, size_t len);
+
 #endif

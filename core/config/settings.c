@@ -11,6 +11,7 @@
 
 #include "base/error.h"
 #include "includes.h"
+#include "loader.h"
 #include "model/nameindex.h"
 #include "suggest.h"
 #include "unknown.h"
@@ -52,16 +53,6 @@ const char *settings_default_path(const char *explicit_path)
 		return explicit_path;
 	const char *env = settings_getenv("MUSTER_CONF");
 	return env && *env ? env : MUSTER_DEFAULT_CONFIG;
-}
-
-int plugin_name_valid(const char *name)
-{
-	if (!name || !*name)
-		return 0;
-	for (const char *p = name; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
-			return 0;
-	return 1;
 }
 
 void settings_where(const config_setting_t *node, char *buf, size_t len)

@@ -58,7 +58,6 @@ void settings_release(struct settings *s);
 /* "file:line: " of a setting, for messages. */
 void settings_where(const config_setting_t *node, char *buf, size_t len);
 
-int plugin_name_valid(const char *name);
 const char *status_name(int status);
 
 #endif

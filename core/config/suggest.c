@@ -2,20 +2,13 @@
 
 #include "suggest.h"
 
-#include <dirent.h>
-#include <stdio.h>
 #include <string.h>
-
-#include "loader.h"
-#include "settings.h"
-
-#define MAX_WORD 64
 
 /* Optimal string alignment distance: edits, adjacent swaps counting one. */
 static size_t distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
-	size_t d[MAX_WORD + 1][MAX_WORD + 1];
+	size_t d[SUGGEST_MAX_WORD + 1][SUGGEST_MAX_WORD + 1];
 	for (size_t i = 0; i <= la; i++)
 		d[i][0] = i;
 	for (size_t j = 0; j <= lb; j++)
@@ -46,10 +39,10 @@ const char *suggest_nearest(const char *word, const char *const *candidates, siz
 {
 	const char *best = NULL;
 	size_t best_d = 0;
-	if (strlen(word) > MAX_WORD)
+	if (strlen(word) > SUGGEST_MAX_WORD)
 		return NULL;
 	for (size_t i = 0; i < n; i++) {
-		if (strlen(candidates[i]) > MAX_WORD || strcmp(word, candidates[i]) == 0)
+		if (strlen(candidates[i]) > SUGGEST_MAX_WORD || strcmp(word, candidates[i]) == 0)
 			continue;
 		size_t d = distance(word, candidates[i]);
 		if (d <= near_enough(word) && (!best || d < best_d)) {
@@ -58,36 +51,4 @@ const char *suggest_nearest(const char *word, const char *const *candidates, siz
 		}
 	}
 	return best;
-}
-
-/* Keeps `candidate` in `out` when it is nearer than what is there. */
-static void consider(const char *name, const char *candidate, char *out, size_t len)
-{
-	const char *pair[2] = { out, candidate };
-	const char *best = suggest_nearest(name, out[0] ? pair : pair + 1, out[0] ? 2 : 1);
-	if (best == candidate)
-		snprintf(out, len, "%s", candidate);
-}
-
-void suggest_plugin(const char *name, char *const *dirs, size_t ndirs, char *out, size_t len)
-{
-	out[0] = '\0';
-	for (size_t i = 0; loader_builtin_name(i); i++)
-		consider(name, loader_builtin_name(i), out, len);
-	for (size_t i = 0; i < ndirs; i++) {
-		DIR *d = opendir(dirs[i]);
-		if (!d)
-			continue;
-		struct dirent *de;
-		while ((de = readdir(d)) != NULL) {
-			char plugin[MAX_WORD + 1];
-			size_t n = strlen(de->d_name);
-			if (n <= 3 || n - 3 > MAX_WORD || strcmp(de->d_name + n - 3, ".so") != 0)
-				continue;
-			snprintf(plugin, sizeof(plugin), "%.*s", (int)(n - 3), de->d_name);
-			if (plugin_name_valid(plugin))
-				consider(name, plugin, out, len);
-		}
-		closedir(d);
-	}
 }

@@ -4,12 +4,11 @@
 
 #include <stddef.h>
 
+/* Longer words are never compared: the table of distances is on the stack. */
+#define SUGGEST_MAX_WORD 64
+
 /* The candidate nearest to `word` (Damerau-Levenshtein), or NULL when none
  * is near enough to be a typing mistake. */
 const char *suggest_nearest(const char *word, const char *const *candidates, size_t n);
-
-/* The plugin name nearest to `name` among the built-ins and the NAME.so
- * files in `dirs`; copied into `out`, which is "" when none is near. */
-void suggest_plugin(const char *name, char *const *dirs, size_t ndirs, char *out, size_t len);
 
 #endif

@@ -45,6 +45,21 @@ static size_t collect(struct slot *s, char *text, const struct launch_nodes *nod
 	return n;
 }
 
+/* The first host of `s` that the form cannot hold, or NULL.  MPICH's
+ * Hydra cuts a hostfile line at its first ':' (strtok(":"), host then
+ * process count) and horovodrun's -H host:slots splits at every ':'
+ * (exactly two fields); neither takes brackets.  An IPv6 address, the
+ * only host with a ':', has no spelling either reads. */
+static const char *unwritable_host(const struct slot *s, size_t n, const char *sep)
+{
+	if (strcmp(sep, ":") != 0)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (strchr(s[i].host, ':') != NULL)
+			return s[i].host;
+	return NULL;
+}
+
 MUSTER_API int muster_launch_hostfile(char **out, const muster_result *r,
                                       const muster_launch *l, muster_error *err)
 {
@@ -78,6 +93,17 @@ MUSTER_API int muster_launch_hostfile(char **out, const muster_result *r,
 		return error_set(err, MUSTER_ENOMEM, "out of memory");
 	}
 	size_t n = collect(s, text, &nodes, l->nproc_per_node);
+	const char *ipv6 = n == (size_t)-1 ? NULL : unwritable_host(s, n, sep);
+	if (ipv6) {
+		rc = error_set(err, MUSTER_ENOENT, "hostfile for %s: host %s is an IPv6 address, which "
+		               "%s cannot read (it splits HOST:N at every ':' and takes no brackets); "
+		               "give the task a host name", l->framework, ipv6,
+		               strcmp(l->framework, "mpich") == 0 ? "MPICH's Hydra" : "horovodrun");
+		free(s);
+		free(text);
+		launch_nodes_free(&nodes);
+		return rc;
+	}
 	struct jsonw w;
 	jsonw_init(&w);
 	if (n == (size_t)-1)

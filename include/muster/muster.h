@@ -5,7 +5,7 @@
  * cluster through the configured chain of backends, read the immutable
  * result, and emit it in the formats launchers expect.
  *
- * Conventions (see muster(3) in docs/):
+ * Conventions (more in muster(3)):
  *  - Calls that can fail return 0 or a negative MUSTER_E* code.  When the
  *    caller passes a muster_error, it receives the code and a message naming
  *    the backend, the config file:line and the reason.  No global or
@@ -24,9 +24,7 @@
 
 #include <muster/version.h>
 
-#if defined(_WIN32)
-#define MUSTER_API __declspec(dllexport)
-#elif defined(__GNUC__)
+#if defined(__GNUC__)
 #define MUSTER_API __attribute__((visibility("default")))
 #else
 #define MUSTER_API

@@ -83,7 +83,7 @@ enum muster_master_rule {
 #define MUSTER_PLUGIN_CONFIG_ONLY 0x2u
 
 #define MUSTER_PLUGIN_ABI_MAJOR 1
-#define MUSTER_PLUGIN_ABI_MINOR 5
+#define MUSTER_PLUGIN_ABI_MINOR 6
 
 /* Opaque handles owned by the core. */
 typedef struct muster_plugin_ctx muster_plugin_ctx; /* one chain entry */
@@ -178,6 +178,18 @@ typedef struct muster_host {
 	 * of regrowing as they come.  A wrong count costs memory or a regrowth,
 	 * never a wrong answer; the host bounds what it reserves. */
 	int (*reserve_tasks)(muster_call *call, const char *job, long count);
+
+	/* ABI 1.6: a call for watch(), so that the code it shares with
+	 * resolve() (connecting, listing) has one to fail and time itself
+	 * through.  fail() on it hands the reason to failed(data, reason)
+	 * (NULL: the reason is dropped) rather than ending an answer;
+	 * remaining_ms() answers budget_ms every time: a watch has no
+	 * deadline, so each request it makes gets the whole budget; what the
+	 * builder services add to it is discarded.  Only watch()'s thread uses
+	 * it, until watch_call_end().  NULL when out of memory. */
+	muster_call *(*watch_call_begin)(muster_plugin_ctx *pc, long budget_ms,
+	                                 void (*failed)(void *data, const char *reason), void *data);
+	void (*watch_call_end)(muster_call *call);
 } muster_host;
 
 /* Whether the host has the service `field` (appended in some ABI minor). */
@@ -328,23 +340,66 @@ typedef struct muster_popt {
 	int (*read)(const muster_popts *o, const muster_cfg *node, void *conf); /* 0 or -1 */
 } muster_popt;
 
-#define MUSTER_POPT_FIELD_(T, f) offsetof(T, f), sizeof(((T *)0)->f)
-#define MUSTER_POPT_STRING(key, T, f, flags, def)                                           \
-	{ key, MUSTER_POPT_T_STRING, flags, MUSTER_POPT_FIELD_(T, f), 0, 0, 0, def, NULL, NULL, NULL }
-#define MUSTER_POPT_REQUIRED_STRING(key, T, f, flags, hint)                                 \
-	{ key, MUSTER_POPT_T_STRING, (flags) | MUSTER_POPT_REQUIRED, MUSTER_POPT_FIELD_(T, f), 0, 0, \
-	  0, NULL, hint, NULL, NULL }
-#define MUSTER_POPT_INT(key, T, f, min, max, def)                                           \
-	{ key, MUSTER_POPT_T_INT, 0, MUSTER_POPT_FIELD_(T, f), min, max, def, NULL, NULL, NULL, NULL }
-#define MUSTER_POPT_REQUIRED_INT(key, T, f, min, max, hint)                                 \
-	{ key, MUSTER_POPT_T_INT, MUSTER_POPT_REQUIRED, MUSTER_POPT_FIELD_(T, f), min, max, 0, NULL, \
-	  hint, NULL, NULL }
-#define MUSTER_POPT_BOOL(key, T, f, def)                                                    \
-	{ key, MUSTER_POPT_T_BOOL, 0, MUSTER_POPT_FIELD_(T, f), 0, 1, def, NULL, NULL, NULL, NULL }
-#define MUSTER_POPT_CHOICE(key, T, f, choices, def)                                         \
-	{ key, MUSTER_POPT_T_CHOICE, 0, MUSTER_POPT_FIELD_(T, f), 0, 0, def, NULL, NULL, choices, NULL }
-#define MUSTER_POPT_CUSTOM(key, read)                                                       \
-	{ key, MUSTER_POPT_T_CUSTOM, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, read }
+/*
+ * The rows.  In C each names only the fields it sets (designated
+ * initialisers): a field appended to muster_popt is 0 in every row, and
+ * no row changes.  C++ has designated initialisers only from C++20, and
+ * g++ warns under -Wextra about the fields they leave out, so in C++ the
+ * rows are positional and complete, through MUSTER_POPT_ROW_: a field
+ * appended to muster_popt is appended there once, as 0 for every row.
+ */
+#ifdef __cplusplus
+/* field_: MUSTER_POPT_FIELD_(T, f) or MUSTER_POPT_NO_FIELD_, the offset
+ * and the size. */
+#define MUSTER_POPT_ROW_(key_, type_, flags_, field_, min_, max_, def_, def_string_, hint_,    \
+                         choices_, read_)                                                    \
+	{ key_, type_, flags_, field_, min_, max_, def_, def_string_, hint_, choices_, read_ }
+#define MUSTER_POPT_FIELD_(T, f) offsetof(T, f), sizeof(static_cast<T *>(nullptr)->f)
+#define MUSTER_POPT_NO_FIELD_ 0, 0
+#define MUSTER_POPT_STRING(key_, T, f, flags_, def_)                                        \
+	MUSTER_POPT_ROW_(key_, MUSTER_POPT_T_STRING, flags_, MUSTER_POPT_FIELD_(T, f), 0, 0, 0,  \
+	                 def_, nullptr, nullptr, nullptr)
+#define MUSTER_POPT_REQUIRED_STRING(key_, T, f, flags_, hint_)                              \
+	MUSTER_POPT_ROW_(key_, MUSTER_POPT_T_STRING, (flags_) | MUSTER_POPT_REQUIRED,            \
+	                 MUSTER_POPT_FIELD_(T, f), 0, 0, 0, nullptr, hint_, nullptr, nullptr)
+#define MUSTER_POPT_INT(key_, T, f, min_, max_, def_)                                       \
+	MUSTER_POPT_ROW_(key_, MUSTER_POPT_T_INT, 0, MUSTER_POPT_FIELD_(T, f), min_, max_, def_, \
+	                 nullptr, nullptr, nullptr, nullptr)
+#define MUSTER_POPT_REQUIRED_INT(key_, T, f, min_, max_, hint_)                             \
+	MUSTER_POPT_ROW_(key_, MUSTER_POPT_T_INT, MUSTER_POPT_REQUIRED, MUSTER_POPT_FIELD_(T, f), \
+	                 min_, max_, 0, nullptr, hint_, nullptr, nullptr)
+#define MUSTER_POPT_BOOL(key_, T, f, def_)                                                  \
+	MUSTER_POPT_ROW_(key_, MUSTER_POPT_T_BOOL, 0, MUSTER_POPT_FIELD_(T, f), 0, 1, def_,      \
+	                 nullptr, nullptr, nullptr, nullptr)
+#define MUSTER_POPT_CHOICE(key_, T, f, choices_, def_)                                      \
+	MUSTER_POPT_ROW_(key_, MUSTER_POPT_T_CHOICE, 0, MUSTER_POPT_FIELD_(T, f), 0, 0, def_,    \
+	                 nullptr, nullptr, choices_, nullptr)
+#define MUSTER_POPT_CUSTOM(key_, read_)                                                     \
+	MUSTER_POPT_ROW_(key_, MUSTER_POPT_T_CUSTOM, 0, MUSTER_POPT_NO_FIELD_, 0, 0, 0, nullptr,  \
+	                 nullptr, nullptr, read_)
+#else
+#define MUSTER_POPT_FIELD_(T, f) .offset = offsetof(T, f), .size = sizeof(((T *)0)->f)
+#define MUSTER_POPT_STRING(key_, T, f, flags_, def_)                                        \
+	{ .key = (key_), .type = MUSTER_POPT_T_STRING, .flags = (flags_),                    \
+	  MUSTER_POPT_FIELD_(T, f), .def_string = (def_) }
+#define MUSTER_POPT_REQUIRED_STRING(key_, T, f, flags_, hint_)                              \
+	{ .key = (key_), .type = MUSTER_POPT_T_STRING, .flags = (flags_) | MUSTER_POPT_REQUIRED, \
+	  MUSTER_POPT_FIELD_(T, f), .hint = (hint_) }
+#define MUSTER_POPT_INT(key_, T, f, min_, max_, def_)                                       \
+	{ .key = (key_), .type = MUSTER_POPT_T_INT, MUSTER_POPT_FIELD_(T, f), .min = (min_),   \
+	  .max = (max_), .def = (def_) }
+#define MUSTER_POPT_REQUIRED_INT(key_, T, f, min_, max_, hint_)                             \
+	{ .key = (key_), .type = MUSTER_POPT_T_INT, .flags = MUSTER_POPT_REQUIRED,            \
+	  MUSTER_POPT_FIELD_(T, f), .min = (min_), .max = (max_), .hint = (hint_) }
+#define MUSTER_POPT_BOOL(key_, T, f, def_)                                                  \
+	{ .key = (key_), .type = MUSTER_POPT_T_BOOL, MUSTER_POPT_FIELD_(T, f), .max = 1,       \
+	  .def = (def_) }
+#define MUSTER_POPT_CHOICE(key_, T, f, choices_, def_)                                      \
+	{ .key = (key_), .type = MUSTER_POPT_T_CHOICE, MUSTER_POPT_FIELD_(T, f), .def = (def_), \
+	  .choices = (choices_) }
+#define MUSTER_POPT_CUSTOM(key_, read_)                                                     \
+	{ .key = (key_), .type = MUSTER_POPT_T_CUSTOM, .read = (read_) }
+#endif
 #define MUSTER_POPT_COUNT(table) (sizeof(table) / sizeof((table)[0]))
 
 #ifdef __cplusplus

@@ -50,7 +50,7 @@ typedef struct muster_reserve_options {
 	int port_min, port_max;    /* tried in order, first bind wins; 0, 0: any free port */
 	long timeout_ms;           /* < 0: wait forever; default 600000, as TFoS */
 	const char *auth_key_file; /* NULL: unauthenticated, TFoS-compatible */
-	size_t max_frame;          /* largest frame accepted; 0: the default (1 MiB) */
+	size_t max_frame;          /* largest frame accepted; 0: the default (64 KiB) */
 	int log_level;             /* messages up to this level reach `log` */
 	muster_log_fn log;         /* NULL: silent; progress is logged at NOTICE */
 	void *log_data;
@@ -89,9 +89,11 @@ MUSTER_API int muster_reserve_port(const muster_reserve *server);
  *  - a STOP request: returns 0 when the reservation was complete, else
  *    MUSTER_EUNAVAIL;
  *  - muster_reserve_stop(): MUSTER_EUNAVAIL unless done;
- *  - the timeout: MUSTER_ETRYAGAIN, the message naming what is missing;
- *  - two executors claiming one executor id from different hosts, once the
- *    reservation is otherwise complete: MUSTER_ECONFLICT.
+ *  - the timeout: MUSTER_ETRYAGAIN, the message naming what is missing.
+ * Each executor id registers once, with a registration that makes a
+ * ClusterSpec entry and is at most 4 KiB encoded; any other REG (a
+ * different one for an id already held, from a connection that has
+ * registered, an id out of range) is answered 'ERR' and changes nothing.
  * The listening socket is closed when it returns; run it once.
  */
 MUSTER_API int muster_reserve_run(muster_reserve *server, muster_error *err);
@@ -99,16 +101,16 @@ MUSTER_API int muster_reserve_run(muster_reserve *server, muster_error *err);
 /* Ask a running server to return soon.  Async-signal-safe; any thread. */
 MUSTER_API void muster_reserve_stop(muster_reserve *server);
 
-/* Registrations received (one per distinct host and executor id). */
+/* Registrations received (one per executor id). */
 MUSTER_API long muster_reserve_registered(const muster_reserve *server);
 
 /*
  * The ClusterSpec of the registrations, sorted by executor id, as one line
  * of JSON {"ps": ["h:p"], "worker": ["h:p", "h:p"]} (job keys in the order
  * their first executor id gives: ps, chief/master, evaluator, worker).
- * MUSTER_ETRYAGAIN while registrations are missing; MUSTER_ECONFLICT for a
- * repeated executor id; MUSTER_EINVAL for a registration that lacks the
- * fields a ClusterSpec needs.
+ * MUSTER_ETRYAGAIN while registrations are missing.  (A registration that
+ * could not be a ClusterSpec entry is refused when it arrives; were the
+ * list to make none all the same, MUSTER_ECONFLICT.)
  */
 MUSTER_API int muster_reserve_cluster_spec(char **out, const muster_reserve *server,
                                            muster_error *err);

@@ -136,6 +136,39 @@ fail:
 	return -1;
 }
 
+static const char *file_kind(mode_t mode)
+{
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "of an unknown kind";
+}
+
+const char *plugin_read_error(const char *path, int err, size_t max, char *buf, size_t size)
+{
+	struct stat st;
+	char text[128];
+
+	/* The kind is looked up again: open() and fstat() saw the same path,
+	 * and errno alone cannot tell a device from any other EINVAL. */
+	if ((err == EISDIR || err == EINVAL) && stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		snprintf(buf, size, "not a regular file but %s", file_kind(st.st_mode));
+	else if (err == EFBIG && max >= ((size_t)1 << 20))
+		snprintf(buf, size, "larger than %zu MiB", max >> 20);
+	else if (err == EFBIG)
+		snprintf(buf, size, "larger than %zu bytes", max);
+	else
+		snprintf(buf, size, "%s", plugin_strerror(err, text, sizeof(text)));
+	return buf;
+}
+
 const char *plugin_getenv(const char *name)
 {
 #ifdef HAVE_SECURE_GETENV

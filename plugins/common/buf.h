@@ -1,5 +1,6 @@
 /* A growable, bounded, NUL-terminated byte buffer (HTTP bodies, files) and
- * the small system helpers the bundled network plugins share. */
+ * the small system helpers the bundled plugins share: a bounded file read,
+ * a getenv that setuid programs do not trust, asprintf, strerror. */
 #ifndef MUSTER_PLUGIN_COMMON_BUF_H
 #define MUSTER_PLUGIN_COMMON_BUF_H
 
@@ -27,6 +28,11 @@ void pbuf_wipe(struct pbuf *b);
  * errno (EFBIG past max, EISDIR/EINVAL for what is not a regular file).
  * Opened non-blocking, so a FIFO at the path cannot hang the call. */
 int plugin_read_file(const char *path, size_t max, char **data, size_t *len);
+/* Why plugin_read_file(path, max, ...) failed with errno `err`, in words
+ * for a reason: what is not a regular file by its kind ("not a regular
+ * file but a character device"), past `max` its size ("larger than 16
+ * MiB"), else strerror's text.  Returns buf. */
+const char *plugin_read_error(const char *path, int err, size_t max, char *buf, size_t size);
 
 /* An environment variable, ignored in setuid/setgid programs. */
 const char *plugin_getenv(const char *name);

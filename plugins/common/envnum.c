@@ -13,27 +13,37 @@ static int blank(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-int env_long(const char *name, long lo, long hi, long *out, char *why, size_t whylen)
+int envnum_parse(const char *s, long lo, long hi, long *out)
 {
-	const char *s = plugin_getenv(name), *p;
+	const char *p;
 	char *end;
 	long v;
 
-	if (s == NULL)
-		return 0;
 	for (p = s; blank(*p); p++)
 		;
+	if (*p < '0' || *p > '9')
+		return -1;
 	errno = 0;
-	v = (*p >= '0' && *p <= '9') ? strtol(p, &end, 10) : (end = (char *)p, -1);
-	if (end != p)
-		while (blank(*end))
-			end++;
-	if (end == p || *end != '\0' || errno != 0 || v < lo || v > hi) {
+	v = strtol(p, &end, 10);
+	while (blank(*end))
+		end++;
+	if (*end != '\0' || errno != 0 || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int env_long(const char *name, long lo, long hi, long *out, char *why, size_t whylen)
+{
+	const char *s = plugin_getenv(name);
+
+	if (s == NULL)
+		return 0;
+	if (envnum_parse(s, lo, hi, out) != 0) {
 		snprintf(why, whylen, "%s must be an integer from %ld to %ld, not \"%.40s\"", name, lo,
 		         hi, s);
 		return -1;
 	}
-	*out = v;
 	return 1;
 }
 

@@ -8,10 +8,25 @@
 
 #include "hostfile.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "buf.h"
 #include "layout.h"
+
+int hostfile_read(const char *path, size_t max, char **data, size_t *len, char *why,
+                  size_t whylen)
+{
+	int err;
+
+	if (plugin_read_file(path, max, data, len) == 0)
+		return 0;
+	err = errno;
+	plugin_read_error(path, err, max, why, whylen);
+	errno = err;
+	return -1;
+}
 
 static int space(char c)
 {

@@ -10,9 +10,15 @@
 
 #include "slots.h"
 
-/* Task slots a backend accepts at most (as the Slurm hostlist limit). */
-#define LAYOUT_MAX_TASKS 65536L
-/* GPU ids a layout hands out over all its tasks (16 MiB of them). */
+/* The limits every scheduler backend (slurm, pbs, lsf, mpi) applies, here
+ * once so that they cannot drift apart:
+ * task slots of one job (a rank, a size or a count past it is refused);
+ * 65,536 hosts of 16 tasks, far above the largest training jobs run. */
+#define LAYOUT_MAX_TASKS (1L << 20)
+/* GPUs one node or one task may have, as an option or a variable. */
+#define LAYOUT_MAX_GPUS (1L << 20)
+/* GPU ids a layout hands out over all its tasks (16 MiB of them): what
+ * bounds the memory of a GPU count that is a typo or hostile. */
 #define LAYOUT_MAX_GPU_IDS (1L << 22)
 
 struct layout_job {
@@ -29,6 +35,11 @@ struct layout {
 	                          * k*gpus_per_task onwards; 0: none known */
 	long rank;               /* this process's position in the task list */
 	const char *rpc_layer;   /* NULL or "": none */
+	const int *gpu_ids;      /* a host's GPU ids by ordinal (Slurm's
+	                          * CUDA_VISIBLE_DEVICES); NULL: the ordinals */
+	int gpu_counts_only;     /* each task's GPU count but no ids */
+	const char *gpu_source;  /* what gave gpus_per_task, named when the ids
+	                          * would be too many; NULL: source */
 };
 
 /* open()'s check for a backend whose tasks go in as ranges (layout_build(),
@@ -47,7 +58,7 @@ static inline int layout_open_check(const muster_host *host, muster_plugin_ctx *
 
 /* Hosts in the order given, each with its slots, cut into l->jobs; the
  * job counts must add up to the slots ("Requested N tasks but only M were
- * assigned.", TensorFlow's words).  Each host's tasks go in through
+ * assigned.", TensorFlow's words, for jobs an option asks for).  Each host's tasks go in through
  * add_task_range(): open() must have passed layout_open_check().  SUCCESS
  * or UNAVAIL after fail(). */
 muster_status layout_build(const muster_host *host, muster_call *call, const struct layout *l,
@@ -64,11 +75,7 @@ muster_status layout_build_ranks(const muster_host *host, muster_call *call,
 long layout_gpus_per_task(const muster_host *host, muster_call *call, long gpus_per_node,
                           long gpus_per_task, long max_tasks_per_host);
 
-/* The GPUs of a host's k-th task, `gpt` of them: ordinals k*gpt onwards
- * (the slice TensorFlow writes into its CUDA_VISIBLE_DEVICES), each
- * mapped through id_map when given (the ids Slurm handed out), or only
- * their count from a host older than ABI 1.2.  0, or -1 after fail(). */
-int layout_add_gpu_slice(const muster_host *host, muster_call *call, const char *job,
-                         long index, long k, long gpt, const int *id_map);
+/* The most tasks any one host of `s` has. */
+long layout_most_tasks(const struct slots *s);
 
 #endif

@@ -1,8 +1,11 @@
-# plugins/common: small helpers the bundled plugins share (natural order,
-# media types, time, and the core's address check, so that a plugin leaves
-# out what the core would refuse), linked into each as a PIC
-# convenience library; its symbols stay hidden, so every plugin still
-# exports only its entry.
+# plugins/common: small helpers the bundled plugins share, linked into
+# each as a PIC convenience library whose symbols stay hidden, so every
+# plugin still exports only its entry: buffers, bounded file reads and
+# other system helpers (buf), natural name order, HTTP media types, time,
+# the schedulers' hosts, slots and task layout (slots, layout, envnum,
+# hostfile), a watch over one file and the host's watch services
+# (filewatch, watchhost), and the core's address check, so that a plugin
+# names what the core would refuse, or leaves it out.
 noinst_LTLIBRARIES += plugins/common/libplugin_common.la
 plugins_common_libplugin_common_la_SOURCES = \
 	plugins/common/natural.c plugins/common/natural.h \
@@ -16,6 +19,20 @@ plugins_common_libplugin_common_la_SOURCES = \
 	plugins/common/filewatch.c plugins/common/filewatch.h \
 	plugins/common/watchhost.c plugins/common/watchhost.h \
 	core/address.c core/address.h
+
+# Strict JSON (strict_json.h): every JSON document a backend reads from
+# the environment or a file, apart so that a plugin without JSON does not
+# link cJSON.  It depends on cJSON alone.
+if HAVE_CJSON
+noinst_LTLIBRARIES += plugins/common/libplugin_json.la
+plugins_common_libplugin_json_la_SOURCES = \
+	plugins/common/strict_json.c plugins/common/strict_json.h \
+	plugins/common/strict_json_impl.h \
+	plugins/common/strict_json_syntax.c \
+	plugins/common/strict_json_tree.c
+plugins_common_libplugin_json_la_CPPFLAGS = $(AM_CPPFLAGS) $(CJSON_CFLAGS)
+plugins_common_libplugin_json_la_LIBADD = $(CJSON_LIBS)
+endif
 
 # The HTTP backends' libcurl setup, limits, wording and retry waits, apart
 # so that a plugin without HTTP does not link libcurl.
@@ -35,10 +52,12 @@ plugins_common_test_net_LDADD = plugins/common/libplugin_http.la $(CMOCKA_LIBS)
 endif
 endif
 
-# Its tests: the shared name order (cmocka).
+# Its tests: the shared name order, hosts and slots (cmocka).
 if HAVE_CMOCKA
-check_PROGRAMS += tests/unit/test_natural
-TESTS += tests/unit/test_natural
+check_PROGRAMS += tests/unit/test_natural tests/unit/test_slots
+TESTS += tests/unit/test_natural tests/unit/test_slots
 tests_unit_test_natural_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_natural_LDADD = plugins/common/libplugin_common.la $(CMOCKA_LIBS)
+tests_unit_test_slots_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_slots_LDADD = plugins/common/libplugin_common.la $(CMOCKA_LIBS)
 endif

@@ -37,9 +37,9 @@ static void index_put(struct slots *s, size_t pos)
 	s->index[i] = pos + 1;
 }
 
-static int grow(struct slots *s)
+/* Room for `cap` hosts, the index rebuilt at twice that. */
+static int grow_to(struct slots *s, size_t cap)
 {
-	size_t cap = s->cap ? s->cap * 2 : 16;
 	struct slot_host *hosts;
 	size_t *index;
 
@@ -61,11 +61,30 @@ static int grow(struct slots *s)
 	return 0;
 }
 
+int slots_adopt(struct slots *s, struct slot_host *hosts, size_t n, long max_total)
+{
+	long total = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (hosts[i].tasks < 0 || hosts[i].tasks > max_total - total)
+			return -1;
+		total += hosts[i].tasks;
+	}
+	slots_free(s);
+	s->hosts = hosts;
+	s->nhosts = s->cap = n;
+	s->total = total;
+	return 0;
+}
+
 long slots_add(struct slots *s, const char *name, long tasks, long max_total)
 {
 	size_t i, mask;
 
 	if (tasks < 0 || tasks > max_total - s->total)
+		return -1;
+	/* Adopted hosts are indexed when the first lookup needs them. */
+	if (s->index_size == 0 && s->nhosts > 0 && grow_to(s, s->cap) != 0)
 		return -1;
 	if (s->index_size != 0) {
 		mask = s->index_size - 1;
@@ -78,7 +97,7 @@ long slots_add(struct slots *s, const char *name, long tasks, long max_total)
 			}
 		}
 	}
-	if (s->nhosts == s->cap && grow(s) != 0)
+	if (s->nhosts == s->cap && grow_to(s, s->cap ? s->cap * 2 : 16) != 0)
 		return -1;
 	s->hosts[s->nhosts].name = name;
 	s->hosts[s->nhosts].tasks = tasks;

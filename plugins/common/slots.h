@@ -22,6 +22,11 @@ struct slots {
 
 void slots_init(struct slots *s);
 void slots_free(struct slots *s);
+/* `s` becomes the `n` hosts of `hosts` (malloc()ed; the slots own it from
+ * then on), which the caller knows to be distinct: nothing is hashed until
+ * a later slots_add() looks a name up.  0, or -1 (`hosts` still the
+ * caller's) past `max_total` slots in all. */
+int slots_adopt(struct slots *s, struct slot_host *hosts, size_t n, long max_total);
 /* Adds `tasks` slots to `name` (a new host at the end, else the one seen
  * before).  The host's position, or -1 when out of memory or past
  * `max_total` slots in all. */

@@ -343,7 +343,8 @@ muster_status gce_auth(struct gce_run *run)
 	return st;
 }
 
-void gce_auth_forget(struct gce_run *run)
+/* Forgets the cached token (after a 401). */
+static void gce_auth_forget(struct gce_run *run)
 {
 	struct gce_cache *c = &run->conf->cache;
 

@@ -158,8 +158,6 @@ muster_status gce_metadata_get(struct gce_run *run, const char *path, long timeo
 
 /* auth.c: run->token, from the cache or the first source that applies. */
 muster_status gce_auth(struct gce_run *run);
-/* Forget the cached token (after a 401). */
-void gce_auth_forget(struct gce_run *run);
 /* A Compute API request with the bearer token (a JSON body when `body`);
  * a 401 on a cached token fetches a new one and tries once more. */
 muster_status gce_api(struct gce_run *run, const char *what, const char *method, const char *url,
@@ -168,7 +166,6 @@ muster_status gce_api(struct gce_run *run, const char *what, const char *method,
 /* jwt.c: the signed assertion for a service-account key; NULL + *why. */
 char *gce_jwt(const char *client_email, const char *private_key, const char *key_id,
               const char *scope, const char *aud, long long now, const char **why);
-char *gce_base64url(const unsigned char *p, size_t n);
 
 /* http.c */
 muster_status gce_http_setup(struct gce_run *run);

@@ -17,7 +17,8 @@
 
 #include "gce.h"
 
-char *gce_base64url(const unsigned char *p, size_t n)
+/* RFC 4648 base64url without padding, as JWT writes it; NULL when out of memory. */
+static char *gce_base64url(const unsigned char *p, size_t n)
 {
 	static const char abc[] =
 		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";

@@ -22,7 +22,8 @@
 
 #include "k8s.h"
 
-void k8s_blob_clear(struct k8s_blob *b)
+/* Frees a credential, its bytes wiped first. */
+static void k8s_blob_clear(struct k8s_blob *b)
 {
 	free(b->path);
 	if (b->data != NULL) {

@@ -221,7 +221,6 @@ void k8s_conf_free(struct k8s_conf *conf);
 /* connect.c: fills run->conn; NOTFOUND when no source applies. */
 muster_status k8s_connect(struct k8s_run *run);
 void k8s_conn_clear(struct k8s_conn *conn);
-void k8s_blob_clear(struct k8s_blob *b);
 
 /* kubeconfig.c: the kubeconfig at `path` into run->conn.  `explicit`: the
  * path was configured (absent is an error rather than notfound). */
@@ -333,7 +332,6 @@ int k8s_watch(void *state, const muster_host *host, muster_plugin_ctx *pc, muste
 char *k8s_read_token(struct k8s_run *run, const char *path, const char *what);
 /* RFC 4648 base64 (whitespace ignored); -1 when invalid. */
 int k8s_base64_decode(const char *in, char **out, size_t *outlen);
-char *k8s_strdup(const char *s);
 /* A path relative to the directory of `base` (kubeconfig rule). */
 char *k8s_path_relative(const char *base, const char *path);
 /* Fails the call with "out of memory" and answers UNAVAIL. */

@@ -72,11 +72,6 @@ bad:
 	return -1;
 }
 
-char *k8s_strdup(const char *s)
-{
-	return s != NULL ? strdup(s) : NULL;
-}
-
 char *k8s_path_relative(const char *base, const char *path)
 {
 	const char *slash;

@@ -16,8 +16,6 @@
 #define _GNU_SOURCE 1
 #endif
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,9 +69,8 @@ struct stream {
 };
 
 struct k8s_watch {
-	struct k8s_run run;
-	muster_host host;      /* the host's, with fail() and remaining_ms() for no call */
-	const muster_host *real;
+	struct k8s_run run;    /* its call is the host's call for the watch */
+	const muster_host *host;
 	muster_watcher *w;
 	struct curl_slist *headers;
 	CURLM *multi;
@@ -91,29 +88,17 @@ static int stop_listing(void *data, curl_off_t dltotal, curl_off_t dlnow, curl_o
 	const struct k8s_watch *kw = data;
 
 	(void)dltotal, (void)dlnow, (void)ultotal, (void)ulnow;
-	return watch_stopping(kw->real, kw->w, 0);
+	return watch_stopping(kw->host, kw->w, 0);
 }
 
-/* There is no call in a watch: the shared code's call pointer is the
- * watch, and a failure is logged. */
-static void watch_fail(muster_call *call, const char *fmt, ...)
+/* fail() on the watch's call: logged, unless the watch is stopping (a
+ * listing aborted by the stop is no failure). */
+static void watch_failed(void *data, const char *reason)
 {
-	struct k8s_watch *kw = (struct k8s_watch *)(void *)call;
-	char msg[512];
-	va_list ap;
+	const struct k8s_watch *kw = data;
 
-	if (watch_stopping(kw->real, kw->w, 0)) /* a listing aborted by the stop is no failure */
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	kw->real->log(kw->run.conf->pc, K8S_LOG_WARNING, "watch: %s", msg);
-}
-
-static long watch_remaining_ms(const muster_call *call)
-{
-	(void)call;
-	return K8S_WATCH_LIST_MS;
+	if (!watch_stopping(kw->host, kw->w, 0))
+		kw->host->log(kw->run.conf->pc, K8S_LOG_WARNING, "watch: %s", reason);
 }
 
 static uint64_t fnv(uint64_t h, const char *s, size_t len)
@@ -213,7 +198,7 @@ static const char *str_at(const cJSON *o, const char *a, const char *b)
 
 static void changed(struct k8s_watch *kw)
 {
-	kw->real->watch_changed(kw->w);
+	kw->host->watch_changed(kw->w);
 }
 
 /* One event of a stream.  0, or -1 to end the stream. */
@@ -227,7 +212,7 @@ static int on_event(struct stream *s, const char *p, size_t len)
 	int rc = 0;
 
 	if (type == NULL || !cJSON_IsObject(obj)) {
-		kw->real->log(kw->run.conf->pc, K8S_LOG_WARNING,
+		kw->host->log(kw->run.conf->pc, K8S_LOG_WARNING,
 		              "watch of \"%s\": an event that is not {type, object}; reconnecting",
 		              s->selector);
 		s->broken = 1;
@@ -241,7 +226,7 @@ static int on_event(struct stream *s, const char *p, size_t len)
 		if (cJSON_IsNumber(code) && code->valuedouble == 410)
 			s->relist = 1;
 		else
-			kw->real->log(kw->run.conf->pc, K8S_LOG_NOTICE, "watch of \"%s\": %s",
+			kw->host->log(kw->run.conf->pc, K8S_LOG_NOTICE, "watch of \"%s\": %s",
 			              s->selector, msg ? msg : "an ERROR event");
 		rc = -1;
 	} else if (strcmp(type, "ADDED") == 0 || strcmp(type, "MODIFIED") == 0 ||
@@ -302,7 +287,7 @@ static size_t on_write(char *p, size_t size, size_t n, void *data)
 		size_t take = nl ? (size_t)(nl - (p + done)) : len - done;
 
 		if (pbuf_append(&s->line, p + done, take) < 0) {
-			s->kw->real->log(s->kw->run.conf->pc, K8S_LOG_WARNING,
+			s->kw->host->log(s->kw->run.conf->pc, K8S_LOG_WARNING,
 			                 "watch of \"%s\": an event larger than %zu MiB; reconnecting",
 			                 s->selector, K8S_WATCH_MAX_LINE >> 20);
 			s->broken = 1;
@@ -355,7 +340,7 @@ static int list_rv(struct k8s_watch *kw, struct stream *s)
 			strcpy(s->rv, rv);
 			rc = 0;
 		} else {
-			watch_fail((muster_call *)(void *)kw, "GET %s: no metadata.resourceVersion", path);
+			kw->host->fail(run->call, "GET %s: no metadata.resourceVersion", path);
 		}
 		cJSON_Delete(list);
 	}
@@ -457,11 +442,11 @@ static void stream_done(struct k8s_watch *kw, struct stream *s, CURLcode rc)
 		cJSON *st = cJSON_ParseWithLength(s->body.data ? s->body.data : "", s->body.len);
 		const char *msg = str_at(st, "message", NULL);
 
-		kw->real->log(kw->run.conf->pc, K8S_LOG_WARNING, "watch of \"%s\": HTTP %ld%s%s",
+		kw->host->log(kw->run.conf->pc, K8S_LOG_WARNING, "watch of \"%s\": HTTP %ld%s%s",
 		              s->selector, s->code, msg ? ": " : "", msg ? msg : "");
 		cJSON_Delete(st);
 	} else if (rc != CURLE_OK && !s->broken) {
-		kw->real->log(kw->run.conf->pc, K8S_LOG_NOTICE, "watch of \"%s\" dropped: %s",
+		kw->host->log(kw->run.conf->pc, K8S_LOG_NOTICE, "watch of \"%s\" dropped: %s",
 		              s->selector, s->errbuf[0] ? s->errbuf : curl_easy_strerror(rc));
 	}
 	retry_later(s, now);
@@ -532,7 +517,7 @@ static int poll_wait_ms(const struct k8s_watch *kw)
  * core then polls). */
 static int watch_loop(struct k8s_watch *kw)
 {
-	struct curl_waitfd stop = { kw->real->watch_stop_fd(kw->w), CURL_WAIT_POLLIN, 0 };
+	struct curl_waitfd stop = { kw->host->watch_stop_fd(kw->w), CURL_WAIT_POLLIN, 0 };
 	int running;
 
 	for (;;) {
@@ -543,7 +528,7 @@ static int watch_loop(struct k8s_watch *kw)
 			return -1;
 		if (!kw->armed && all_open(kw)) {
 			kw->armed = 1;
-			kw->real->watch_armed(kw->w);
+			kw->host->watch_armed(kw->w);
 		}
 		stop.revents = 0;
 		if (curl_multi_poll(kw->multi, &stop, 1, poll_wait_ms(kw), NULL) != CURLM_OK)
@@ -579,16 +564,14 @@ int k8s_watch(void *state, const muster_host *host, muster_plugin_ctx *pc, muste
 	size_t n = 0;
 	int rc = -1;
 
-	(void)pc;
 	memset(&kw, 0, sizeof(kw));
-	kw.real = host;
+	kw.host = host;
 	kw.w = w;
-	watch_host_copy(&kw.host, host);
-	kw.host.fail = watch_fail;
-	kw.host.remaining_ms = watch_remaining_ms;
-	kw.run.host = &kw.host;
-	kw.run.call = (muster_call *)(void *)&kw;
+	kw.run.host = host;
 	kw.run.conf = conf;
+	/* Each listing gets the watch call's budget. */
+	if ((kw.run.call = watch_call_open(host, pc, K8S_WATCH_LIST_MS, watch_failed, &kw)) == NULL)
+		return -1;
 	for (size_t j = 0; j < conf->njobs; j++)
 		n += conf->jobs[j].nselectors;
 	if (k8s_connect(&kw.run) != MUSTER_STATUS_SUCCESS ||
@@ -630,5 +613,6 @@ out:
 	}
 	k8s_http_cleanup(&kw.run);
 	k8s_conn_clear(&kw.run.conn);
+	host->watch_call_end(kw.run.call);
 	return rc;
 }

@@ -38,7 +38,6 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,9 +70,9 @@ struct awaited {
 };
 
 struct virt_watch {
-	struct virt_run run;      /* the watch's connection and options */
-	muster_host host;         /* the core's, with fail() kept for logs */
-	const muster_host *real;
+	struct virt_run run;      /* the watch's connection and options, its call the host's
+	                             call for the watch */
+	const muster_host *host;
 	muster_watcher *w;
 	int wake_fd;              /* callbacks → the watch's thread */
 	int ev_ids[EV_COUNT];     /* -1: not registered */
@@ -96,23 +95,12 @@ struct virt_watch {
 	struct backoff reconnect;
 };
 
-/* The call pointer of the shared code is the watch: failures are kept
- * for the log, never a call's. */
-static void watch_fail(muster_call *call, const char *fmt, ...)
+/* fail() on the watch's call: kept for the log, never a call's. */
+static void watch_failed(void *data, const char *reason)
 {
-	struct virt_watch *ws = (struct virt_watch *)(void *)call;
-	va_list ap;
+	struct virt_watch *ws = data;
 
-	va_start(ap, fmt);
-	vsnprintf(ws->why, sizeof(ws->why), fmt, ap);
-	va_end(ap);
-}
-
-/* A watch has no call, so no budget that could run out. */
-static long watch_remaining_ms(const muster_call *call)
-{
-	(void)call;
-	return AWAIT_GIVE_UP_MS;
+	snprintf(ws->why, sizeof(ws->why), "%s", reason);
 }
 
 static size_t awaited_count(struct virt_watch *ws)
@@ -166,7 +154,7 @@ static int on_lifecycle(virConnectPtr conn, virDomainPtr dom, int event, int det
 	(void)detail;
 	if (event == VIR_DOMAIN_EVENT_STARTED || event == VIR_DOMAIN_EVENT_RESUMED)
 		await_address(ws, dom);
-	ws->real->watch_changed(ws->w);
+	ws->host->watch_changed(ws->w);
 	return 0;
 }
 
@@ -180,7 +168,7 @@ static void on_metadata(virConnectPtr conn, virDomainPtr dom, int type, const ch
 	if (type != VIR_DOMAIN_METADATA_ELEMENT || nsuri == NULL || strcmp(nsuri, VIRT_NS) != 0)
 		return;
 	await_address(ws, dom);
-	ws->real->watch_changed(ws->w);
+	ws->host->watch_changed(ws->w);
 }
 
 /* Interfaces and hostdevs: addresses and accelerators. */
@@ -191,7 +179,7 @@ static void on_device(virConnectPtr conn, virDomainPtr dom, const char *alias, v
 	(void)conn;
 	(void)alias;
 	await_address(ws, dom);
-	ws->real->watch_changed(ws->w);
+	ws->host->watch_changed(ws->w);
 }
 
 static void on_close(virConnectPtr conn, int reason, void *opaque)
@@ -238,9 +226,9 @@ static int still_awaited(struct virt_watch *ws, const unsigned char *uuid, char 
 		waiting = virt_address(&ws->run, &d, d.meta_port > 0 ? d.meta_port : conf->port) !=
 		          MUSTER_STATUS_SUCCESS;
 		if (!waiting) {
-			ws->real->log(conf->pc, VIRT_LOG_DEBUG, "watch: domain %s has an address",
+			ws->host->log(conf->pc, VIRT_LOG_DEBUG, "watch: domain %s has an address",
 			              d.name);
-			ws->real->watch_changed(ws->w);
+			ws->host->watch_changed(ws->w);
 		}
 	}
 	free(xml);
@@ -254,7 +242,7 @@ static void check_awaited(struct virt_watch *ws)
 	long now = clock_now_ms();
 	size_t i = 0;
 
-	while (!watch_stopping(ws->real, ws->w, 0)) { /* between libvirt calls too */
+	while (!watch_stopping(ws->host, ws->w, 0)) { /* between libvirt calls too */
 		unsigned char uuid[VIR_UUID_BUFLEN];
 		char name[256];
 		long since;
@@ -271,7 +259,7 @@ static void check_awaited(struct virt_watch *ws)
 
 		keep = still_awaited(ws, uuid, name, sizeof(name));
 		if (keep && now - since >= AWAIT_GIVE_UP_MS) {
-			ws->real->log(ws->run.conf->pc, VIRT_LOG_INFO,
+			ws->host->log(ws->run.conf->pc, VIRT_LOG_INFO,
 			              "watch: domain %s still has no address after %ld s; a later one "
 			              "is seen within address_poll_ms",
 			              name, AWAIT_GIVE_UP_MS / 1000);
@@ -359,7 +347,7 @@ static int connect_and_register(struct virt_watch *ws)
 			return -1;
 		}
 		/* An older daemon: what it cannot report waits for address_poll_ms. */
-		ws->real->log(conf->pc, VIRT_LOG_DEBUG, "watch: %s: event %d not offered: %s",
+		ws->host->log(conf->pc, VIRT_LOG_DEBUG, "watch: %s: event %d not offered: %s",
 		              conf->uri, events[e].id, virt_last_error(&ws->run));
 	}
 	await_running(ws);
@@ -387,15 +375,15 @@ static void try_reconnect(struct virt_watch *ws, long now)
 	const struct virt_conf *conf = ws->run.conf;
 
 	if (connect_and_register(ws) == 0) {
-		ws->real->log(conf->pc, VIRT_LOG_NOTICE, "watch: reconnected to %s", conf->uri);
+		ws->host->log(conf->pc, VIRT_LOG_NOTICE, "watch: reconnected to %s", conf->uri);
 		ws->last_logged[0] = '\0';
 		ws->reconnect.next_ms = RECONNECT_FIRST_MS;
-		ws->real->watch_changed(ws->w);
+		ws->host->watch_changed(ws->w);
 		return;
 	}
 	/* A daemon down for an hour is one line per distinct reason. */
 	if (strcmp(ws->why, ws->last_logged) != 0) {
-		ws->real->log(conf->pc, VIRT_LOG_WARNING, "watch: %s; retrying", ws->why);
+		ws->host->log(conf->pc, VIRT_LOG_WARNING, "watch: %s; retrying", ws->why);
 		snprintf(ws->last_logged, sizeof(ws->last_logged), "%s", ws->why);
 	}
 	ws->reconnect_at = now + backoff_step(&ws->reconnect);
@@ -413,7 +401,7 @@ static long await_restart(struct virt_watch *ws)
 static int watch_loop(struct virt_watch *ws)
 {
 	const struct virt_conf *conf = ws->run.conf;
-	struct pollfd p[2] = { { ws->real->watch_stop_fd(ws->w), POLLIN, 0 },
+	struct pollfd p[2] = { { ws->host->watch_stop_fd(ws->w), POLLIN, 0 },
 		               { ws->wake_fd, POLLIN, 0 } };
 
 	ws->poll_at = clock_now_ms() + conf->address_poll_ms;
@@ -424,7 +412,7 @@ static int watch_loop(struct virt_watch *ws)
 
 		p[0].revents = p[1].revents = 0; /* poll leaves them when interrupted */
 		if (poll(p, 2, next_timeout(ws, now)) < 0 && errno != EINTR) {
-			ws->real->log(conf->pc, VIRT_LOG_WARNING, "watch: poll: %s", strerror(errno));
+			ws->host->log(conf->pc, VIRT_LOG_WARNING, "watch: poll: %s", strerror(errno));
 			return -1;
 		}
 		if (p[0].revents & POLLIN)
@@ -440,12 +428,12 @@ static int watch_loop(struct virt_watch *ws)
 		pthread_mutex_unlock(&ws->lock);
 		now = clock_now_ms();
 		if (overflow)
-			ws->real->log(conf->pc, VIRT_LOG_INFO,
+			ws->host->log(conf->pc, VIRT_LOG_INFO,
 			              "watch: more than %d domains await an address; the others' are "
 			              "seen within address_poll_ms",
 			              VIRT_WATCH_MAX_AWAITED);
 		if (closed && ws->run.conn != NULL) {
-			ws->real->log(conf->pc, VIRT_LOG_WARNING,
+			ws->host->log(conf->pc, VIRT_LOG_WARNING,
 			              "watch: the connection to %s closed (%s); reconnecting", conf->uri,
 			              close_reason_name(reason));
 			disconnect(ws);
@@ -465,7 +453,7 @@ static int watch_loop(struct virt_watch *ws)
 			ws->check_at = now + backoff_step(&ws->check);
 		}
 		if (conf->address_poll_ms > 0 && now >= ws->poll_at) {
-			ws->real->watch_changed(ws->w);
+			ws->host->watch_changed(ws->w);
 			ws->poll_at = now + conf->address_poll_ms;
 		}
 	}
@@ -487,14 +475,17 @@ int virt_watch(void *state, const muster_host *host, muster_plugin_ctx *pc, must
 		virt_evloop_release();
 		return -1;
 	}
-	watch_host_copy(&ws->host, host);
-	ws->host.fail = watch_fail;
-	ws->host.remaining_ms = watch_remaining_ms;
-	ws->real = host;
+	ws->host = host;
 	ws->w = w;
-	ws->run.host = &ws->host;
-	ws->run.call = (muster_call *)(void *)ws;
+	ws->run.host = host;
 	ws->run.conf = conf;
+	/* A watch has no deadline: a request may take as long as a domain
+	 * is awaited. */
+	if ((ws->run.call = watch_call_open(host, pc, AWAIT_GIVE_UP_MS, watch_failed, ws)) == NULL) {
+		free(ws);
+		virt_evloop_release();
+		return -1;
+	}
 	for (e = 0; e < EV_COUNT; e++)
 		ws->ev_ids[e] = -1;
 	ws->reconnect.next_ms = RECONNECT_FIRST_MS;
@@ -513,6 +504,7 @@ int virt_watch(void *state, const muster_host *host, muster_plugin_ctx *pc, must
 	if (ws->wake_fd >= 0)
 		close(ws->wake_fd);
 	pthread_mutex_destroy(&ws->lock);
+	host->watch_call_end(ws->run.call);
 	free(ws);
 	virt_evloop_release();
 	return rc;

@@ -69,7 +69,8 @@ muster_status lsf_build(const muster_host *host, muster_call *call, const struct
 	long rank = 0, size = s->total, local = 0;
 	struct slots used;
 	struct layout_job all;
-	struct layout l = { source, &all, 1, conf->port_base, 0, 0, conf->rpc_layer };
+	struct layout l = { .source = source, .jobs = &all, .njobs = 1,
+	                    .port_base = conf->port_base, .rpc_layer = conf->rpc_layer };
 	muster_status st;
 	int rc;
 

@@ -17,7 +17,6 @@
 #define _GNU_SOURCE 1 /* strdup */
 #endif
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,12 +71,8 @@ static muster_status from_rankfile(const muster_host *host, muster_call *call,
 		return MUSTER_STATUS_UNAVAIL;
 	}
 	snprintf(source, sizeof(source), "LSB_DJOB_RANKFILE %.256s", path);
-	if (plugin_read_file(path, LSF_MAX_RANKFILE, &data, &len) != 0) {
-		if (errno == EFBIG)
-			host->fail(call, "%s: larger than %zu MiB, more than a rank file holds", source,
-			           LSF_MAX_RANKFILE >> 20);
-		else
-			host->fail(call, "%s: %s", source, plugin_strerror(errno, why, sizeof(why)));
+	if (hostfile_read(path, LSF_MAX_RANKFILE, &data, &len, why, sizeof(why)) != 0) {
+		host->fail(call, "%s: %s", source, why);
 		return MUSTER_STATUS_UNAVAIL;
 	}
 	slots_init(&s);

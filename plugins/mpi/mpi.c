@@ -98,7 +98,8 @@ static muster_status mpi_resolve(void *state, const muster_host *host, muster_ca
 {
 	const struct mpi_conf *conf = state;
 	struct mpi_env env;
-	struct layout l = { "the MPI launcher", NULL, 0, conf->port_base, 0, 0, conf->rpc_layer };
+	struct layout l = { .source = "the MPI launcher", .port_base = conf->port_base,
+	                    .rpc_layer = conf->rpc_layer };
 	char **hosts = NULL;
 	muster_status st;
 

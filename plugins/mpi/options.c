@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "mpi.h"
+#include "plugins/common/layout.h"
 
 void mpi_conf_free(struct mpi_conf *conf)
 {
@@ -27,8 +28,8 @@ void mpi_conf_free(struct mpi_conf *conf)
 
 static const muster_popt options[] = {
 	MUSTER_POPT_INT("port_base", struct mpi_conf, port_base, 1, 65535, 8888),
-	MUSTER_POPT_INT("gpus_per_node", struct mpi_conf, gpus_per_node, 0, 1 << 20, -1),
-	MUSTER_POPT_INT("gpus_per_task", struct mpi_conf, gpus_per_task, 0, 1 << 20, -1),
+	MUSTER_POPT_INT("gpus_per_node", struct mpi_conf, gpus_per_node, 0, LAYOUT_MAX_GPUS, -1),
+	MUSTER_POPT_INT("gpus_per_task", struct mpi_conf, gpus_per_task, 0, LAYOUT_MAX_GPUS, -1),
 	MUSTER_POPT_STRING("rpc_layer", struct mpi_conf, rpc_layer, MUSTER_POPT_EMPTY, "grpc"),
 	MUSTER_POPT_STRING("pmix_library", struct mpi_conf, pmix_library, 0,
 	                   MPI_DEFAULT_PMIX_LIBRARY),

@@ -14,16 +14,6 @@
 #include "plugins/common/envnum.h"
 #include "plugins/common/hostfile.h"
 
-static long most_tasks(const struct slots *s)
-{
-	long most = 0;
-
-	for (size_t i = 0; i < s->nhosts; i++)
-		if (s->hosts[i].tasks > most)
-			most = s->hosts[i].tasks;
-	return most;
-}
-
 /* PBS_NODENUM, when set, must be the host of this rank's slot. */
 static muster_status check_nodenum(const muster_host *host, muster_call *call,
                                    const struct slots *s, long rank)
@@ -54,8 +44,9 @@ static muster_status build(const muster_host *host, muster_call *call,
                            const char *source, long rank)
 {
 	struct layout_job all = { "worker", s->total };
-	struct layout l = { source, conf->jobs, conf->njobs, conf->port_base, 1, rank,
-	                    conf->rpc_layer };
+	struct layout l = { .source = source, .jobs = conf->jobs, .njobs = conf->njobs,
+	                    .port_base = conf->port_base, .gpus_per_task = 1, .rank = rank,
+	                    .rpc_layer = conf->rpc_layer };
 
 	if (conf->jobs == NULL) {
 		l.jobs = &all;
@@ -65,7 +56,7 @@ static muster_status build(const muster_host *host, muster_call *call,
 		l.gpus_per_task = 0;
 	else if (conf->gpus_per_node >= 0 || conf->gpus_per_task >= 0)
 		l.gpus_per_task = layout_gpus_per_task(host, call, conf->gpus_per_node,
-		                                       conf->gpus_per_task, most_tasks(s));
+		                                       conf->gpus_per_task, layout_most_tasks(s));
 	if (l.gpus_per_task < 0)
 		return MUSTER_STATUS_UNAVAIL;
 	return layout_build(host, call, &l, s);

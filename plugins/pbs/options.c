@@ -86,8 +86,8 @@ static const muster_popt options[] = {
 	MUSTER_POPT_CUSTOM("jobs", read_jobs),
 	MUSTER_POPT_INT("port_base", struct pbs_conf, port_base, 1, 65535, 8888),
 	MUSTER_POPT_CUSTOM("tasks_per_node", read_tasks_per_node),
-	MUSTER_POPT_INT("gpus_per_node", struct pbs_conf, gpus_per_node, 0, 1 << 20, -1),
-	MUSTER_POPT_INT("gpus_per_task", struct pbs_conf, gpus_per_task, 0, 1 << 20, -1),
+	MUSTER_POPT_INT("gpus_per_node", struct pbs_conf, gpus_per_node, 0, LAYOUT_MAX_GPUS, -1),
+	MUSTER_POPT_INT("gpus_per_task", struct pbs_conf, gpus_per_task, 0, LAYOUT_MAX_GPUS, -1),
 	MUSTER_POPT_BOOL("use_cpus", struct pbs_conf, use_cpus, 0),
 	MUSTER_POPT_STRING("rpc_layer", struct pbs_conf, rpc_layer, MUSTER_POPT_EMPTY, "grpc"),
 };

@@ -15,13 +15,13 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "pbs.h"
 #include "plugins/common/buf.h"
 #include "plugins/common/envnum.h"
+#include "plugins/common/hostfile.h"
 
 static int pbs_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 {
@@ -55,7 +55,7 @@ static muster_status pbs_resolve(void *state, const muster_host *host, muster_ca
 {
 	const struct pbs_conf *conf = state;
 	const char *path = plugin_getenv("PBS_NODEFILE");
-	char source[300], ebuf[128];
+	char source[300], why[300];
 	char *data = NULL;
 	size_t len = 0;
 	long rank = 0;
@@ -74,12 +74,8 @@ static muster_status pbs_resolve(void *state, const muster_host *host, muster_ca
 		return MUSTER_STATUS_UNAVAIL;
 	}
 	snprintf(source, sizeof(source), "PBS_NODEFILE %.256s", path);
-	if (plugin_read_file(path, PBS_MAX_NODEFILE, &data, &len) != 0) {
-		if (errno == EFBIG)
-			host->fail(call, "%s: larger than %zu MiB, more than a node file holds", source,
-			           PBS_MAX_NODEFILE >> 20);
-		else
-			host->fail(call, "%s: %s", source, plugin_strerror(errno, ebuf, sizeof(ebuf)));
+	if (hostfile_read(path, PBS_MAX_NODEFILE, &data, &len, why, sizeof(why)) != 0) {
+		host->fail(call, "%s: %s", source, why);
 		return MUSTER_STATUS_UNAVAIL;
 	}
 	st = pbs_build(host, call, conf, data, len, source, rank);

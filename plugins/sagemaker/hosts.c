@@ -1,7 +1,11 @@
 /*
  * The two JSON documents SageMaker describes a training cluster with:
  * SM_HOSTS (["algo-1","algo-2"]) and resourceconfig.json
- * ({"current_host": "algo-1", "hosts": ["algo-1", "algo-2"], ...}).
+ * ({"current_host": "algo-1", "hosts": ["algo-1", "algo-2"], ...}), read
+ * with the strict JSON reader every backend shares
+ * (plugins/common/strict_json.h): Python's syntax (TensorFlow reads both
+ * with json.loads), a \u0000 escape refused, the last of two "hosts" the
+ * one that counts.
  */
 #include "config.h"
 #ifndef _GNU_SOURCE
@@ -12,8 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
-
+#include "plugins/common/strict_json.h"
 #include "sagemaker.h"
 
 void sm_hosts_free(struct sm_hosts *h)
@@ -25,44 +28,6 @@ void sm_hosts_free(struct sm_hosts *h)
 	memset(h, 0, sizeof(*h));
 }
 
-static const char *json_kind(const cJSON *v)
-{
-	if (cJSON_IsObject(v))
-		return "an object";
-	if (cJSON_IsArray(v))
-		return "a list";
-	if (cJSON_IsString(v))
-		return "a string";
-	if (cJSON_IsNumber(v))
-		return "a number";
-	if (cJSON_IsBool(v))
-		return "a boolean";
-	return "null";
-}
-
-static cJSON *parse(const char *text, size_t len, char *why, size_t whylen)
-{
-	const char *end = NULL;
-	cJSON *doc;
-
-	if (memchr(text, '\0', len) != NULL) {
-		snprintf(why, whylen, "not JSON: a NUL byte");
-		return NULL;
-	}
-	doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-	while (doc != NULL && end != NULL && end < text + len &&
-	       (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n'))
-		end++;
-	if (doc != NULL && end != text + len) {
-		cJSON_Delete(doc);
-		doc = NULL;
-	}
-	if (doc == NULL)
-		snprintf(why, whylen, "not JSON (at byte %zu)",
-		         end != NULL && end >= text ? (size_t)(end - text) : (size_t)0);
-	return doc;
-}
-
 /* A list of non-empty strings into out->names. */
 static int read_list(const cJSON *list, const char *what, struct sm_hosts *out, char *why,
                      size_t whylen)
@@ -72,7 +37,7 @@ static int read_list(const cJSON *list, const char *what, struct sm_hosts *out, 
 
 	if (!cJSON_IsArray(list)) {
 		snprintf(why, whylen, "%s must be a list of host names, not %s", what,
-		         json_kind(list));
+		         sjson_kind(list));
 		return -1;
 	}
 	cJSON_ArrayForEach(el, list)
@@ -88,7 +53,7 @@ static int read_list(const cJSON *list, const char *what, struct sm_hosts *out, 
 	cJSON_ArrayForEach(el, list) {
 		if (!cJSON_IsString(el) || el->valuestring[0] == '\0') {
 			snprintf(why, whylen, "%s: host %zu must be a non-empty string, not %s", what,
-			         out->n, cJSON_IsString(el) ? "\"\"" : json_kind(el));
+			         out->n, cJSON_IsString(el) ? "\"\"" : sjson_kind(el));
 			return -1;
 		}
 		if ((out->names[out->n] = strdup(el->valuestring)) == NULL) {
@@ -102,15 +67,15 @@ static int read_list(const cJSON *list, const char *what, struct sm_hosts *out, 
 
 int sm_parse_hosts(const char *text, size_t len, struct sm_hosts *out, char *why, size_t whylen)
 {
-	cJSON *doc;
+	struct sjson_doc doc;
 	int rc;
 
 	if (len == 0)
 		return 0;
-	if ((doc = parse(text, len, why, whylen)) == NULL)
+	if (sjson_parse(text, len, &doc, why, whylen) != SJSON_OK)
 		return -1;
-	rc = read_list(doc, "the value", out, why, whylen);
-	cJSON_Delete(doc);
+	rc = read_list(doc.root, "the value", out, why, whylen);
+	sjson_free(&doc);
 	return rc;
 }
 
@@ -118,26 +83,26 @@ int sm_parse_resource_config(const char *text, size_t len, struct sm_hosts *out,
                              size_t whylen)
 {
 	const cJSON *current, *hosts;
-	cJSON *doc;
+	struct sjson_doc doc;
 	int rc = -1;
 
-	if ((doc = parse(text, len, why, whylen)) == NULL)
+	if (sjson_parse(text, len, &doc, why, whylen) != SJSON_OK)
 		return -1;
-	current = cJSON_GetObjectItemCaseSensitive(doc, "current_host");
-	hosts = cJSON_GetObjectItemCaseSensitive(doc, "hosts");
-	if (!cJSON_IsObject(doc))
-		snprintf(why, whylen, "must be a JSON object, not %s", json_kind(doc));
+	current = sjson_member(doc.root, "current_host");
+	hosts = sjson_member(doc.root, "hosts");
+	if (!cJSON_IsObject(doc.root))
+		snprintf(why, whylen, "must be a JSON object, not %s", sjson_kind(doc.root));
 	else if (hosts == NULL)
 		snprintf(why, whylen, "\"hosts\" is missing");
 	else if (!cJSON_IsString(current) || current->valuestring[0] == '\0')
 		snprintf(why, whylen, "\"current_host\" must be a non-empty string, not %s",
 		         current == NULL ? "missing" : cJSON_IsString(current) ? "\"\""
-		                                                                : json_kind(current));
+		                                                                : sjson_kind(current));
 	else if (read_list(hosts, "\"hosts\"", out, why, whylen) == 0 &&
 	         (out->current = strdup(current->valuestring)) != NULL)
 		rc = 0;
 	else if (out->current == NULL && why[0] == '\0')
 		snprintf(why, whylen, "out of memory");
-	cJSON_Delete(doc);
+	sjson_free(&doc);
 	return rc;
 }

@@ -1,5 +1,5 @@
 # plugins/sagemaker: SM_HOSTS / SM_CURRENT_HOST and resourceconfig.json
-# (TensorFlow's SageMakerClusterResolver), with cJSON.
+# (TensorFlow's SageMakerClusterResolver), with the strict JSON reader.
 if BUILD_SAGEMAKER
 plugins_LTLIBRARIES += plugins/sagemaker/sagemaker.la
 plugins_sagemaker_sagemaker_la_SOURCES = \
@@ -9,5 +9,6 @@ plugins_sagemaker_sagemaker_la_SOURCES = \
 	plugins/sagemaker/build.c
 plugins_sagemaker_sagemaker_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) $(CJSON_CFLAGS)
 plugins_sagemaker_sagemaker_la_LDFLAGS = $(muster_plugin_ldflags)
-plugins_sagemaker_sagemaker_la_LIBADD = plugins/common/libplugin_common.la $(CJSON_LIBS)
+plugins_sagemaker_sagemaker_la_LIBADD = plugins/common/libplugin_json.la \
+	plugins/common/libplugin_common.la $(CJSON_LIBS)
 endif

@@ -74,8 +74,8 @@ static muster_status from_file(const muster_host *host, muster_call *call,
 			return MUSTER_STATUS_NOTFOUND;
 		}
 		host->fail(call, "%s: %s", conf->resource_config,
-		           errno == EFBIG ? "larger than 4 MiB" : plugin_strerror(errno, why,
-		                                                                  sizeof(why)));
+		           plugin_read_error(conf->resource_config, errno, SM_MAX_INPUT, why,
+		                             sizeof(why)));
 		return MUSTER_STATUS_UNAVAIL;
 	}
 	snprintf(src, sizeof(src), "%.256s \"hosts\"", conf->resource_config);

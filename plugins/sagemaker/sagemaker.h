@@ -5,7 +5,8 @@
  *                come from (SM_HOSTS and SM_CURRENT_HOST, else the
  *                resource_config file)
  *   options.c    the entry's options
- *   hosts.c      the JSON parsers: SM_HOSTS and resourceconfig.json
+ *   hosts.c      the JSON documents, SM_HOSTS and resourceconfig.json, read
+ *                with the shared strict JSON reader
  *   build.c      the cluster: hosts sorted as strings, one job `worker`
  */
 #ifndef MUSTER_PLUGINS_SAGEMAKER_H
@@ -41,7 +42,8 @@ void sm_hosts_free(struct sm_hosts *h);
 int sm_conf_open(const muster_host *host, muster_plugin_ctx *pc, struct sm_conf **out);
 void sm_conf_free(struct sm_conf *conf);
 
-/* hosts.c: 0, or -1 with a reason in `why` (the caller names the source).
+/* hosts.c: `text` is len bytes with text[len] == '\0'; 0, or -1 with a
+ * reason in `why` (the caller names the source).
  * SM_HOSTS: a JSON list of strings; "" is no host, as TensorFlow reads it. */
 int sm_parse_hosts(const char *text, size_t len, struct sm_hosts *out, char *why, size_t whylen);
 /* resourceconfig.json: its "hosts" and "current_host". */

@@ -3,31 +3,28 @@
  * SLURM_PROCID first, then only what the options leave open.  A step's
  * variables (srun) are preferred; in a batch script, which has no step,
  * the job's (SLURM_JOB_NODELIST, SLURM_NTASKS, SLURM_TASKS_PER_NODE).
+ * Numbers are read as every scheduler backend reads them
+ * (plugins/common/envnum.c), within the shared layout's limits.
  */
 #include "config.h"
 
-#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "plugins/common/buf.h"
+#include "plugins/common/envnum.h"
 #include "slurm.h"
 
-#define MAX_GPUS 65536
-
-/* The variables of the step, or of the job when there is no step. */
-struct names {
-	const char *nodelist, *num_tasks, *tasks_per_node, *gpus;
-};
-
-static const struct names step_names = {
+static const struct slurm_names step_names = {
 	"SLURM_STEP_NODELIST", "SLURM_STEP_NUM_TASKS", "SLURM_STEP_TASKS_PER_NODE", "SLURM_STEP_GPUS"
 };
 
-static struct names job_names(void)
+static struct slurm_names job_names(void)
 {
-	struct names n = { "SLURM_JOB_NODELIST", "SLURM_NTASKS", "SLURM_TASKS_PER_NODE",
-	                   "SLURM_JOB_GPUS" };
-	if (!getenv(n.nodelist) && getenv("SLURM_NODELIST"))
+	struct slurm_names n = { "SLURM_JOB_NODELIST", "SLURM_NTASKS", "SLURM_TASKS_PER_NODE",
+	                         "SLURM_JOB_GPUS" };
+	if (!plugin_getenv(n.nodelist) && plugin_getenv("SLURM_NODELIST"))
 		n.nodelist = "SLURM_NODELIST";
 	return n;
 }
@@ -43,7 +40,7 @@ void slurm_env_free(struct slurm_env *env)
 /* A set, non-empty variable; NULL after fail() with TensorFlow's reason. */
 static const char *need(const muster_host *h, muster_call *call, const char *name)
 {
-	const char *v = getenv(name);
+	const char *v = plugin_getenv(name);
 	if (!v)
 		h->fail(call, "%s not found in environment. Not running inside a SLURM step?", name);
 	else if (!*v)
@@ -51,40 +48,29 @@ static const char *need(const muster_host *h, muster_call *call, const char *nam
 	return v && *v ? v : NULL;
 }
 
-static int integer(const char *s, long max, long *out)
-{
-	char *end;
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (errno || *end || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 static muster_status read_int(const muster_host *h, muster_call *call, const char *name, long max,
                               long *out)
 {
-	const char *v = need(h, call, name);
-	if (!v)
+	char why[200];
+
+	if (!need(h, call, name))
 		return MUSTER_STATUS_UNAVAIL;
-	if (integer(v, max, out) < 0) {
-		h->fail(call, "%s must be an integer from 0 to %ld, not '%.40s'", name, max, v);
+	if (env_long(name, 0, max, out, why, sizeof(why)) < 0) {
+		h->fail(call, "%s", why);
 		return MUSTER_STATUS_UNAVAIL;
 	}
 	return MUSTER_STATUS_SUCCESS;
 }
 
-/* "0,1,3": how many, and the ids when every item is a number. */
+/* "0,1,3": how many (at most LAYOUT_MAX_GPUS), and the ids when every
+ * item is a number. */
 static int id_list(const char *s, long *count, int **ids)
 {
 	size_t n = 1, i = 0;
 	int numeric = 1;
 	for (const char *p = s; *p; p++)
 		n += *p == ',';
-	if (n > MAX_GPUS)
+	if (n > (size_t)LAYOUT_MAX_GPUS)
 		return -1;
 	*count = (long)n;
 	*ids = malloc(n * sizeof(**ids));
@@ -97,7 +83,7 @@ static int id_list(const char *s, long *count, int **ids)
 		else {
 			memcpy(item, p, len);
 			item[len] = '\0';
-			numeric = numeric && integer(item, MAX_GPUS, &v) == 0;
+			numeric = numeric && envnum_parse(item, 0, LAYOUT_MAX_GPUS, &v) == 0;
 			(*ids)[i] = numeric ? (int)v : 0;
 		}
 		p += len + (p[len] == ',');
@@ -111,30 +97,26 @@ static int id_list(const char *s, long *count, int **ids)
 
 /* GPUs per node from the allocation: Slurm's count, else its id lists;
  * the ids are CUDA_VISIBLE_DEVICES's when it lists exactly that many. */
-static muster_status read_gpus(const muster_host *h, muster_call *call, const struct names *nm,
-                               struct slurm_env *env)
+static muster_status read_gpus(const muster_host *h, muster_call *call, struct slurm_env *env)
 {
-	const char *on_node = getenv("SLURM_GPUS_ON_NODE");
-	const char *listed = getenv(nm->gpus);
-	const char *cuda = getenv("CUDA_VISIBLE_DEVICES");
+	const char *on_node = plugin_getenv("SLURM_GPUS_ON_NODE");
+	const char *listed = plugin_getenv(env->names.gpus);
+	const char *cuda = plugin_getenv("CUDA_VISIBLE_DEVICES");
+	char why[200];
 	int *ids = NULL;
 	long n = 0;
 
 	env->gpus = 0;
 	if (on_node && *on_node) {
-		if (integer(on_node, MAX_GPUS, &env->gpus) < 0) {
-			h->fail(call, "SLURM_GPUS_ON_NODE must be a GPU count, not '%.40s'", on_node);
+		env->gpus_from = "SLURM_GPUS_ON_NODE";
+		if (env_long(env->gpus_from, 0, LAYOUT_MAX_GPUS, &env->gpus, why, sizeof(why)) < 0) {
+			h->fail(call, "%s", why);
 			return MUSTER_STATUS_UNAVAIL;
 		}
-	} else if (listed && *listed) {
-		if (id_list(listed, &env->gpus, &ids) < 0) {
-			h->fail(call, "%s lists more than %d GPUs", nm->gpus, MAX_GPUS);
-			return MUSTER_STATUS_UNAVAIL;
-		}
-		free(ids);
-	} else if (cuda && *cuda) {
-		if (id_list(cuda, &env->gpus, &ids) < 0) {
-			h->fail(call, "CUDA_VISIBLE_DEVICES lists more than %d GPUs", MAX_GPUS);
+	} else if ((listed && *listed) || (cuda && *cuda)) {
+		env->gpus_from = listed && *listed ? env->names.gpus : "CUDA_VISIBLE_DEVICES";
+		if (id_list(plugin_getenv(env->gpus_from), &env->gpus, &ids) < 0) {
+			h->fail(call, "%s lists more than %ld GPUs", env->gpus_from, LAYOUT_MAX_GPUS);
 			return MUSTER_STATUS_UNAVAIL;
 		}
 		free(ids);
@@ -148,42 +130,42 @@ static muster_status read_gpus(const muster_host *h, muster_call *call, const st
 	return MUSTER_STATUS_SUCCESS;
 }
 
-static muster_status read_hosts(const muster_host *h, muster_call *call, const struct names *nm,
-                                struct slurm_env *env)
+static muster_status read_hosts(const muster_host *h, muster_call *call, struct slurm_env *env)
 {
 	char why[200];
-	const char *v = need(h, call, nm->nodelist);
+	const char *name = env->names.nodelist, *v = need(h, call, name);
 	if (!v)
 		return MUSTER_STATUS_UNAVAIL;
 	if (hostlist_expand(v, &env->hosts, why, sizeof(why)) < 0) {
-		h->fail(call, "%s: invalid host list '%.60s%s': %s", nm->nodelist, v,
+		h->fail(call, "%s: invalid host list '%.60s%s': %s", name, v,
 		        strlen(v) > 60 ? "..." : "", why);
 		return MUSTER_STATUS_UNAVAIL;
 	}
 	if (env->hosts.n == 0) {
-		h->fail(call, "%s names no host", nm->nodelist);
+		h->fail(call, "%s names no host", name);
 		return MUSTER_STATUS_UNAVAIL;
 	}
 	return MUSTER_STATUS_SUCCESS;
 }
 
-static muster_status read_counts(const muster_host *h, muster_call *call, const struct names *nm,
-                                 struct slurm_env *env)
+static muster_status read_counts(const muster_host *h, muster_call *call, struct slurm_env *env)
 {
 	char why[200];
-	const char *v = need(h, call, nm->tasks_per_node);
+	const char *name = env->names.tasks_per_node, *v = need(h, call, name);
 	if (!v)
 		return MUSTER_STATUS_UNAVAIL;
+	snprintf(env->counts_text, sizeof(env->counts_text), "%.40s%s", v,
+	         strlen(v) > 40 ? "..." : "");
 	if (tasks_per_node_expand(v, SLURM_MAX_HOSTS, &env->counts, &env->ncounts, why,
 	                          sizeof(why)) < 0) {
-		h->fail(call, "Invalid tasks-per-node list format in %s '%.60s%s': %s",
-		        nm->tasks_per_node, v, strlen(v) > 60 ? "..." : "", why);
+		h->fail(call, "Invalid tasks-per-node list format in %s '%.60s%s': %s", name, v,
+		        strlen(v) > 60 ? "..." : "", why);
 		return MUSTER_STATUS_UNAVAIL;
 	}
 	/* TensorFlow pairs them up silently, cutting the longer list. */
 	if (env->ncounts != env->hosts.n) {
-		h->fail(call, "%s gives %zu task counts for the %zu hosts of %s", nm->tasks_per_node,
-		        env->ncounts, env->hosts.n, nm->nodelist);
+		h->fail(call, "%s gives %zu task counts for the %zu hosts of %s", name, env->ncounts,
+		        env->hosts.n, env->names.nodelist);
 		return MUSTER_STATUS_UNAVAIL;
 	}
 	return MUSTER_STATUS_SUCCESS;
@@ -193,41 +175,38 @@ static int in_slurm(void)
 {
 	static const char *const marks[] = { "SLURM_PROCID", "SLURM_JOB_ID", "SLURM_JOBID",
 	                                     "SLURM_STEP_NODELIST", "SLURM_JOB_NODELIST",
-	                                     "SLURM_NODELIST" };
-	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
-		if (getenv(marks[i]))
-			return 1;
-	return 0;
+	                                     "SLURM_NODELIST", NULL };
+	return env_first(marks) >= 0;
 }
 
 muster_status slurm_read_env(const struct slurm_conf *conf, const muster_host *h,
                              muster_call *call, struct slurm_env *env)
 {
-	muster_status st;
+	static const char *const step_marks[] = { "SLURM_STEP_NODELIST", "SLURM_STEP_NUM_TASKS",
+	                                          "SLURM_STEP_TASKS_PER_NODE", NULL };
+	muster_status st = MUSTER_STATUS_SUCCESS;
+	int step;
+
 	memset(env, 0, sizeof(*env));
 	env->num_tasks = env->gpus = -1;
 	if (!in_slurm()) {
 		h->fail(call, "not inside Slurm: neither SLURM_PROCID nor SLURM_JOB_ID is set");
 		return MUSTER_STATUS_NOTFOUND;
 	}
-	int step = getenv("SLURM_STEP_NODELIST") || getenv("SLURM_STEP_NUM_TASKS") ||
-	           getenv("SLURM_STEP_TASKS_PER_NODE");
-	struct names nm = step ? step_names : job_names();
+	step = env_first(step_marks) >= 0;
+	env->names = step ? step_names : job_names();
 
-	if ((st = read_int(h, call, "SLURM_PROCID", SLURM_MAX_TASKS, &env->rank)) != 0)
+	if ((st = read_int(h, call, "SLURM_PROCID", LAYOUT_MAX_TASKS - 1, &env->rank)) != 0)
 		return st;
-	if (!conf->njobs) {
-		/* A batch script without --ntasks: one task per slot it has. */
-		if (step || getenv(nm.num_tasks))
-			st = read_int(h, call, nm.num_tasks, SLURM_MAX_TASKS, &env->num_tasks);
-		if (st != 0)
-			return st;
-	}
-	if (!conf->ntpn_map && (st = read_hosts(h, call, &nm, env)) != 0)
+	/* A batch script without --ntasks: one task per slot it has. */
+	if (!conf->njobs && (step || plugin_getenv(env->names.num_tasks)) &&
+	    (st = read_int(h, call, env->names.num_tasks, LAYOUT_MAX_TASKS, &env->num_tasks)) != 0)
 		return st;
-	if (!conf->ntpn_map && conf->tasks_per_node < 0 && (st = read_counts(h, call, &nm, env)) != 0)
+	if (!conf->ntpn_map && (st = read_hosts(h, call, env)) != 0)
 		return st;
-	if (conf->gpus_per_node < 0 && (st = read_gpus(h, call, &nm, env)) != 0)
+	if (!conf->ntpn_map && conf->tasks_per_node < 0 && (st = read_counts(h, call, env)) != 0)
+		return st;
+	if (conf->gpus_per_node < 0 && (st = read_gpus(h, call, env)) != 0)
 		return st;
 	return MUSTER_STATUS_SUCCESS;
 }

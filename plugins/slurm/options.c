@@ -8,25 +8,16 @@
  *   rpc_layer = "grpc";
  */
 #include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1 /* strdup */
-#endif
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "slurm.h"
 
-#define MAX_GPUS 65536
-
 void slurm_conf_free(struct slurm_conf *conf)
 {
 	if (!conf)
 		return;
-	for (size_t i = 0; i < conf->njobs; i++)
-		free(conf->jobs[i].name);
-	for (size_t i = 0; i < conf->ntpn_map; i++)
-		free(conf->tpn_map[i].name);
 	free(conf->jobs);
 	free(conf->tpn_map);
 	free(conf->rpc_layer);
@@ -35,12 +26,13 @@ void slurm_conf_free(struct slurm_conf *conf)
 
 static int by_name(const void *a, const void *b)
 {
-	return strcmp(((const struct slurm_job *)a)->name, ((const struct slurm_job *)b)->name);
+	return strcmp(((const struct layout_job *)a)->name, ((const struct layout_job *)b)->name);
 }
 
-/* A group of NAME = count members, sorted by name; -1 after open_error. */
+/* A group of NAME = count members, sorted by name (the names stay the
+ * config's); -1 after open_error. */
 static int read_counts(const muster_popts *o, const muster_cfg *group, const char *key,
-                       long min, struct slurm_job **out, size_t *n)
+                       long min, struct layout_job **out, size_t *n)
 {
 	const muster_host *h = o->host;
 	size_t count = h->cfg_count(group);
@@ -59,13 +51,12 @@ static int read_counts(const muster_popts *o, const muster_cfg *group, const cha
 	for (size_t i = 0; i < count; i++) {
 		const muster_cfg *m = h->cfg_at(group, i);
 		long long v;
-		if (h->cfg_int(m, &v) != 0 || v < min || v > SLURM_MAX_TASKS) {
+		if (h->cfg_int(m, &v) != 0 || v < min || v > LAYOUT_MAX_TASKS) {
 			h->open_error(o->pc, m, "%s: %s must be an integer from %ld to %ld", key,
-			              h->cfg_name(m), min, SLURM_MAX_TASKS);
+			              h->cfg_name(m), min, LAYOUT_MAX_TASKS);
 			return -1;
 		}
-		if (!((*out)[i].name = strdup(h->cfg_name(m))))
-			return muster_popt_nomem(o, m);
+		(*out)[i].name = h->cfg_name(m);
 		(*out)[i].count = (long)v;
 		*n = i + 1;
 	}
@@ -85,7 +76,7 @@ static int read_tasks_per_node(const muster_popts *o, const muster_cfg *node, vo
 {
 	static const muster_popt one[] = {
 		MUSTER_POPT_INT("tasks_per_node", struct slurm_conf, tasks_per_node, 1,
-		                SLURM_MAX_TASKS, -1),
+		                LAYOUT_MAX_TASKS, -1),
 	};
 	struct slurm_conf *conf = base;
 
@@ -99,8 +90,8 @@ static int read_tasks_per_node(const muster_popts *o, const muster_cfg *node, vo
 static const muster_popt options[] = {
 	MUSTER_POPT_CUSTOM("jobs", read_jobs),
 	MUSTER_POPT_INT("port_base", struct slurm_conf, port_base, 1, 65535, 8888),
-	MUSTER_POPT_INT("gpus_per_node", struct slurm_conf, gpus_per_node, 0, MAX_GPUS, -1),
-	MUSTER_POPT_INT("gpus_per_task", struct slurm_conf, gpus_per_task, 0, MAX_GPUS, -1),
+	MUSTER_POPT_INT("gpus_per_node", struct slurm_conf, gpus_per_node, 0, LAYOUT_MAX_GPUS, -1),
+	MUSTER_POPT_INT("gpus_per_task", struct slurm_conf, gpus_per_task, 0, LAYOUT_MAX_GPUS, -1),
 	MUSTER_POPT_CUSTOM("tasks_per_node", read_tasks_per_node),
 	MUSTER_POPT_BOOL("auto_set_gpu", struct slurm_conf, auto_set_gpu, 1),
 	MUSTER_POPT_STRING("rpc_layer", struct slurm_conf, rpc_layer, MUSTER_POPT_EMPTY, "grpc"),

@@ -99,7 +99,7 @@ static void job_path(char *buf, size_t size, const char *cluster_key, const char
 	} else {
 		char quoted[80];
 
-		tfc_quote(quoted, sizeof(quoted), job, n);
+		sjson_quote(quoted, sizeof(quoted), job, n);
 		snprintf(buf, size, "%s[%s]", cluster_key, quoted);
 	}
 }
@@ -229,7 +229,7 @@ static muster_status add_dense(const struct tfc_run *run, const char *path, cons
 
 	for (c = list->child; c != NULL; c = c->next, i++) {
 		if (!cJSON_IsString(c) || c->valuestring == NULL)
-			return fail(run, "%s[%ld] must be a string, not %s", path, i, tfc_kind(c));
+			return fail(run, "%s[%ld] must be a string, not %s", path, i, sjson_kind(c));
 		if (run->host->add_task(run->call, job, i, c->valuestring) != 0)
 			return builder_failed();
 	}
@@ -241,7 +241,7 @@ static muster_status sparse_key_error(const struct tfc_run *run, const char *pat
 {
 	char quoted[80];
 
-	tfc_quote(quoted, sizeof(quoted), key, strlen(key));
+	sjson_quote(quoted, sizeof(quoted), key, strlen(key));
 	switch (why) {
 	case TFC_INT_NEGATIVE:
 		return fail(run, "%s has key %s: a task index cannot be negative", path, quoted);
@@ -280,8 +280,8 @@ static muster_status add_sparse(const struct tfc_run *run, const char *path, con
 		if (!cJSON_IsString(c) || c->valuestring == NULL) {
 			char quoted[80];
 
-			tfc_quote(quoted, sizeof(quoted), key, strlen(key));
-			st = fail(run, "%s[%s] must be a string, not %s", path, quoted, tfc_kind(c));
+			sjson_quote(quoted, sizeof(quoted), key, strlen(key));
+			st = fail(run, "%s[%s] must be a string, not %s", path, quoted, sjson_kind(c));
 			goto out;
 		}
 		tasks[i].pos = i;
@@ -293,8 +293,8 @@ static muster_status add_sparse(const struct tfc_run *run, const char *path, con
 		if (tasks[i].index == tasks[i + 1].index) {
 			char a[80], b[80];
 
-			tfc_quote(a, sizeof(a), tasks[i].key, strlen(tasks[i].key));
-			tfc_quote(b, sizeof(b), tasks[i + 1].key, strlen(tasks[i + 1].key));
+			sjson_quote(a, sizeof(a), tasks[i].key, strlen(tasks[i].key));
+			sjson_quote(b, sizeof(b), tasks[i + 1].key, strlen(tasks[i + 1].key));
 			st = fail(run, "%s has task index %ld twice (keys %s and %s)", path,
 			          tasks[i].index, a, b);
 			goto out;
@@ -314,19 +314,19 @@ out:
 static muster_status add_cluster(const struct tfc_run *run, const cJSON *root)
 {
 	const char *key = "cluster";
-	const cJSON *cluster = tfc_member(root, key);
+	const cJSON *cluster = sjson_member(root, key);
 	struct member_ref *jobs;
 	size_t n, i;
 	muster_status st = MUSTER_STATUS_SUCCESS;
 
 	if (cluster == NULL) {
 		key = "sparseCluster"; /* Kubeflow's dynamic workers, 2020-2023 */
-		cluster = tfc_member(root, key);
+		cluster = sjson_member(root, key);
 	}
 	if (cluster == NULL)
 		return MUSTER_STATUS_SUCCESS; /* TF: an empty ClusterSpec */
 	if (!cJSON_IsObject(cluster))
-		return fail(run, "%s must be an object of jobs, not %s", key, tfc_kind(cluster));
+		return fail(run, "%s must be an object of jobs, not %s", key, sjson_kind(cluster));
 	if (unique_members(cluster, &jobs, &n) != 0)
 		return no_memory(run);
 	for (i = 0; i < n && st == MUSTER_STATUS_SUCCESS; i++) {
@@ -336,7 +336,7 @@ static muster_status add_cluster(const struct tfc_run *run, const cJSON *root)
 		job_path(path, sizeof(path), key, jobs[i].name);
 		if (!cJSON_IsArray(tasks) && !cJSON_IsObject(tasks) && !cJSON_IsNull(tasks)) {
 			st = fail(run, "%s must be a list or an object of addresses, not %s", path,
-			          tfc_kind(tasks));
+			          sjson_kind(tasks));
 			break;
 		}
 		/* A job with no tasks is kept: [], {} or Kubeflow's null. */
@@ -371,9 +371,9 @@ static muster_status index_error(const struct tfc_run *run, const char *shown,
 static muster_status task_object(const struct tfc_run *run, const cJSON *root,
                                  const cJSON **task)
 {
-	*task = tfc_member(root, "task");
+	*task = sjson_member(root, "task");
 	if (*task != NULL && !cJSON_IsObject(*task))
-		return fail(run, "task must be an object, not %s", tfc_kind(*task));
+		return fail(run, "task must be an object, not %s", sjson_kind(*task));
 	return MUSTER_STATUS_SUCCESS;
 }
 
@@ -389,7 +389,7 @@ static muster_status task_type(const struct tfc_run *run, const cJSON *root, cha
 	st = task_object(run, root, &task);
 	if (st != MUSTER_STATUS_SUCCESS || task == NULL)
 		return st;
-	type = tfc_member(task, "type");
+	type = sjson_member(task, "type");
 	if (type == NULL)
 		return MUSTER_STATUS_SUCCESS;
 	if (cJSON_IsString(type) && type->valuestring != NULL) {
@@ -410,7 +410,7 @@ static muster_status task_type(const struct tfc_run *run, const cJSON *root, cha
 		snprintf(buf, size, "%.17g", d);
 		return fail(run, "task.type %s is a number but not an integer", buf);
 	}
-	return fail(run, "task.type must be a string or an integer, not %s", tfc_kind(type));
+	return fail(run, "task.type must be a string or an integer, not %s", sjson_kind(type));
 }
 
 static muster_status task_index(const struct tfc_run *run, const cJSON *root, long *out)
@@ -426,7 +426,7 @@ static muster_status task_index(const struct tfc_run *run, const cJSON *root, lo
 	st = task_object(run, root, &task);
 	if (st != MUSTER_STATUS_SUCCESS || task == NULL)
 		return st;
-	index = tfc_member(task, "index");
+	index = sjson_member(task, "index");
 	if (index == NULL)
 		return MUSTER_STATUS_SUCCESS;
 	if (cJSON_IsNumber(index)) {
@@ -434,9 +434,9 @@ static muster_status task_index(const struct tfc_run *run, const cJSON *root, lo
 		snprintf(shown, sizeof(shown), "%.17g", index->valuedouble);
 	} else if (cJSON_IsString(index) && index->valuestring != NULL) {
 		why = tfc_parse_int(index->valuestring, out); /* int("1") */
-		tfc_quote(shown, sizeof(shown), index->valuestring, strlen(index->valuestring));
+		sjson_quote(shown, sizeof(shown), index->valuestring, strlen(index->valuestring));
 	} else {
-		return fail(run, "task.index must be an integer, not %s", tfc_kind(index));
+		return fail(run, "task.index must be an integer, not %s", sjson_kind(index));
 	}
 	if (why != TFC_INT_OK) {
 		*out = -1;
@@ -449,13 +449,13 @@ static muster_status task_index(const struct tfc_run *run, const cJSON *root, lo
 static muster_status top_string(const struct tfc_run *run, const cJSON *root, const char *key,
                                 const char **out)
 {
-	const cJSON *item = tfc_member(root, key);
+	const cJSON *item = sjson_member(root, key);
 
 	*out = NULL;
 	if (item == NULL || cJSON_IsNull(item))
 		return MUSTER_STATUS_SUCCESS;
 	if (!cJSON_IsString(item) || item->valuestring == NULL)
-		return fail(run, "%s must be a string, not %s", key, tfc_kind(item));
+		return fail(run, "%s must be a string, not %s", key, sjson_kind(item));
 	*out = item->valuestring;
 	return MUSTER_STATUS_SUCCESS;
 }
@@ -466,13 +466,13 @@ static const char *environment(const struct tfc_run *run, const cJSON *root)
 
 	if (run->conf->environment != NULL)
 		return run->conf->environment;
-	item = tfc_member(root, "environment");
+	item = sjson_member(root, "environment");
 	if (item == NULL || cJSON_IsNull(item))
 		return NULL;
 	if (cJSON_IsString(item) && item->valuestring != NULL)
 		return item->valuestring;
 	run->host->log(run->conf->pc, TFC_LOG_WARNING,
-	               "%s: ignoring environment: it is %s, not a string", run->src, tfc_kind(item));
+	               "%s: ignoring environment: it is %s, not a string", run->src, sjson_kind(item));
 	return NULL;
 }
 
@@ -501,13 +501,13 @@ static muster_status own_task_listed(const struct tfc_run *run, const cJSON *roo
                                      const char *type, long index)
 {
 	const char *key = "cluster";
-	const cJSON *cluster = tfc_member(root, key), *tasks;
+	const cJSON *cluster = sjson_member(root, key), *tasks;
 	char path[200];
 
 	if (cluster == NULL)
-		cluster = tfc_member(root, key = "sparseCluster");
+		cluster = sjson_member(root, key = "sparseCluster");
 	if (type == NULL || index < 0 || cluster == NULL ||
-	    (tasks = tfc_member(cluster, type)) == NULL || job_has(tasks, index))
+	    (tasks = sjson_member(cluster, type)) == NULL || job_has(tasks, index))
 		return MUSTER_STATUS_SUCCESS;
 	job_path(path, sizeof(path), key, type);
 	return fail(run, "%s %ld is not a task of job '%s' (%s has %d task%s)",

@@ -5,12 +5,11 @@ plugins_tf_config_tf_config_la_SOURCES = \
 	plugins/tf_config/tf_config.c plugins/tf_config/tf_config.h \
 	plugins/tf_config/input.c \
 	plugins/tf_config/json.c \
-	plugins/tf_config/syntax.c \
-	plugins/tf_config/tree.c \
 	plugins/tf_config/build.c
 plugins_tf_config_tf_config_la_CPPFLAGS = $(AM_CPPFLAGS) $(CJSON_CFLAGS)
 plugins_tf_config_tf_config_la_LDFLAGS = $(muster_plugin_ldflags)
-plugins_tf_config_tf_config_la_LIBADD = plugins/common/libplugin_common.la $(CJSON_LIBS)
+plugins_tf_config_tf_config_la_LIBADD = plugins/common/libplugin_json.la \
+	plugins/common/libplugin_common.la $(CJSON_LIBS)
 endif
 
 # Its tests: cmocka programs over the public API, loading the real plugin

@@ -86,7 +86,7 @@ static muster_status tfc_resolve(void *state, const muster_host *host, muster_ca
 	struct tfc_run run;
 	char *text = NULL;
 	size_t len = 0;
-	struct tfc_doc doc = {0};
+	struct sjson_doc doc = {0};
 	muster_status st;
 
 	run.host = host;
@@ -100,7 +100,7 @@ static muster_status tfc_resolve(void *state, const muster_host *host, muster_ca
 	free(text); /* the tree has copies of its strings */
 	if (st == MUSTER_STATUS_SUCCESS)
 		st = tfc_build(&run, doc.root);
-	tfc_doc_free(&doc);
+	sjson_free(&doc);
 	return st;
 }
 

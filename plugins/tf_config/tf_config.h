@@ -3,10 +3,9 @@
  *
  *   tf_config.c  descriptor, open() (config options), resolve(), close()
  *   input.c      reads the JSON text: environment variable or file, size cap
- *   json.c       parses it (syntax errors with byte offset and excerpt) and
- *                the small helpers that give Python's semantics on cJSON
- *   syntax.c     checks the syntax strictly, as Python's json would
- *   tree.c       builds the cJSON tree of checked text, in a few blocks
+ *   json.c       parses it with the strict JSON reader every backend shares
+ *                (plugins/common/strict_json.h: Python's syntax and its
+ *                last duplicate key, a fast tree), and Python's int()
  *   build.c      turns the parsed TF_CONFIG into builder calls
  *
  * Nothing here is exported: the plugin's only visible symbol is its entry.
@@ -16,8 +15,9 @@
 
 #include <stddef.h>
 
-#include <cJSON.h>
 #include <muster/plugin.h>
+
+#include "plugins/common/strict_json.h"
 
 /* The largest TF_CONFIG accepted, in bytes. */
 #define TFC_MAX_INPUT ((size_t)16 * 1024 * 1024)
@@ -47,35 +47,11 @@ struct tfc_run {
 /* input.c: the text to parse, NUL-terminated, owned by the caller. */
 muster_status tfc_read_input(const struct tfc_run *run, char **text, size_t *len);
 
-/* A parsed document: cJSON nodes, freed with tfc_doc_free(), never with
- * cJSON_Delete(). */
-struct tfc_block;
-struct tfc_doc {
-	cJSON *root;
-	struct tfc_block *blocks; /* the nodes */
-	char *strings;            /* every decoded string and key */
-};
-
 /* json.c */
-/* Parse `text` (len bytes, text[len] == '\0') into an object. */
+/* Parse `text` (len bytes, text[len] == '\0') into an object; free the
+ * document with sjson_free(). */
 muster_status tfc_parse(const struct tfc_run *run, const char *text, size_t len,
-                        struct tfc_doc *doc);
-/* syntax.c: a strict RFC 8259 check of `text`.  On an error, the byte where
- * the text stops being JSON and what was expected there, as Python's json
- * module places it; TFC_SYNTAX_TOO_DEEP at the first container beyond
- * cJSON's nesting limit. */
-enum tfc_syntax_result {
-	TFC_SYNTAX_OK = 0,
-	TFC_SYNTAX_ERROR = 1,
-	TFC_SYNTAX_TOO_DEEP = 2
-};
-enum tfc_syntax_result tfc_syntax_error(const char *text, size_t len, size_t *at,
-                                        const char **what);
-/* Member `key` of an object, compared exactly; with duplicate keys the last
- * one, as Python's json module keeps. */
-const cJSON *tfc_member(const cJSON *object, const char *key);
-/* "a string", "a number", "an object", "an array", "a boolean", "null". */
-const char *tfc_kind(const cJSON *item);
+                        struct sjson_doc *doc);
 
 /* Python's int() of a string, limited to task indices. */
 enum tfc_int_result {
@@ -87,16 +63,6 @@ enum tfc_int_result {
 enum tfc_int_result tfc_parse_int(const char *s, long *out);
 /* The same for a JSON number: integral, in 0..TFC_MAX_INDEX. */
 enum tfc_int_result tfc_number_index(double d, long *out);
-
-/* A string for a message: at most `size` - 1 bytes, quoted with escapes,
- * long strings cut with "...". */
-void tfc_quote(char *buf, size_t size, const char *s, size_t len);
-
-/* tree.c: the tree of `text`, which tfc_syntax_error() has passed: 0; -1
- * when out of memory; 1 at a lone UTF-16 surrogate escape, which cJSON
- * refuses, *at its byte.  The text may be freed afterwards. */
-int tfc_tree(const char *text, size_t len, struct tfc_doc *doc, size_t *at);
-void tfc_doc_free(struct tfc_doc *doc);
 
 /* build.c */
 muster_status tfc_build(const struct tfc_run *run, const cJSON *root);

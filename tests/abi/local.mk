@@ -2,11 +2,14 @@
 #
 #  - good.so and deliberately broken plugins (check_LTLIBRARIES, built by
 #    `make check` only), loaded through the public API by test_loader;
-#  - headers.sh: each public header compiles alone as C99 -pedantic and C++;
+#  - headers.sh: each public header compiles alone as C99 -pedantic and C++,
+#    and so do the MUSTER_POPT_* rows (C and C++ holding the same fields);
 #  - exports.sh: libmuster exports only muster_*, every plugin exactly its
 #    entry symbol (check-exports.sh is the reusable checker);
 #  - trust.sh: plugins that others could replace are refused, as
 #    `muster plugins` and the warnings show;
+#  - man3.sh: muster(3) shows every function of muster.h, as the header
+#    declares it, and the manual pages render without a groff warning;
 #  - out-of-tree.sh: examples/plugin builds with `pkg-config --cflags
 #    muster-plugin` alone and loads into the real `muster` program.
 
@@ -88,6 +91,7 @@ endif
 
 # Shell tests.  They need the compilers configure found.
 shell_tests += tests/abi/headers.sh
+shell_tests += tests/abi/man3.sh
 shell_tests += tests/abi/exports.sh
 shell_tests += tests/abi/out-of-tree.sh
 shell_tests += tests/abi/trust.sh

@@ -298,6 +298,21 @@ def reservation():
     tagged = pickle.dumps(reqs["query"], protocol=3) + bytes(32)
     put("reservation", "tagged", b"\1" + frame(hello) + frame(tagged))
     put("reservation", "bad-hello", b"\5" + frame(b"MSTRAUT2" + bytes(16)) + frame(tagged))
+    # Strs CPython refuses (the decoder must too) and a lone surrogate it loads.
+    bad_host = b"\x80\x04}(\x8c\x04type\x8c\x03REG\x8c\x04data}(\x8c\x04host\x8c\x01\xffuu."
+    put("reservation", "plain-reg-not-utf8", b"\4" + frame(bad_host))
+    reg3 = pickle.dumps(reqs["reg"], protocol=3)
+    put("reservation", "plain-reg-overlong", b"\4" + frame(
+        reg3.replace(b"\x08\x00\x00\x0010.0.0.2", b"\x09\x00\x00\x0010.0.0.\xc0\xb2", 1)))
+    put("reservation", "plain-reg-beyond-unicode", b"\4" + frame(
+        reg3.replace(b"\x08\x00\x00\x0010.0.0.2", b"\x08\x00\x00\x0010.\xf4\x90\x80\x80", 1)))
+    put("reservation", "plain-reg-py2-not-ascii", b"\4" + frame(
+        b"\x80\x02}(U\x04typeU\x03REGU\x04data}(U\x04hostU\x01\xe9uu."))
+    put("reservation", "plain-reg-surrogate", b"\4" + frame(pickle.dumps(
+        {"type": "REG", "data": dict(node, host="\ud800")}, protocol=4)))
+    put("reservation", "sealed-reg-not-utf8", b"\2" + frame(bad_host))
+    put("reservation", "plain-many-not-utf8", b"\4" + frame(reg3) + frame(bad_host) +
+        frame(pickle.dumps(reqs["qinfo"], protocol=3)))
     put("reservation", "too-big", b"\0" + struct.pack(">I", 1 << 20) + b"\x80")
     put("reservation", "truncated", b"\0" + frame(pickle.dumps(nodes, protocol=3))[:50])
 
@@ -307,12 +322,17 @@ def pickles():
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run([sys.executable, os.path.join(SRC, "tests/reservation/gen_fixtures.py"),
                         "gen", tmp], check=True)
-        names = sorted(f for f in os.listdir(tmp) if f != "manifest")
+        names = sorted(f for f in os.listdir(tmp) if f not in ("manifest", "texts"))
         # A few dozen, spread over the kinds and protocols.
         step = max(1, len(names) // 40)
         for f in names[::step]:
             shutil.copy(os.path.join(tmp, f), os.path.join(OUT, "pickle", f))
     put("pickle", "query", b"\x80\x03}X\x04\x00\x00\x00typeX\x05\x00\x00\x00QUERYs.")
+    # Text at the edges of what CPython loads (tests/reservation/gen_fixtures.py).
+    put("pickle", "str-not-utf8", b"\x80\x04\x8c\x0512345\x94\x8c\x02\xe2\x82\x94\x86.")
+    put("pickle", "str-surrogate", b"\x80\x04\x95\x07\x00\x00\x00\x00\x00\x00\x00"
+        b"\x8c\x03\xed\xa0\x80\x94.")
+    put("pickle", "py2-str-not-ascii", b"(S'caf\\xe9'\nT\x01\x00\x00\x00\x80l.")
 
 
 # ------------------------------------------------------------ slurm_lists
@@ -345,6 +365,26 @@ def schedulers():
         {"current_host": "algo-3", "current_instance_type": "ml.p3.16xlarge",
          "hosts": ["algo-1", "algo-2", "algo-3"], "network_interface_name": "eth0"}).encode())
     put("sagemaker", "resourceconfig-no-hosts", b"\x01" + js({"current_host": "algo-1"}))
+    put("sagemaker", "sm-hosts-nul-escape", b'\x00["algo-1\\u0000evil","algo-2"]' + SEP + b"algo-1")
+    put("sagemaker", "resourceconfig-dup-hosts",
+        b'\x01{"current_host":"b","hosts":["a"],"hosts":["a","b"]}')
+
+
+# ------------------------------------------------------------ strict_json
+def strict_json():
+    put("strict_json", "tf-config", read("tests/tf_config/fixtures/kubeflow.json"))
+    put("strict_json", "python-spaced", read("tests/tf_config/fixtures/python_spaced.json"))
+    put("strict_json", "dup-keys", b'{"hosts":["a"],"hosts":["a","b"],"x":{"k":1,"k":[true,false,null]}}')
+    put("strict_json", "nul-escape", b'["algo-1\\u0000evil","algo-2"]')
+    put("strict_json", "escapes", b'["\\"\\\\\\/\\b\\f\\n\\r\\t","\\u00e9\\ud83d\\ude00","\xc3\xa9"]')
+    put("strict_json", "lone-surrogate", b'["\\ud800"]')
+    put("strict_json", "numbers", b'[0,-0,1.5e3,-2E-2,1e999,123456789012345678901234567890,2147483648]')
+    put("strict_json", "long-number", b"[" + b"1" * 70 + b"]")
+    put("strict_json", "leading-zero", b"[01]")
+    put("strict_json", "trailing", b'{"a":1} x')
+    put("strict_json", "deep", b"[" * 1001 + b"]" * 1001)
+    put("strict_json", "bom", b'\xef\xbb\xbf{}')
+    put("strict_json", "empty", b"")
 
 
 def main():
@@ -352,6 +392,7 @@ def main():
         shutil.rmtree(OUT)
     os.makedirs(os.path.join(OUT, "pickle"))
     tf_config()
+    strict_json()
     config()
     kubeconfig()
     podlist(load("tests/kubernetes/fake_apiserver.py", "fake_apiserver"))

@@ -19,7 +19,8 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct layout_job jobs[2] = { { "ps", 1 }, { "worker", 0 } };
-	struct layout l = { "PBS_NODEFILE", jobs, 2, 8888, 0, 0, "grpc" };
+	struct layout l = { .source = "PBS_NODEFILE", .jobs = jobs, .njobs = 2, .port_base = 8888,
+	                    .rpc_layer = "grpc" };
 	const char *first = NULL;
 	struct fuzz_call fc;
 	struct slots s;

@@ -99,6 +99,14 @@ tests_fuzz_fuzz_reservation_CPPFLAGS = $(fuzz_res_cppflags) $(LIBCRYPTO_CFLAGS)
 tests_fuzz_fuzz_reservation_LDADD = $(fuzz_res_ldadd)
 endif
 
+# The strict JSON reader every backend shares, against cJSON's parser.
+if HAVE_CJSON
+fuzz_programs += tests/fuzz/fuzz_strict_json
+tests_fuzz_fuzz_strict_json_SOURCES = tests/fuzz/strict_json.c tests/fuzz/fuzz.h
+tests_fuzz_fuzz_strict_json_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/fuzz $(CJSON_CFLAGS)
+tests_fuzz_fuzz_strict_json_LDADD = $(FUZZ_DRIVER) plugins/common/libplugin_json.la $(CJSON_LIBS)
+endif
+
 fuzz_programs += tests/fuzz/fuzz_slurm_lists
 tests_fuzz_fuzz_slurm_lists_SOURCES = tests/fuzz/slurm_lists.c
 tests_fuzz_fuzz_slurm_lists_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/fuzz -I$(top_srcdir)/plugins/slurm
@@ -118,7 +126,7 @@ tests_fuzz_fuzz_sagemaker_SOURCES = tests/fuzz/sagemaker.c plugins/sagemaker/hos
 	plugins/sagemaker/build.c $(fuzz_call)
 tests_fuzz_fuzz_sagemaker_CPPFLAGS = $(fuzz_cppflags) -I$(top_srcdir) \
 	-I$(top_srcdir)/plugins/sagemaker $(CJSON_CFLAGS)
-tests_fuzz_fuzz_sagemaker_LDADD = $(fuzz_hpc_ldadd) $(CJSON_LIBS)
+tests_fuzz_fuzz_sagemaker_LDADD = plugins/common/libplugin_json.la $(fuzz_hpc_ldadd) $(CJSON_LIBS)
 endif
 
 check_PROGRAMS += $(fuzz_programs)

@@ -16,7 +16,8 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct layout_job job = { "worker", 0 };
-	struct layout l = { "LSB_MCPU_HOSTS", &job, 1, 8888, 0, 0, "grpc" };
+	struct layout l = { .source = "LSB_MCPU_HOSTS", .jobs = &job, .njobs = 1, .port_base = 8888,
+	                    .rpc_layer = "grpc" };
 	const char *first = NULL;
 	struct fuzz_call fc;
 	struct slots s;

@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const uint8_t *hosts, *current = NULL;
 	size_t hosts_len = 0, current_len = 0;
 	muster_status st = MUSTER_STATUS_UNAVAIL;
-	char why[300] = "";
+	char why[300] = "", *text;
 	int file;
 
 	if (size < 1 || size > SM_MAX_INPUT)
@@ -37,13 +37,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (fuzz_call_begin(&fc, NULL) != 0)
 		return 0;
-	if (file) {
-		if (sm_parse_resource_config((const char *)hosts, hosts_len, &h, why, sizeof(why)) == 0)
+	/* The variable or the file's text ends in a NUL, as the reader needs. */
+	text = strndup((const char *)hosts, hosts_len);
+	if (text != NULL && file) {
+		if (sm_parse_resource_config(text, hosts_len, &h, why, sizeof(why)) == 0)
 			st = sm_build(&host_services, &fc.call, &conf, &h, "hosts", "current_host");
-	} else if (sm_parse_hosts((const char *)hosts, hosts_len, &h, why, sizeof(why)) == 0 &&
+	} else if (text != NULL && sm_parse_hosts(text, hosts_len, &h, why, sizeof(why)) == 0 &&
 	           (h.current = strndup((const char *)current, current_len)) != NULL) {
 		st = sm_build(&host_services, &fc.call, &conf, &h, "SM_HOSTS", "SM_CURRENT_HOST");
 	}
+	free(text);
 	sm_hosts_free(&h);
 	fuzz_call_end(&fc, st);
 	return 0;

@@ -1,9 +1,9 @@
 /*
  * Fuzz target: TF_CONFIG, as the tf_config backend reads it — the strict
- * syntax check, the tree (tree.c), and every check of tfc_build through the core's
- * builder (what a resolve() does after reading the variable).  The first
- * byte picks the entry's overrides (task_type, task_id, rpc_layer), as
- * muster.conf may give them.
+ * syntax check and the tree (plugins/common/strict_json*.c), and every
+ * check of tfc_build through the core's builder (what a resolve() does
+ * after reading the variable).  The first byte picks the entry's
+ * overrides (task_type, task_id, rpc_layer), as muster.conf may give them.
  */
 #include "config.h"
 
@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct tfc_conf conf = { .task_id = -1 };
 	struct fuzz_call fc;
 	struct tfc_run run;
-	struct tfc_doc doc = {0};
+	struct sjson_doc doc = {0};
 	muster_status st;
 	char *text;
 
@@ -43,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(text);
 	if (st == MUSTER_STATUS_SUCCESS)
 		st = tfc_build(&run, doc.root);
-	tfc_doc_free(&doc);
+	sjson_free(&doc);
 	fuzz_call_end(&fc, st);
 	return 0;
 }

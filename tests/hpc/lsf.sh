@@ -59,6 +59,8 @@ expect_err "no host list" 2 "LSB_DJOB_RANKFILE and LSB_MCPU_HOSTS are not"
 expect_err "LSB_DJOB_RANKFILE empty" 2 "LSB_DJOB_RANKFILE is empty"
 (export LSB_JOBID=7 LSB_DJOB_RANKFILE="$tmp/missing" JSM_NAMESPACE_RANK=0; mu "$c" resolve); got
 expect_err "rank file missing" 2 "LSB_DJOB_RANKFILE $tmp/missing: No such file or directory"
+(export LSB_JOBID=7 LSB_DJOB_RANKFILE=/dev/zero JSM_NAMESPACE_RANK=0; mu "$c" resolve); got
+expect_err "rank file a device" 2 "LSB_DJOB_RANKFILE /dev/zero: not a regular file but a character device"
 printf 'batch\n' >"$tmp/only-batch"
 (export LSB_JOBID=7 LSB_DJOB_RANKFILE="$tmp/only-batch" JSM_NAMESPACE_RANK=0; mu "$c" resolve); got
 expect_err "only the launch host" 2 "no compute host in the file"

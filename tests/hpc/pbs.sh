@@ -97,7 +97,13 @@ expect_err "PBS_NODEFILE empty" 2 "PBS_NODEFILE is empty"
 (export PBS_TASKNUM=0 PBS_NODEFILE="$tmp/missing"; mu "$c" resolve); got
 expect_err "node file missing" 2 "PBS_NODEFILE $tmp/missing: No such file or directory"
 (export PBS_TASKNUM=0 PBS_NODEFILE="$tmp"; mu "$c" resolve); got
-expect_err "node file a directory" 2 "PBS_NODEFILE $tmp: Is a directory"
+expect_err "node file a directory" 2 "PBS_NODEFILE $tmp: not a regular file but a directory"
+(export PBS_TASKNUM=0 PBS_NODEFILE=/dev/zero; mu "$c" resolve); got
+expect_err "node file a device" 2 "PBS_NODEFILE /dev/zero: not a regular file but a character device"
+mkfifo "$tmp/fifo"
+(export PBS_TASKNUM=0 PBS_NODEFILE="$tmp/fifo"; mu "$c" resolve); got
+expect_err "node file a FIFO, which nobody writes: no hang" 2 \
+	"PBS_NODEFILE $tmp/fifo: not a regular file but a FIFO"
 : >"$tmp/empty"
 (export PBS_TASKNUM=0 PBS_NODEFILE="$tmp/empty"; mu "$c" resolve); got
 expect_err "node file empty" 2 "no host in the file"
@@ -117,10 +123,11 @@ expect_err "a 1 GB node file" 2 "PBS_NODEFILE $tmp/huge: larger than 16 MiB"
 expect_peak_under 262144 "a 1 GB node file" \
 	env PBS_TASKNUM=0 PBS_NODEFILE="$tmp/huge" "$MUSTER_BIN" -c "$c" resolve
 rm -f "$tmp/huge"
-# More lines than the layout takes.
-awk 'BEGIN { for (i = 0; i < 65537; i++) print "n" i }' >"$tmp/many"
+# More lines than the layout takes (the limit every scheduler shares).
+awk 'BEGIN { for (i = 0; i <= 1048576; i++) print "n" i }' >"$tmp/many"
 (export PBS_TASKNUM=0 PBS_NODEFILE="$tmp/many"; mu "$c" resolve); got
-expect_err "65,537 slots" 2 "line 65537: more than 65536 slots"
+expect_err "1,048,577 slots" 2 "line 1048577: more than 1048576 slots"
+rm -f "$tmp/many"
 
 c=$(conf pbs "jobs = { ps = 1; worker = 1; };")
 (export PBS_TASKNUM=0 PBS_NODEFILE="$tmp/nodefile1"; mu "$c" resolve); got

@@ -40,9 +40,20 @@ expect_err "SM_HOSTS without SM_CURRENT_HOST" 2 "SM_HOSTS is set but SM_CURRENT_
 (export SM_CURRENT_HOST=algo-1; mu "$c" resolve); got
 expect_err "SM_CURRENT_HOST without SM_HOSTS" 2 "SM_CURRENT_HOST is set but SM_HOSTS is not"
 (export SM_HOSTS='algo-1,algo-2' SM_CURRENT_HOST=algo-1; mu "$c" resolve); got
-expect_err "SM_HOSTS not JSON" 2 "SM_HOSTS: not JSON"
+expect_err "SM_HOSTS not JSON" 2 "SM_HOSTS: not valid JSON: expecting a value at byte 0"
 (export SM_HOSTS='["algo-1",' SM_CURRENT_HOST=algo-1; mu "$c" resolve); got
-expect_err "SM_HOSTS cut short" 2 "SM_HOSTS: not JSON"
+expect_err "SM_HOSTS cut short" 2 "SM_HOSTS: not valid JSON: unexpected end of input at byte 10"
+# JSON is read as every backend reads it (the tf_config backend's strict
+# reader): what Python's json.loads refuses, and a NUL that would cut a
+# host name short, are errors naming SM_HOSTS, not a host "algo-1".
+(export SM_HOSTS='["algo-1\u0000evil","algo-2"]' SM_CURRENT_HOST=algo-1; mu "$c" resolve); got
+expect_err "SM_HOSTS with a \\u0000 escape" 2 \
+	"SM_HOSTS: not valid JSON: a \\u0000 (NUL) escape in a string at byte 8"
+(export SM_HOSTS="$(printf '["algo-1\t"]')" SM_CURRENT_HOST=algo-1; mu "$c" resolve); got
+expect_err "SM_HOSTS with a raw tab in a string (Python refuses it)" 2 \
+	"SM_HOSTS: not valid JSON: invalid control character in a string at byte 8"
+(export SM_HOSTS='["algo-1"] ["algo-2"]' SM_CURRENT_HOST=algo-1; mu "$c" resolve); got
+expect_err "SM_HOSTS with a second value" 2 "SM_HOSTS: not valid JSON: extra data after the value at byte 11"
 (export SM_HOSTS='{"algo-1":1}' SM_CURRENT_HOST=algo-1; mu "$c" resolve); got
 expect_err "SM_HOSTS an object" 2 "SM_HOSTS: the value must be a list of host names, not an object"
 (export SM_HOSTS='["algo-1",2]' SM_CURRENT_HOST=algo-1; mu "$c" resolve); got
@@ -66,10 +77,24 @@ mu "$c" resolve; got
 expect_err "resourceconfig.json hosts a string" 2 '"hosts" must be a list of host names, not a string'
 echo 'not json' >"$tmp/resourceconfig.json"
 mu "$c" resolve; got
-expect_err "resourceconfig.json not JSON" 2 "$tmp/resourceconfig.json: not JSON"
+expect_err "resourceconfig.json not JSON" 2 "$tmp/resourceconfig.json: not valid JSON: expecting a value at byte 0"
+# A key given twice: the last counts, as in Python's json.loads (cJSON's
+# own lookup took the first).
+echo '{"current_host": "algo-2", "hosts": ["algo-1"], "hosts": ["algo-1", "algo-2"]}' \
+	>"$tmp/resourceconfig.json"
+mu "$c" resolve; got
+expect "resourceconfig.json with \"hosts\" twice: the last" 0 '{"cluster":{"worker":["algo-1:2223","algo-2:2223"]},"task":{"type":"worker","index":1}}'
+if have_python3; then
+	check_eq "... the hosts Python's json.loads keeps" \
+		"$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["hosts"])' \
+			"$tmp/resourceconfig.json")" "['algo-1', 'algo-2']"
+fi
 rm "$tmp/resourceconfig.json"
 mkdir "$tmp/resourceconfig.json"
 mu "$c" resolve; got
-expect_err "resourceconfig.json a directory" 2 "$tmp/resourceconfig.json: Is a directory"
+expect_err "resourceconfig.json a directory" 2 "$tmp/resourceconfig.json: not a regular file but a directory"
+c=$(conf sagemaker 'resource_config = "/dev/zero";')
+mu "$c" resolve; got
+expect_err "resourceconfig.json a device" 2 "/dev/zero: not a regular file but a character device"
 
 finish

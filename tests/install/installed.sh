@@ -61,7 +61,8 @@ for la in "$build"/plugins/*/*.la; do
 	[ "$name" = "$(basename "$(dirname "$la")")" ] && installed "$pluginsdir/$name.so"
 done
 installed "$bindir/muster" "$conf" "$pcdir/muster.pc" "$pcdir/muster-plugin.pc" \
-	"$root$MUSTER_INST_MANDIR/man1/muster.1" "$root$MUSTER_INST_MANDIR/man5/muster.conf.5"
+	"$root$MUSTER_INST_MANDIR/man1/muster.1" "$root$MUSTER_INST_MANDIR/man3/muster.3" \
+	"$root$MUSTER_INST_MANDIR/man5/muster.conf.5"
 check "${conf#"$root"} is conf/muster.conf" cmp -s "$src/conf/muster.conf" "$conf"
 completion=$root$MUSTER_INST_BASHCOMPLETIONDIR/muster
 check "${completion#"$root"} is completion/muster" cmp -s "$src/completion/muster" "$completion"

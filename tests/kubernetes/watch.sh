@@ -44,6 +44,30 @@ else
 	pass "a stop is not reported as a failed listing"
 fi
 
+# A listing the server refuses: the watch says why, as its listing's call
+# failed, then ends, and the core polls the entry.
+start_server --token-file "$tmp/server-token" --mode forbidden
+c=$(conf refused "$(explicit)" "watch_interval_ms = 86400000;")
+watch_start "$MUSTER_BIN" -c "$c" watch --settle-ms 0
+i=0
+while ! grep -q 'watch ended' "$tmp/werr" && [ $i -lt 1000 ]; do
+	sleep 0.01
+	i=$((i + 1))
+done
+if grep -q '^muster: warning: kubernetes(k8s): watch: GET .*/pods?.*limit=1: HTTP 403.*forbidden' \
+	"$tmp/werr"; then
+	pass "a refused listing: the watch says why"
+else
+	fail "a refused listing: the watch says why" "$(cat "$tmp/werr")"
+fi
+if grep -q 'kubernetes(k8s): watch ended; polling every 86400000 ms' "$tmp/werr"; then
+	pass "... and ends: the core polls the entry"
+else
+	fail "... and ends: the core polls the entry" "$(cat "$tmp/werr")"
+fi
+kill -TERM $pid
+wait $pid || true
+
 # retried_with_backoff WHAT [fake_apiserver.py options]: over 4 s a watch
 # against that server asks again a handful of times (backoff 100 ms
 # doubling to 2 s, with jitter), never in a loop; SIGTERM then ends it.

@@ -4,10 +4,12 @@
 # workers get SIGTERM and end first); a change past --max-nodes or a broken
 # edit restarts nothing and a node past --max-nodes waits as a spare; below
 # --min-nodes the workers stop and the node waits, and start again when a
-# node comes back; SIGTERM and kill -9 of muster run leave no worker.
+# node comes back; SIGTERM and kill -9 of muster run leave no worker; a
+# restart, SIGTERM and kill -9 leave nothing the workers started either.
 # Everything is awaited, never slept for.
 set -u
 . "${MUSTER_TEST_SRCDIR:?run me with make check}/tests/lib/tap.sh"
+. "$MUSTER_TEST_SRCDIR/tests/launch/procs.sh"
 
 conf=$tmp/muster.conf
 # write_conf PORT...: a static worker job on 127.0.0.1 with these ports,
@@ -21,9 +23,12 @@ write_conf() {
 }
 
 # A worker: a line when it starts and one when SIGTERM ends it, in its
-# node's log.  Its sleeps are short, so none outlives a SIGKILL for long.
+# node's log.  Its sleeps are short, so none outlives a SIGKILL for long,
+# but for one it leaves running in a session of its own, out of reach of
+# signals to the workers' process group.
 cat >"$tmp/worker.sh" <<'EOF'
 trap 'echo "TERM $$" >>"$1"; exit 0' TERM
+setsid sleep 45.5 &
 echo "start $$ $LOCAL_RANK $RANK $WORLD_SIZE $GROUP_RANK $GROUP_WORLD_SIZE" \
 	"$TORCHELASTIC_RESTART_COUNT $MUSTER_RESTART_COUNT" >>"$1"
 while :; do sleep 0.2; done
@@ -31,13 +36,13 @@ EOF
 
 # node NAME TASK [OPTIONS...]: muster run --elastic for TASK in the
 # background, its log $tmp/NAME.log, its stderr $tmp/NAME.err; its pid in
-# the variable NAME.
+# the variable NAME, its processes job $tmp/NAME (procs.sh).
 node() {
 	name=$1 task=$2
 	shift 2
 	: >"$tmp/$name.log"
 	: >"$tmp/$name.err"
-	"$MUSTER_BIN" -v -c "$conf" run --elastic --min-nodes 2 --max-nodes 3 --settle-ms 20 \
+	MUSTER_TEST_JOB=$tmp/$name "$MUSTER_BIN" -v -c "$conf" run --elastic --min-nodes 2 --max-nodes 3 --settle-ms 20 \
 		--for pytorch --task "$task" --nproc-per-node 2 "$@" \
 		-- sh "$tmp/worker.sh" "$tmp/$name.log" 2>>"$tmp/$name.err" &
 	eval "$name=\$!"
@@ -45,6 +50,7 @@ node() {
 cleanup() {
 	for p in ${n0:-} ${n1:-} ${n3:-} ${s:-} ${fl:-}; do kill -TERM "$p" 2>/dev/null || :; done
 	wait
+	job_kill_all
 }
 
 # await WHAT SECONDS COMMAND...: COMMAND succeeds within SECONDS.
@@ -85,6 +91,15 @@ alive() {
 	echo $n
 }
 none_alive() { [ "$(alive "$1")" -eq 0 ]; }
+# generation_left NODE GENERATION: what runs of that generation of the
+# node's workers (the workers, what they started).
+generation_left() {
+	for p in $(job_pids "$tmp/$1"); do
+		if grep -qzxF "MUSTER_RESTART_COUNT=$2" "/proc/$p/environ" 2>/dev/null; then
+			job_list "$p"
+		fi
+	done
+}
 
 write_conf 7000 7001
 node n0 worker:0
@@ -113,6 +128,8 @@ check_eq "node 0 after the join: ranks 0, 1 of 6, restart count 1" "$(starts n0 
 	"0 0 6 0 3 1 1|1 1 6 0 3 1 1|"
 check_eq "node 1 after the join: ranks 2, 3 of 6, restart count 1" "$(starts n1 1)" \
 	"0 2 6 1 3 1 1|1 3 6 1 3 1 1|"
+check_eq "nothing of the first generation is left on either node, what the workers started in a session of its own included" \
+	"$(generation_left n0 0)$(generation_left n1 0)" ""
 
 # A fourth node is past --max-nodes 3: the others' launch is the same, so
 # nothing restarts, and that node waits as a spare.
@@ -168,15 +185,17 @@ term "$n0"
 n0=
 check_eq "SIGTERM ends muster run --elastic with 128 + 15" "$rc" 143
 check_eq "... its workers got SIGTERM and are gone" "$(count TERM n0) $(alive n0)" "6 0"
+job_gone "... SIGTERM of muster run --elastic" "$tmp/n0"
 term "$n3"
 n3=
 check_eq "SIGTERM ends a waiting node with 128 + 15" "$rc" 143
 
-# kill -9 of muster run: its workers die with it (PR_SET_PDEATHSIG).
+# kill -9 of muster run: its keeper ends its workers and what they started.
 kill -KILL "$n1"
 wait "$n1" 2>/dev/null
 n1=
 await "kill -9 of muster run --elastic: no worker left" 2 none_alive n1
+job_gone "... kill -9 of muster run --elastic" "$tmp/n1"
 
 # A worker that ignores SIGTERM gets SIGKILL after the grace (10 s), and
 # only then does the next generation start.
@@ -233,7 +252,7 @@ change_waits() {
 	done
 	return 1
 }
-# ended PID: it exited (a zombie of this shell's).
+# ended PID: it exited (gone, or a zombie not yet reaped).
 ended() { [ ! -d "/proc/$1" ] || zombie "$1"; }
 # Whether wchan names where a process sleeps: asked of a process that surely
 # sleeps (this shell may be running when it asks of itself, and read "0").
@@ -260,8 +279,8 @@ case $sleeping_in in
 	touch "$tmp/f.log.fail"
 	write_conf 7000
 	failed=$(awk '$1 == "start" && $3 == 1 { print $2 }' "$tmp/f.log")
-	await "... rank 1's exit and the change both wait for it" 15 \
-		eval 'zombie "$failed" && change_waits "$fl"'
+	await "... rank 1's exit (told by the keeper) and the change both wait for it" 15 \
+		eval 'ended "$failed" && change_waits "$fl"'
 	cat <&3 >/dev/null &
 	exec 3<&-
 	await "... let go, it ends" 15 ended "$fl"

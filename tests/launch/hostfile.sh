@@ -26,6 +26,23 @@ expect_status 0 "a sparse job is fine for a hostfile"
 expect_out "c0 slots=1
 w0 slots=1
 w2 slots=1" "... every task, chief first"
+# An IPv6 host: Open MPI's and DeepSpeed's forms write it bare; MPICH's
+# Hydra and horovodrun split HOST:N at every ':' and take no brackets, so
+# no spelling of it reaches them: an error naming the host.
+v6=$tmp/v6.conf
+cat >"$v6" <<'CONF'
+chain = ( { plugin = "static"; config = {
+  jobs = { worker = ["n1:2222", "[fd00::1]:2222"]; }; }; } );
+CONF
+run -c "$v6" hostfile --for openmpi
+expect_out "n1 slots=1
+fd00::1 slots=1" "openmpi: an IPv6 host without brackets"
+for form in mpich horovod; do
+	run -c "$v6" hostfile --for $form
+	expect_status 5 "$form: an IPv6 host is refused, not written as fd00::1:1"
+	expect_err_match "hostfile for $form: host fd00::1 is an IPv6 address" "... naming the host"
+	check_eq "... and nothing on stdout" "$(cat "$tmp/out")" ""
+done
 run -c "$conf" hostfile --for slurm
 expect_status 64 "unknown hostfile form"
 expect_err_match "unknown framework .slurm. \(openmpi mpich horovod deepspeed\)" "... named"

@@ -17,5 +17,6 @@ EXTRA_DIST += \
 	tests/launch/topo-tree.sh \
 	tests/launch/torch.sh \
 	tests/launch/spark-port.sh \
+	tests/launch/procs.sh \
 	tests/launch/allreduce.py \
 	tests/launch/cluster.conf

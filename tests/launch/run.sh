@@ -2,9 +2,12 @@
 # muster run with real processes: one process is exec'd; a failure stops
 # the siblings (SIGKILL after the grace for one that ignores SIGTERM) and
 # becomes the exit status; signals are forwarded as they came; kill -9 of
-# muster run leaves no worker; workers start clean.
+# muster run leaves no worker; workers start clean; nothing the workers
+# started outlives muster run, however it ended.
 set -eu
 . "${MUSTER_TEST_SRCDIR:?}/tests/lib/tap.sh"
+. "$MUSTER_TEST_SRCDIR/tests/launch/procs.sh"
+cleanup() { job_kill_all; }
 fixtures=$MUSTER_TEST_SRCDIR/tests/cli
 
 conf=$MUSTER_TEST_SRCDIR/tests/launch/cluster.conf
@@ -100,16 +103,20 @@ else
 	fail "siblings stopped" "took $ms ms, alive: $(alive "$tmp/w.0" "$tmp/w.2")"
 fi
 
-# A sibling that ignores SIGTERM gets SIGKILL after the 10 s grace.
+# A sibling that ignores SIGTERM gets SIGKILL after the 10 s grace, and so
+# do the children it started, which ignore SIGTERM too (one of them in a
+# session of its own).
 rm -f "$tmp"/w.* "$tmp/failed"
 status=0
-timeout 60 "$MUSTER_BIN" -c "$conf" run --for pytorch --nproc-per-node 2 -- sh -c '
+MUSTER_TEST_JOB=$tmp/stubborn timeout 60 "$MUSTER_BIN" -c "$conf" run --for pytorch \
+	--nproc-per-node 2 -- sh -c '
 	if [ "$LOCAL_RANK" = 1 ]; then
 		while [ ! -f "$0/w.0" ]; do sleep 0.05; done
 		date +%s%N >"$0/failed"
 		exit 3
 	fi
 	trap "" TERM
+	setsid sleep 45.5 & sleep 45.5 &
 	echo $$ >"$0/w.0"
 	while :; do sleep 0.05; done' "$tmp" >"$tmp/out" 2>"$tmp/err" || status=$?
 no_sanitizer_report "muster run with a worker that ignores SIGTERM"
@@ -120,6 +127,7 @@ if [ "$ms" -ge 10000 ] && [ "$ms" -lt 14000 ] && [ "$(alive "$tmp/w.0")" = 0 ]; 
 else
 	fail "SIGKILL after the grace" "took $ms ms, alive: $(alive "$tmp/w.0")"
 fi
+job_gone "... with its children that ignore SIGTERM too" "$tmp/stubborn"
 
 # A worker killed by a signal: 128 + N.
 run -c "$conf" run --for pytorch --nproc-per-node 2 -- sh -c '[ "$LOCAL_RANK" = 0 ] && kill -KILL $$; exit 0'
@@ -189,6 +197,97 @@ else
 	fail "kill -9 of muster run leaves $(alive "$tmp"/k.*) workers"
 	for f in "$tmp"/k.*; do kill -KILL "$(cat "$f")" 2>/dev/null || :; done
 fi
+
+# Nothing the workers start outlives muster run, whether it stayed in
+# their process group or left it (setsid): each worker below starts one
+# `sleep 45.5` of each kind.  $1 is the test's directory.
+both='setsid sleep 45.5 & sleep 45.5 &'
+
+# job_start NAME WORKER: muster run --nproc-per-node 2 -- sh -c WORKER in
+# the background as job $tmp/NAME, its pid in $pid, once its four sleeps
+# run.
+job_start() {
+	MUSTER_TEST_JOB=$tmp/$1 $M run --for pytorch --nproc-per-node 2 -- sh -c "$2" "$tmp" \
+		>"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	job_await 4 "$tmp/$1" "sleep 45.5"
+}
+# job_end: muster run's exit status in $status.
+job_end() {
+	status=0
+	wait "$pid" || status=$?
+	no_sanitizer_report "muster run"
+}
+
+# SIGTERM to muster run: a stop, passed on, that no line calls a failure.
+job_start term "$both wait"
+kill -TERM "$pid"
+job_end
+expect_status 143 "SIGTERM to muster run while its workers' children run: exit 143"
+job_gone "... SIGTERM" "$tmp/term"
+expect_err_match '^muster: notice: run: stopped by SIGTERM: passing it on to the 2 running workers' \
+	"... it says that SIGTERM stopped it and that it passed it on"
+expect_err_nomatch 'rank|fail|killed by signal' "... and speaks of no failure"
+
+# A failure stops the others: rank 1 exits 3 once the sleeps run.
+job_start fail "$both"'
+	if [ "$LOCAL_RANK" = 1 ]; then
+		while [ ! -e "$0/fail" ]; do sleep 0.05; done
+		exit 3
+	fi
+	wait'
+touch "$tmp/fail"
+job_end
+expect_status 3 "rank 1 exits 3 while the workers' children run: exit 3"
+job_gone "... a failure" "$tmp/fail"
+
+# Workers that exit 0 having started something: what they started ends.
+status=0
+MUSTER_TEST_JOB=$tmp/exit0 $M run --for pytorch --nproc-per-node 2 -- sh -c "$both exit 0" \
+	>"$tmp/out" 2>"$tmp/err" || status=$?
+no_sanitizer_report "muster run"
+expect_status 0 "workers that exit 0 having started children: exit 0"
+job_gone "... workers that exit 0" "$tmp/exit0"
+
+# SIGKILL of muster run itself, and of its whole process group (a
+# shell's kill -9 %1; setsid makes muster run lead one of its own).
+job_start kill "$both wait"
+kill -KILL "$pid"
+job_end
+job_gone "SIGKILL of muster run" "$tmp/kill"
+MUSTER_TEST_JOB=$tmp/killpg setsid $M run --for pytorch --nproc-per-node 2 -- sh -c "$both wait" \
+	"$tmp" >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+job_await 4 "$tmp/killpg" "sleep 45.5"
+kill -KILL "-$pid"
+job_end
+job_gone "SIGKILL of muster run's process group" "$tmp/killpg"
+
+# The keeper killed: the workers die with it, and muster run, a subreaper
+# too, kills what they started and exits 137, saying what happened.
+job_start keeper "$both wait"
+keeper=
+for p in $(job_pids "$tmp/keeper"); do
+	if [ "$(cut -d' ' -f4 "/proc/$p/stat" 2>/dev/null)" = "$pid" ]; then keeper=$p; fi
+done
+[ -z "$keeper" ] || kill -KILL "$keeper"
+job_end
+expect_status 137 "SIGKILL of the workers' keeper: muster run exits 137"
+expect_err_match "^muster: run: the workers' keeper \(pid $keeper\) was killed by signal 9" \
+	"... and says that the keeper was killed"
+job_gone "... SIGKILL of the keeper" "$tmp/keeper"
+
+# Under nohup a hang-up is ignored: muster run neither takes it for its
+# stop (nor SIGKILLs the workers 10 s later); the SIGTERM after it is.
+(trap '' HUP; MUSTER_TEST_JOB=$tmp/nohup exec $M run --for pytorch --nproc-per-node 2 -- \
+	sh -c "trap 'exit 0' TERM; $both wait") >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+job_await 4 "$tmp/nohup" "sleep 45.5"
+kill -HUP "$pid"
+kill -TERM "$pid"
+job_end
+expect_status 143 "under nohup, SIGHUP then SIGTERM: the stop is SIGTERM's (143), not SIGHUP's"
+job_gone "... under nohup" "$tmp/nohup"
 
 run -c "$conf" run --for pytorch --nproc-per-node 2
 expect_status 64 "run without a command"

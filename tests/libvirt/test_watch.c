@@ -575,6 +575,23 @@ static void reconnects(void **unused)
 	daemon_stop();
 }
 
+/* A watch that cannot connect says why (the reason its call failed with)
+ * and ends; the core polls the entry. */
+static void cannot_watch_says_why(void **unused)
+{
+	char uri[512];
+	muster_ctx *ctx;
+	muster_watch *w;
+
+	(void)unused;
+	log_clear();
+	snprintf(uri, sizeof(uri), "test+unix:///default?socket=%s/no-daemon", dir);
+	w = start_uri(&ctx, uri, "skip");
+	if (!wait_log("watch: cannot watch: ", "no-daemon") || !wait_log("watch ended", "polling"))
+		fail_msg("no reason logged:\n%s", logged);
+	stop(w, ctx);
+}
+
 static int setup(void **unused)
 {
 	(void)unused;
@@ -610,6 +627,7 @@ int main(void)
 		cmocka_unit_test(two_entries),
 		cmocka_unit_test(stop_is_prompt),
 		cmocka_unit_test(reconnects),
+		cmocka_unit_test(cannot_watch_says_why),
 	};
 
 	return run_tap_tests(tests, setup, teardown);

@@ -13,6 +13,10 @@ manifest lines (space separated):
                          our encoder must reproduce byte for byte
   reject FILE OPNAME     decoding FILE fails, naming opcode OPNAME
 
+and DIR/texts, one str pickle a line, with this Python's verdict on it:
+  HEX ok CANON           pickle.loads accepts the pickle HEX: CANON
+  HEX reject             pickle.loads refuses it (not UTF-8, not ASCII)
+
 The canonical form (same rules in test_pickle_python.c):
   None N   True T   False F   int i<decimal>   float f<16 hex digits of the
   big-endian IEEE bits>   str s<len>:<hex of UTF-8>   bytes b<len>:<hex>
@@ -132,6 +136,55 @@ def gen(d):
     ops = [op.name for op, _, _ in pickletools.genops(reg4)]
     assert "BINGET" in ops, "the ps REG carries no memo back-reference"
     with open(os.path.join(d, "manifest"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    texts(d)
+
+
+# Bytes around every boundary of UTF-8 (and of ASCII): each sequence below
+# goes into a str opcode, and Python says whether it loads.
+LEADS = [0x00, 0x41, 0x7f, 0x80, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xe1, 0xec, 0xed, 0xee,
+         0xef, 0xf0, 0xf1, 0xf3, 0xf4, 0xf5, 0xf7, 0xf8, 0xfe, 0xff]
+TRAILS = [0x00, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xff]
+
+
+def text_sequences():
+    for a in LEADS:
+        yield bytes([a])
+        for b in TRAILS:
+            yield bytes([a, b])
+            for c in TRAILS:
+                yield bytes([a, b, c])
+    for a in (0xf0, 0xf1, 0xf3, 0xf4, 0xf5):
+        for b in (0x7f, 0x80, 0x8f, 0x90, 0xbf, 0xc0):
+            for c in (0x7f, 0x80, 0xbf, 0xc0):
+                for d in (0x7f, 0x80, 0xbf, 0xc0):
+                    yield bytes([a, b, c, d])
+
+
+def text_pickles():
+    for seq in text_sequences():
+        yield b"\x80\x04\x8c" + bytes([len(seq)]) + seq + b"."           # SHORT_BINUNICODE
+        padded = b"12345678" + seq + b"9abcdefgh"  # past the ASCII fast path
+        yield b"X" + struct.pack("<I", len(padded)) + padded + b"."      # BINUNICODE
+    for seq in (b"\xed\xa0\x80", b"\xed\xbf\xbf", b"\xf4\x8f\xbf\xbf", b"\xc0\x80", b"\xff"):
+        yield b"\x80\x04\x8d" + struct.pack("<Q", len(seq)) + seq + b"."  # BINUNICODE8
+    for a in LEADS:
+        yield b"\x80\x02U\x01" + bytes([a]) + b"."                        # SHORT_BINSTRING
+        yield b"T\x01\x00\x00\x00" + bytes([a]) + b"."                   # BINSTRING
+        yield b"S'\\x%02x'\n." % a                                       # STRING, escaped
+        yield b"S'" + bytes([a]) + b"'\n." if a not in (0x00, 0x27) else b"N."
+        yield b"V\\u%04x\n." % (0xd800 + a)                                # UNICODE: surrogates
+        yield b"V" + bytes([a]) + b"\n." if a != 0x0a else b"N."            # UNICODE: Latin-1
+
+
+def texts(d):
+    lines = []
+    for p in text_pickles():
+        try:
+            lines.append("%s ok %s" % (p.hex(), canon(pickle.loads(p))))
+        except (UnicodeDecodeError, pickle.UnpicklingError, ValueError):
+            lines.append("%s reject" % p.hex())
+    with open(os.path.join(d, "texts"), "w") as f:
         f.write("\n".join(lines) + "\n")
 
 

@@ -443,6 +443,77 @@ static void opcode_names(void **state)
 	assert_null(pv_opcode_name(0xff));
 }
 
+/* A list put together from its items' encodings is the list's encoding,
+ * for every shape of batching (none, one item, one batch, 1000 + 1, ...). */
+static void list_of_encodings(void **state)
+{
+	(void)state;
+	static const size_t sizes[] = {0, 1, 2, 999, 1000, 1001, 2001};
+	struct pv_error err;
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		size_t n = sizes[k];
+		pv *list = pv_list();
+		uint8_t **enc = calloc(n + 1, sizeof(*enc));
+		struct pv_encoded *items = calloc(n + 1, sizeof(*items));
+		assert_non_null(enc);
+		assert_non_null(items);
+		for (size_t i = 0; i < n; i++) {
+			pv *item = i % 3 == 0 ? sample_tree() : i % 3 == 1 ? pv_int((int64_t)i) : pv_list();
+			assert_int_equal(pv_encode(item, &enc[i], &items[i].len, &err), 0);
+			items[i].pickle = enc[i];
+			assert_int_equal(pv_seq_append(list, item), 0);
+		}
+		uint8_t *want, *got;
+		size_t wlen, glen;
+		assert_int_equal(pv_encode(list, &want, &wlen, &err), 0);
+		assert_int_equal(pv_encode_list_of(items, n, &got, &glen, &err), 0);
+		assert_int_equal(glen, wlen);
+		assert_memory_equal(got, want, wlen);
+		free(want);
+		free(got);
+		for (size_t i = 0; i < n; i++)
+			free(enc[i]);
+		free(enc);
+		free(items);
+		pv_free(list);
+	}
+	/* Anything but pv_encode's output is refused, not spliced in. */
+	struct pv_encoded bad[] = {{(const uint8_t *)"\x80\x03N", 3}, {(const uint8_t *)"N.", 2}};
+	uint8_t *out = NULL;
+	size_t len;
+	for (size_t i = 0; i < 2; i++) {
+		assert_int_equal(pv_encode_list_of(&bad[i], 1, &out, &len, &err), -1);
+		assert_non_null(strstr(err.message, "not pv_encode's output"));
+	}
+}
+
+/* A str that CPython would refuse is a malformed pickle (the differential
+ * test against Python is in test_pickle_python). */
+static void text_rules(void **state)
+{
+	(void)state;
+	/* The registration that once poisoned a reservation: host '\xff'. */
+	static const char reg[] = "\x80\x04}(\x8c\x04type\x8c\x03REG\x8c\x04" "data}(\x8c\x04host"
+	                          "\x8c\x01\xffuu.";
+	struct pv_error err = reject((const uint8_t *)reg, sizeof(reg) - 1, NULL, "not UTF-8");
+	assert_int_equal(err.opcode, 0x8c);
+	assert_non_null(strstr(err.message, "byte 0xff at offset 0"));
+	reject(B(0x80, 4, 0x8c, 2, 0xc0, 0x80, '.'), NULL, "not UTF-8");             /* overlong NUL */
+	reject(B(0x80, 4, 0x8c, 4, 0xf4, 0x90, 0x80, 0x80, '.'), NULL, "not UTF-8"); /* > U+10FFFF */
+	reject(B(0x80, 4, 0x8c, 2, 0xe2, 0x82, '.'), NULL, "not UTF-8");             /* cut short */
+	reject(B('X', 9, 0, 0, 0, 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 0x80, '.'), NULL,
+	       "offset 8");
+	reject(B(0x80, 2, 'U', 1, 0xe9, '.'), NULL, "not ASCII");                      /* Python 2 str */
+	reject((const uint8_t *)"S'caf\\xe9'\n.", 12, NULL, "not ASCII");
+	/* A lone surrogate passes, as CPython's 'surrogatepass' lets it. */
+	pv *v = accept_(B(0x80, 4, 0x8c, 3, 0xed, 0xa0, 0x80, '.'));
+	assert_true(v->type == PV_STR && v->u.s.len == 3);
+	pv_free(v);
+	v = accept_(B('X', 4, 0, 0, 0, 0xf0, 0x9f, 0x98, 0x80, '.'));
+	assert_true(pv_is_str(v, "\xf0\x9f\x98\x80"));
+	pv_free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -460,6 +531,8 @@ int main(void)
 		cmocka_unit_test(dict_keys),
 		cmocka_unit_test(floats),
 		cmocka_unit_test(opcode_names),
+		cmocka_unit_test(list_of_encodings),
+		cmocka_unit_test(text_rules),
 	};
 	return run_tap_tests(tests, NULL, NULL);
 }

@@ -4,7 +4,9 @@
  * to the same value (compared in a canonical text form both sides write),
  * our protocol-3 encoding must equal pickletools.optimize(pickle.dumps(obj,
  * 3)) byte for byte where the object shares nothing, and Python must load
- * every encoding we write back to an equal object.  Skips without python3.
+ * every encoding we write back to an equal object.  Thousands of str
+ * pickles around the edges of UTF-8 must be loaded or refused as Python
+ * loads or refuses them.  Skips without python3.
  */
 #include "config.h"
 #ifndef _GNU_SOURCE
@@ -264,11 +266,62 @@ static void ps_registration_memo(void **state)
 	}
 }
 
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* A str is loaded exactly when Python loads it, to the same text: UTF-8 by
+ * CPython's rules (lone surrogates pass), ASCII for a Python 2 str. */
+static void texts_match_python(void **state)
+{
+	(void)state;
+	if (!have_python)
+		skip();
+	size_t tlen, ok = 0, rejected = 0;
+	char *texts = (char *)slurp("texts", &tlen);
+	char *save = NULL;
+	for (char *line = strtok_r(texts, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *verdict = strchr(line, ' ');
+		assert_non_null(verdict);
+		*verdict++ = '\0';
+		char *want = strchr(verdict, ' ');
+		if (want)
+			*want++ = '\0';
+		size_t n = strlen(line) / 2;
+		uint8_t *p = malloc(n ? n : 1);
+		assert_non_null(p);
+		for (size_t i = 0; i < n; i++)
+			p[i] = (uint8_t)(hexval(line[2 * i]) << 4 | hexval(line[2 * i + 1]));
+		struct pv_error err;
+		pv *v = pv_decode(p, n, NULL, &err);
+		if (strcmp(verdict, "reject") == 0) {
+			if (v)
+				fail_msg("%s: decoded, but Python refuses it", line);
+			rejected++;
+		} else {
+			if (!v)
+				fail_msg("%s: Python loads it, we say: %s", line, err.message);
+			struct buf got = {0};
+			canon(&got, v);
+			if (!want || strcmp(got.s, want) != 0)
+				fail_msg("%s decodes to %s, Python says %s", line, got.s, want ? want : "?");
+			free(got.s);
+			pv_free(v);
+			ok++;
+		}
+		free(p);
+	}
+	free(texts);
+	assert_true(ok > 100 && rejected > 1000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_protocol_matches_python),
 		cmocka_unit_test(ps_registration_memo),
+		cmocka_unit_test(texts_match_python),
 	};
 	int failed = run_tap_tests(tests, setup, teardown);
 	/* Without python3 there is nothing to compare with: skipped. */

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`muster reserve` under a connection flood: idle and slow connections time
-out, per-address and total caps, the descriptor limit, and honest
-TensorFlowOnSpark executors that still get the cluster.
+out, per-address and total caps, the descriptor limit, a registration flood,
+and honest TensorFlowOnSpark executors that still get the cluster.
 
 usage: flood_test.py SCENARIO      (prints TAP, exits 0 when all pass)
 
@@ -12,6 +12,7 @@ a minute unless the server is done sooner; the issue's "CPU under 3 s over
 the minute of the flood" is kept as a share, 5 % of the time from the
 flood's start to the server's exit (at least 10 s), which holds under ASan.
 """
+import json
 import os
 import pickle
 import resource
@@ -23,10 +24,13 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import reserve_test  # noqa: E402
-from reserve_test import (TMP, Client, Server, check, closed_without_reply, no_errors,  # noqa: E402
-                          recv_frame, send_frame, start_executors, template_metas)
+from reserve_test import (TMP, Client, Server, check, closed_without_reply, expected_spec,  # noqa: E402
+                          no_errors, recv_frame, run_executors, send_frame, start_executors,
+                          template_metas)
 
 FLOOD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "flood.py")
+REG_FLOOD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reg_flood.py")
+REG_FLOOD_S = 5
 FLOOD_S = 60
 CPU_SHARE = 3.0 / 60  # of the time from the flood's start to the server's exit, at least 10 s
 CLK_TCK = os.sysconf("SC_CLK_TCK")
@@ -281,6 +285,48 @@ def scenario_loris():
                       ["--max-per-address", "100000", "--idle-timeout", "60"], 0.5,
                       "evicted for a newcomer (the cap of 1088 connections)", limit)
     check(peak < 128, "total cap: peak RSS %.0f MiB (bound 128)" % peak)
+
+
+def reg_flood_case(kind, what):
+    """A registration flood (reg_flood.py KIND) on one connection for 5 s,
+    then 4 executors: all get the cluster, the server's peak RSS stays under
+    64 MiB and its CPU under 3 s over the flood, no flood REG is accepted,
+    and refusals are logged once per connection."""
+    srv = Server("--size", "4", "--timeout", "30")
+    pid = srv.proc.pid
+    _, cpu0 = proc_stat(pid)
+    flood = subprocess.Popen([sys.executable, REG_FLOOD, str(srv.port), str(REG_FLOOD_S), kind],
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        cpu, peak = watch(pid, time.monotonic() + REG_FLOOD_S)
+        counts = flood.communicate(timeout=30)[0].split()
+    finally:
+        flood.kill()
+        flood.wait()
+    tally = dict(zip(counts[::2], (int(n) for n in counts[1::2])))
+    metas = template_metas(4)
+    results = run_executors(srv.port, metas)
+    rc = srv.wait()
+    err = srv.stderr()
+    check(tally.get("answered", 0) > 0 and tally.get("ok") == 0,
+          "%s: every one of %d flood REGs is refused" % (what, tally.get("answered", 0)), tally)
+    check(not no_errors(results) and rc == 0 and
+          srv.stdout() == json.dumps(expected_spec(metas)) + "\n",
+          "%s: then 4 executors get the cluster" % what, rc, err[-2000:], *no_errors(results))
+    check(peak < 64, "%s: server peak RSS %.0f MiB (bound 64)" % (what, peak))
+    check(cpu - cpu0 < 3, "%s: server CPU %.2f s over the %d s flood (bound 3)"
+          % (what, cpu - cpu0, REG_FLOOD_S))
+    refusals = err.count("refused")
+    check(0 < refusals <= tally.get("closed", 0) + 1,
+          "%s: %d refusal lines for %d connections" % (what, refusals, tally.get("closed", 0) + 1),
+          err[-2000:])
+
+
+def scenario_regflood():
+    # One connection sending REG {'pad': 'x' * 60000} as fast as it is
+    # answered; then REGs that each carry their own executor id.
+    reg_flood_case("pad", "60 kB REGs without an executor id")
+    reg_flood_case("ids", "REGs with distinct executor ids beyond --size")
 
 
 if __name__ == "__main__":

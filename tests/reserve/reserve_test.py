@@ -14,6 +14,7 @@ import hmac
 import json
 import os
 import pickle
+import pickletools
 import resource
 import socket
 import struct
@@ -219,13 +220,15 @@ SERVERS = []  # every server started, ended by pid when a scenario ends
 
 
 class Server:
-    def __init__(self, *args, nofile=None):
+    def __init__(self, *args, nofile=None, options=()):
         self.portfile = os.path.join(TMP, "port")
         if os.path.exists(self.portfile):
             os.remove(self.portfile)
         self.outfile = os.path.join(TMP, "out")
         self.errfile = os.path.join(TMP, "err")
-        self.cmd = [MUSTER, "reserve", "--host", "127.0.0.1", "--port-file", self.portfile] + list(args)
+        # options: muster's own, before the command (-vv).
+        self.cmd = [MUSTER] + list(options) + ["reserve", "--host", "127.0.0.1", "--port-file",
+                                               self.portfile] + list(args)
         # nofile: the server's (soft, hard) RLIMIT_NOFILE.
         limit = None if nofile is None else (
             lambda: resource.setrlimit(resource.RLIMIT_NOFILE, nofile))
@@ -393,6 +396,14 @@ def scenario_garbage():
         ("random bytes", bytes(range(256)) * 2, True),
         ("2,000 nested lists", b"\x80\x04" + b"]" * 2000 + b"." , True),
         ("a memo index out of range", b"\x80\x03h\x05.", True),
+        # CPython refuses these: a peer must never get them back.
+        ("a REG whose host is not UTF-8 (0xff)",
+         b"\x80\x04}(\x8c\x04type\x8c\x03REG\x8c\x04data}(\x8c\x04host\x8c\x01\xffuu.", True),
+        ("a REG whose host is an overlong UTF-8 '/'",
+         pickle.dumps({"type": "REG", "data": metadata(1, "worker", 0, 1)}, protocol=3)
+         .replace(b"\x09\x00\x00\x00127.0.0.1", b"\x0a\x00\x00\x00127.0.0.\xc0\xaf"), True),
+        ("a REG whose host is a Python 2 str with 0xe9",
+         b"\x80\x02}(U\x04typeU\x03REGU\x04data}(U\x04hostU\x01\xe9uu.", True),
     ]
     for what, data, framed in cases:
         s = socket.create_connection(("127.0.0.1", port))
@@ -402,9 +413,13 @@ def scenario_garbage():
             s.sendall(data)
         check(closed_without_reply(s), "dropped without a reply: " + what)
         s.close()
-    results = run_executors(port, template_metas(2))
+    metas = template_metas(2)
+    metas[1]["extra"] = "lone \ud800 surrogate"  # CPython pickles and loads it
+    results = run_executors(port, metas)
     rc = srv.wait()
     check(not no_errors(results), "2 executors complete after the garbage", *no_errors(results))
+    check(all(r.get("list") == metas for r in results),
+          "their list is theirs, a lone surrogate included", [r.get("list") for r in results])
     check(rc == 0, "the server exits 0", rc, srv.stderr())
     check(not os.path.exists(marker), "nothing received was executed")
     err = srv.stderr()
@@ -412,41 +427,120 @@ def scenario_garbage():
 
 
 def scenario_duplicates():
-    # The same (host, executor_id) twice: reported, the later one wins,
-    # counted once.
+    # One executor id registers once.  The same registration again is
+    # answered 'OK', as the reference answers every REG, and kept once; a
+    # different one for an id already held, from its host or another, is
+    # refused ('ERR') and the first stands.
     srv = Server("--size", "2", "--timeout", "30")
-    old = metadata(0, "ps", 0, 42000)
+    first = metadata(0, "ps", 0, 42000)
     c = Client(srv.port)
-    check(c.request("REG", old) == "OK", "a first registration of executor 0")
+    check(c.request("REG", first) == "OK", "a first registration of executor 0")
     c.close()
-    new = metadata(0, "ps", 0, 42100)
-    metas = [new, metadata(1, "worker", 0, 42001)]
     c = Client(srv.port)
-    check(c.request("REG", new) == "OK", "its duplicate is answered 'OK'")
-    check(c.request("QUERY") is False, "and is not counted twice")
+    check(c.request("REG", first) == "OK", "the same registration again is answered 'OK'")
+    check(c.request("QINFO") == [first], "... and kept once")
     c.close()
+    c = Client(srv.port)
+    check(c.request("REG", metadata(0, "ps", 0, 42100)) == "ERR",
+          "a different registration of executor 0 from its host is refused")
+    c.close()
+    c = Client(srv.port)
+    check(c.request("REG", metadata(0, "ps", 0, 43000, host="127.0.0.2")) == "ERR",
+          "executor 0 from another host is refused")
+    check(c.request("QUERY") is False, "neither is counted")
+    c.close()
+    metas = [first, metadata(1, "worker", 0, 42001)]
     results = run_executors(srv.port, metas)
     rc = srv.wait()
-    check(rc == 0 and not no_errors(results), "completes with the later registration", rc,
-          srv.stderr(), *no_errors(results))
-    check(srv.stdout() == json.dumps(expected_spec(metas)) + "\n",
-          "the ClusterSpec has the later port", srv.stdout())
-    check("duplicate registration of executor 0 on 127.0.0.1" in srv.stderr(),
-          "the duplicate is reported", srv.stderr())
-
-    # One executor id from two hosts: both counted (as the reference), and
-    # the run fails naming the conflict.
-    srv = Server("--size", "2", "--timeout", "30")
-    metas = [metadata(0, "ps", 0, 43000, host="127.0.0.1"),
-             metadata(0, "ps", 0, 43000, host="127.0.0.2")]
-    results = run_executors(srv.port, metas)
-    rc = srv.wait()
-    check(not no_errors(results), "two hosts claiming executor 0 both get the list",
-          *no_errors(results))
     err = srv.stderr()
-    check(rc == 5, "the server exits 5 (no ClusterSpec from duplicate ids)", rc, err)
-    check("executor id 0" in err and "127.0.0.2" in err, "the conflict is named", err)
-    check(srv.stdout() == "", "nothing on stdout", srv.stdout())
+    check(rc == 0 and not no_errors(results), "completes with the first registration", rc, err,
+          *no_errors(results))
+    check(srv.stdout() == json.dumps(expected_spec(metas)) + "\n",
+          "the ClusterSpec has the first port", srv.stdout())
+    check("executor 0 registered again, unchanged" in err and
+          "executor 0 on 127.0.0.1 is already registered" in err and
+          "executor id 0 registered from host 127.0.0.2, but host 127.0.0.1 already holds it" in err,
+          "the repeat and both refusals are reported", err)
+
+
+def encoded_len(meta):
+    """The size of a registration as the server keeps it: protocol 3, no
+    memo (nothing in `meta` is shared)."""
+    return len(pickletools.optimize(pickle.dumps(meta, protocol=3)))
+
+
+def padded(meta, size):
+    """`meta` with an 'extra' str making its encoding exactly `size` bytes."""
+    meta = dict(meta, extra="")
+    meta["extra"] = "x" * (size - encoded_len(meta))
+    assert encoded_len(meta) == size
+    return meta
+
+
+def scenario_registrations():
+    # What registers: at most --size registrations, one per executor id in
+    # 0..size-1, each a ClusterSpec entry of at most 4 KiB encoded, one per
+    # connection; anything else is refused with 'ERR' and takes no slot.
+    srv = Server("--size", "2", "--timeout", "30")
+    port = srv.port
+
+    def refused(data, what):
+        c = Client(port)
+        check(c.request("REG", data) == "ERR", "refused: " + what)
+        c.close()
+
+    good = metadata(0, "ps", 0, 44000)
+    refused({k: v for k, v in good.items() if k != "executor_id"}, "a REG without an executor id")
+    refused({k: v for k, v in good.items() if k != "host"}, "a REG without a host")
+    refused({"pad": "x" * 60000}, "a 60 kB REG with neither")
+    refused({k: v for k, v in good.items() if k != "port"}, "a REG without a port")
+    refused(metadata(2, "worker", 1, 44002), "executor id 2 with --size 2")
+    refused(metadata(-1, "worker", 1, 44002), "executor id -1")
+    refused(padded(metadata(1, "worker", 0, 44001), 4097), "a registration of 4,097 bytes")
+    c = Client(port)
+    check(c.request("QUERY") is False and c.request("QINFO") == [], "none of them took a slot")
+    check(c.request("REG", good) == "OK", "executor 0 registers")
+    check(c.request("REG", metadata(1, "worker", 0, 44001)) == "ERR",
+          "a second executor from the same connection is refused")
+    c1 = Client(port)
+    exact = padded(metadata(1, "worker", 0, 44001), 4096)
+    check(c1.request("REG", exact) == "OK", "a registration of exactly 4,096 bytes registers")
+    # Complete now: nothing more registers, whatever it is.
+    late = Client(port)
+    check(late.request("REG", metadata(1, "worker", 0, 44005)) == "ERR" and
+          late.request("REG", {"pad": "x"}) == "ERR", "once complete, REGs are refused")
+    check(late.request("QINFO") == [good, exact], "the list is the two registrations")
+    check(c.request("QINFO") == [good, exact] and c1.request("QINFO") == [good, exact],
+          "both executors fetch it")
+    rc = srv.wait()
+    err = srv.stderr()
+    check(rc == 0, "the server exits 0", rc, err)
+    for why in ("registration has no 'executor_id'", "registration has no 'host'",
+                "registration has no 'port'", "executor id 2 is outside 0 to 1",
+                "4097 bytes encoded, over the cap of 4096",
+                "this connection already registered executor 0"):
+        check(why in err, "the log says why: " + why, err)
+    mine = "127.0.0.1:%d: REG refused" % late.sock.getsockname()[1]
+    check(err.count(mine) == 1, "two refusals on one connection are logged once", err)
+    for s in (c, c1, late):
+        s.close()
+
+    # The QINFO list is encoded once per registration added, whoever asks.
+    srv = Server("--size", "2", "--timeout", "30", options=["-vv"])
+    c = Client(srv.port)
+    lists = [c.request("QINFO") for _ in range(3)]
+    c.request("REG", good)
+    lists += [c.request("QINFO") for _ in range(3)]
+    d = Client(srv.port)
+    d.request("REG", metadata(0, "ps", 0, 44009))  # refused: no change
+    lists += [d.request("QINFO") for _ in range(3)]
+    check(lists == [[]] * 3 + [[good]] * 6, "QINFO answers as the registrations stand", lists)
+    srv.proc.kill()
+    srv.wait()
+    encoded = srv.stderr().count("the QINFO list encoded")
+    check(encoded == 2, "9 QINFOs, 2 states of the list: encoded %d times" % encoded, srv.stderr())
+    c.close()
+    d.close()
 
 
 def scenario_stop():

@@ -173,8 +173,24 @@ done
 slurm "$plain" SLURM_PROCID=0 SLURM_STEP_NUM_TASKS=3 "$T3" SLURM_STEP_TASKS_PER_NODE='2,1'
 expect_err "tasks per node that do not pair with the hosts" "$EX_UNAVAIL" \
 	"SLURM_STEP_TASKS_PER_NODE gives 2 task counts for the 3 hosts of SLURM_STEP_NODELIST"
-slurm "$plain" SLURM_PROCID=0 SLURM_STEP_NUM_TASKS=5 "$T3" SLURM_STEP_TASKS_PER_NODE='1(x3)'
-expect_err "tasks that do not add up" "$EX_UNAVAIL" "Requested 5 tasks but only 3 were assigned."
+# The step's own variables disagreeing is named with both (TensorFlow's
+# "Requested ... assigned." is for jobs the config asks for).
+slurm "$plain" SLURM_PROCID=0 SLURM_STEP_NUM_TASKS=5 'SLURM_STEP_NODELIST=n[1-2]' \
+	SLURM_STEP_TASKS_PER_NODE='2(x2)'
+expect_err "a step whose task count and tasks per node disagree" "$EX_UNAVAIL" \
+	"SLURM_STEP_NUM_TASKS is 5 but SLURM_STEP_TASKS_PER_NODE '2(x2)' places 4 tasks"
+case $err in
+*Requested*) fail "... not TensorFlow's message for a config asking too much" "$err" ;;
+*) pass "... not TensorFlow's message for a config asking too much" ;;
+esac
+slurm "$plain" SLURM_JOB_ID=7 SLURM_PROCID=0 SLURM_JOB_NODELIST='b[1-2]' SLURM_NTASKS=3 \
+	SLURM_TASKS_PER_NODE='1(x2)'
+expect_err "... the job's variables in a batch script" "$EX_UNAVAIL" \
+	"SLURM_NTASKS is 3 but SLURM_TASKS_PER_NODE '1(x2)' places 2 tasks"
+five=$(conf five 'jobs = { worker = 5; };')
+slurm "$five" SLURM_PROCID=0 "$T3" SLURM_STEP_TASKS_PER_NODE='1(x3)'
+expect_err "jobs that ask for more tasks than the step has: TensorFlow's message" "$EX_UNAVAIL" \
+	"Requested 5 tasks but only 3 were assigned."
 slurm "$plain" SLURM_PROCID=3 SLURM_STEP_NUM_TASKS=3 "$T3" SLURM_STEP_TASKS_PER_NODE='1(x3)'
 expect_err "a rank outside the step" "$EX_UNAVAIL" "SLURM_PROCID 3 is not among the 3 tasks"
 short=$(conf short 'gpus_per_task = 2;')
@@ -186,9 +202,45 @@ expect_err "SLURM_GPUS_ON_NODE not a number" "$EX_UNAVAIL" "SLURM_GPUS_ON_NODE"
 high=$(conf high 'port_base = 65535;')
 slurm "$high" SLURM_PROCID=0 SLURM_STEP_NUM_TASKS=2 SLURM_STEP_NODELIST=n1 SLURM_STEP_TASKS_PER_NODE=2
 expect_err "ports past 65535" "$EX_UNAVAIL" "port_base 65535"
+slurm "$plain" SLURM_PROCID=0 SLURM_STEP_NUM_TASKS=2 SLURM_STEP_NODELIST=ok,-bad \
+	SLURM_STEP_TASKS_PER_NODE='1(x2)'
+expect_err "a host name no address can have, named with its variable" "$EX_UNAVAIL" \
+	'SLURM_STEP_NODELIST: address "-bad:8888" is not HOST:PORT'
 badjobs=$(conf badjobs 'jobs = 3;')
 slurm "$badjobs" SLURM_PROCID=0
 expect_err "jobs must be a group" "$EX_CONFIG" "jobs must be a group"
+
+# --- Bounded work: a GPU count no node has --------------------------------
+# 65,536 GPUs on each of 4,096 nodes would be 2^28 ids (over a GB, seconds):
+# refused at once, naming the variable, well within 1 s and 64 MB.
+big='SLURM_STEP_NUM_TASKS=4096 SLURM_STEP_NODELIST=n[0-4095] SLURM_STEP_TASKS_PER_NODE=1(x4096)'
+for gpus in 65536 1048576; do
+	start=$(date +%s%N)
+	# shellcheck disable=SC2086
+	slurm "$plain" SLURM_PROCID=0 $big SLURM_GPUS_ON_NODE=$gpus -- master
+	ms=$((($(date +%s%N) - start) / 1000000))
+	expect_err "SLURM_GPUS_ON_NODE=$gpus on 4,096 nodes: refused" "$EX_UNAVAIL" \
+		"4096 tasks with $gpus GPUs each pass 4194304 GPU ids (SLURM_GPUS_ON_NODE)"
+	if [ "$ms" -lt 1000 ]; then
+		pass "... within 1 s ($ms ms)"
+	else
+		fail "... within 1 s" "took $ms ms"
+	fi
+	# shellcheck disable=SC2086
+	expect_peak_under 65536 "SLURM_GPUS_ON_NODE=$gpus on 4,096 nodes" env -i PATH="$PATH" \
+		MUSTER_PLUGIN_PATH="$MUSTER_PLUGIN_PATH" SLURM_PROCID=0 $big \
+		SLURM_GPUS_ON_NODE=$gpus "$MUSTER_BIN" -c "$plain" master
+done
+# shellcheck disable=SC2086
+slurm "$plain" SLURM_PROCID=0 $big SLURM_GPUS_ON_NODE=8 -- master
+expect "... while a real node's 8 GPUs resolve" "$EX_OK" "grpc://n0:8888"
+slurm "$plain" SLURM_PROCID=0 SLURM_STEP_NUM_TASKS=65536 'SLURM_STEP_NODELIST=n[0-65535]' \
+	SLURM_STEP_TASKS_PER_NODE='1(x65536)' SLURM_GPUS_ON_NODE=65536 -- master
+expect_err "SLURM_GPUS_ON_NODE=65536 on 65,536 nodes: refused" "$EX_UNAVAIL" "SLURM_GPUS_ON_NODE"
+slurm "$plain" SLURM_PROCID=0 SLURM_STEP_NUM_TASKS=1 SLURM_STEP_NODELIST=n1 \
+	SLURM_STEP_TASKS_PER_NODE=1 SLURM_GPUS_ON_NODE=1048577 -- master
+expect_err "a GPU count past the layout's limit" "$EX_UNAVAIL" \
+	"SLURM_GPUS_ON_NODE must be an integer from 0 to 1048576"
 
 # --- Size: 4,096 nodes of 8 tasks, the last task -------------------------
 slurm "$plain" SLURM_PROCID=32767 SLURM_STEP_NUM_TASKS=32768 SLURM_STEP_NODELIST='n[0001-4096]' \

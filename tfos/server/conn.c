@@ -161,6 +161,7 @@ int conn_flush(struct conn *c)
 static int handle_frame(struct muster_reserve *s, struct conn *c, const uint8_t *p, size_t len)
 {
 	size_t plen = len;
+	int rc;
 
 	if (c->auth != NULL) {
 		if (!c->hello_seen) {
@@ -179,9 +180,15 @@ static int handle_frame(struct muster_reserve *s, struct conn *c, const uint8_t 
 			return -1;
 		}
 	}
-	/* Only a request restarts the idle clock: the hello does not. */
-	c->last_request_ms = reserve_now_ms();
-	return dispatch_request(s, c, p, plen);
+	/* Only a request served restarts the idle clock: not the hello, and
+	 * not a refused one (a client that only repeats those is idle, and is
+	 * not read again for a while). */
+	rc = dispatch_request(s, c, p, plen);
+	if (rc == DISPATCH_SERVED)
+		c->last_request_ms = reserve_now_ms();
+	else if (rc == DISPATCH_REFUSED)
+		c->quiet_until_ms = reserve_now_ms() + RESERVE_REFUSAL_PAUSE_MS;
+	return rc < 0 ? -1 : 0;
 }
 
 int conn_input(struct muster_reserve *s, struct conn *c)

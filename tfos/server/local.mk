@@ -32,6 +32,7 @@ shell_tests += tests/reserve/basic.sh
 shell_tests += tests/reserve/stall.sh
 shell_tests += tests/reserve/garbage.sh
 shell_tests += tests/reserve/duplicates.sh
+shell_tests += tests/reserve/registrations.sh
 shell_tests += tests/reserve/stop.sh
 shell_tests += tests/reserve/timeout.sh
 shell_tests += tests/reserve/retry.sh
@@ -41,11 +42,13 @@ shell_tests += tests/reserve/idle.sh
 shell_tests += tests/reserve/caps.sh
 shell_tests += tests/reserve/flood.sh
 shell_tests += tests/reserve/loris.sh
+shell_tests += tests/reserve/regflood.sh
 shell_tests += tests/reserve/exec.sh
 # libcrypto is loaded only when authentication needs it.
 shell_tests += tests/reserve/libcrypto.sh
 EXTRA_DIST += tests/reserve/run.sh \
-	tests/reserve/reserve_test.py tests/reserve/flood_test.py tests/reserve/flood.py
+	tests/reserve/reserve_test.py tests/reserve/flood_test.py tests/reserve/flood.py \
+	tests/reserve/reg_flood.py
 
 # The benchmark (`make bench-reserve`, never run by make check): 256 and
 # 1,024 concurrent executors from one load process against `muster reserve`

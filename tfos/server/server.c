@@ -82,7 +82,7 @@ int muster_reserve_open(muster_reserve **out, const muster_reserve_options *o, m
 			goto fail;
 		}
 	}
-	if (dispatch_init_replies(s) != 0) {
+	if (registry_init(&s->reg, s->size) != 0 || dispatch_init_replies(s) != 0) {
 		rc = error_set(err, MUSTER_ENOMEM, "reserve: out of memory");
 		goto fail;
 	}
@@ -176,7 +176,8 @@ static bool service(muster_reserve *s, struct conn *c, short revents, long long 
 		if (rc == 1 && c->close_after)
 			return false;
 	}
-	if (c->payload == NULL && (revents & (POLLIN | POLLHUP | POLLERR))) {
+	if (c->payload == NULL && now >= c->quiet_until_ms &&
+	    (revents & (POLLIN | POLLHUP | POLLERR))) {
 		if (conn_input(s, c) != 0)
 			return false;
 		/* Most replies fit the socket buffer: send without another poll. */
@@ -216,8 +217,13 @@ static int poll_round(muster_reserve *s, struct pollfd **pfds, size_t *cap, int 
 	p[1].events = POLLIN;
 	for (i = 0; i < s->nconns; i++) {
 		struct conn *c = s->conns[i];
+		bool quiet = c->payload == NULL && now < c->quiet_until_ms;
 
-		p[2 + i].fd = c->fd;
+		/* Pausing after a refusal: not polled at all (a hangup would
+		 * report at once, every round), but woken in time. */
+		p[2 + i].fd = quiet ? -1 : c->fd;
+		if (quiet && c->quiet_until_ms - now < timeout)
+			timeout = (int)(c->quiet_until_ms - now);
 		/* A reply in flight: wait to write it, read nothing more. */
 		p[2 + i].events = c->payload != NULL ? POLLOUT : drain ? 0 : POLLIN;
 		p[2 + i].revents = 0;
@@ -367,8 +373,10 @@ int muster_reserve_cluster_spec(char **out, const muster_reserve *s, muster_erro
 		                 s->size - (long)s->reg.len, s->size);
 	if ((list = pv_list()) == NULL)
 		return error_set(err, MUSTER_ENOMEM, "reserve: out of memory");
+	/* (Our own encodings: the default limits hold them.) */
 	for (i = 0; i < s->reg.len; i++)
-		if (pv_seq_append(list, pv_ref(s->reg.items[i].data)) != 0) {
+		if (pv_seq_append(list, pv_decode(s->reg.items[i].pickle, s->reg.items[i].len, NULL,
+		                                  NULL)) != 0) {
 			pv_free(list);
 			return error_set(err, MUSTER_ENOMEM, "reserve: out of memory");
 		}
@@ -399,24 +407,14 @@ static size_t missing_ids(const muster_reserve *s, int which, long *out)
 	if (s == NULL)
 		return 0;
 	if (which == MUSTER_RESERVE_UNREGISTERED) {
-		unsigned char *seen = calloc((size_t)s->size, 1);
 		long id;
 
-		if (seen == NULL)
-			return 0;
-		for (i = 0; i < s->reg.len; i++) {
-			int64_t e = s->reg.items[i].executor_id;
-
-			if (e >= 0 && e < s->size)
-				seen[e] = 1;
-		}
 		for (id = 0; id < s->size; id++)
-			if (!seen[id]) {
+			if (s->reg.slot[id] == 0) {
 				if (out != NULL)
 					out[n] = id;
 				n++;
 			}
-		free(seen);
 		return n;
 	}
 	if (which != MUSTER_RESERVE_UNFETCHED)
@@ -424,7 +422,7 @@ static size_t missing_ids(const muster_reserve *s, int which, long *out)
 	for (i = 0; i < s->reg.len; i++) {
 		const struct reg *g = &s->reg.items[i];
 
-		if (!g->fetched && g->executor_id >= 0) {
+		if (!g->fetched) {
 			if (out != NULL)
 				out[n] = (long)g->executor_id;
 			n++;

@@ -8,7 +8,9 @@
  * and one that never reads its reply stalls only itself).  Nothing ever
  * blocks: a client that stops half-way through a frame holds one slot and
  * nothing else, and is closed once it has completed no request for the idle
- * timeout.  Who gets a slot at all is admit.c's business.
+ * timeout.  A request refused ('ERR') is no request completed, and its
+ * connection is not read for a second.  Who gets a slot at all is admit.c's
+ * business.
  */
 #ifndef MUSTER_TFOS_SERVER_H
 #define MUSTER_TFOS_SERVER_H
@@ -39,6 +41,10 @@
 /* At the descriptor limit with nobody to evict, accept() is retried this
  * often (sooner when a connection closes). */
 #define RESERVE_ACCEPT_RETRY_MS 1000L
+/* After a refused request a connection is not read for this long: a client
+ * repeating refused requests gets a few a second, not as many as the server
+ * could decode.  No honest executor is ever refused (docs/decisions.md). */
+#define RESERVE_REFUSAL_PAUSE_MS 1000L
 /* Progress is logged when the count changes, and at least this often. */
 #define RESERVE_PROGRESS_MS 10000L
 
@@ -53,11 +59,18 @@ struct blob *blob_new(const void *data, size_t len); /* refs = 1 */
 struct blob *blob_ref(struct blob *b);
 void blob_unref(struct blob *b);
 
-/* One registration: the executor's metadata dict as received. */
+/* The largest registration kept, encoded as QINFO sends it: an executor's
+ * nine fields take about 250 bytes.  With one per executor id, a QINFO
+ * reply is at most --size times this. */
+#define RESERVE_MAX_REGISTRATION ((size_t)4 << 10)
+
+/* One registration: the executor's metadata dict as received, encoded
+ * (pv_encode), ready for the QINFO list. */
 struct reg {
-	pv *data;            /* owned reference */
-	char *host;          /* data['host'] when a str, else NULL */
-	int64_t executor_id; /* data['executor_id'] when an int, else -1 */
+	uint8_t *pickle;
+	size_t len;
+	char *host;          /* data['host'] */
+	int64_t executor_id; /* data['executor_id'], 0 to size-1 */
 	uint64_t conn_serial;/* the connection that registered it; 0 once closed */
 	char peer[64];       /* its peer address, for a retry's QINFO */
 	bool fetched;        /* it received the complete list */
@@ -66,8 +79,15 @@ struct reg {
 struct registry {
 	struct reg *items; /* in arrival order: the order QINFO answers */
 	size_t len, cap;
+	size_t *slot;      /* by executor id (size of them): 1 + its index in items, or 0 */
 	size_t fetched;    /* items with .fetched */
-	long conflicts;    /* executor ids claimed from two hosts */
+};
+
+/* What became of a REG, and why (for the log). */
+enum reg_outcome { REG_ADDED, REG_REPEATED, REG_REFUSED, REG_NOMEM };
+struct reg_verdict {
+	int level;           /* the log level of `why` */
+	char why[240];
 };
 
 struct conn {
@@ -79,7 +99,10 @@ struct conn {
 	struct res_auth *auth;  /* NULL without a key */
 	bool hello_seen;        /* auth: the client's hello arrived */
 	long reg;               /* index of its registration, -1 */
-	long long last_request_ms; /* its last completed request, or its connect */
+	long long last_request_ms; /* its last request served, or its connect */
+	unsigned long refused;  /* its requests refused: only the first is logged */
+	unsigned long repeated; /* its REGs of a registration held: the same */
+	long long quiet_until_ms; /* after a refusal it is not read before this */
 	/* the reply in flight: header | payload | tag */
 	uint8_t head[RES_FRAME_HEADER_SIZE];
 	uint8_t tag[RES_AUTH_TAG_SIZE];
@@ -133,13 +156,15 @@ int reserve_listen(const char *host, int port_min, int port_max, int *fd, int *p
 long long reserve_now_ms(void);
 
 /* registry.c */
+/* Room for the ids of `size` executors.  0, or -1 when out of memory. */
+int registry_init(struct registry *r, long size);
 void registry_free(struct registry *r);
-/* Add or replace; *index is where.  0, or -1 when out of memory. */
-int registry_add(struct muster_reserve *s, struct conn *c, pv *data, size_t *index);
+/* Register connection c's REG data, or say why not (*v). */
+enum reg_outcome registry_add(struct muster_reserve *s, struct conn *c, const pv *data,
+                              struct reg_verdict *v);
 bool registry_complete(const struct muster_reserve *s);
 void registry_mark_fetched(struct muster_reserve *s, struct conn *c);
 void registry_conn_closed(struct muster_reserve *s, const struct conn *c);
-bool registry_has_id(const struct registry *r, int64_t id);
 
 /* admit.c */
 /* Accept what the caps and the descriptor limit allow (a bounded batch). */
@@ -161,7 +186,10 @@ int conn_flush(struct conn *c);
 /* Read and handle what arrived: 0 to keep, -1 to close. */
 int conn_input(struct muster_reserve *s, struct conn *c);
 
-/* dispatch.c: one decoded frame's pickle. 0, or -1 to close the connection. */
+/* dispatch.c: one decoded frame's pickle.  DISPATCH_SERVED, DISPATCH_REFUSED
+ * (answered 'ERR', and not a request served: the idle clock runs on), or
+ * -1 to close the connection. */
+enum { DISPATCH_SERVED = 0, DISPATCH_REFUSED = 1 };
 int dispatch_request(struct muster_reserve *s, struct conn *c, const uint8_t *pickle, size_t len);
 /* The encoded replies built once at open. 0, or -1 when out of memory. */
 int dispatch_init_replies(struct muster_reserve *s);

@@ -6,7 +6,9 @@
  * build plain data and rejects every opcode that can name or call code
  * (GLOBAL, STACK_GLOBAL, REDUCE, BUILD, INST, OBJ, NEWOBJ, NEWOBJ_EX,
  * PERSID, BINPERSID, EXT1/2/4), plus sets and out-of-band buffers, with an
- * error naming the opcode and its byte offset.
+ * error naming the opcode and its byte offset.  A str CPython would refuse
+ * (not UTF-8; a Python 2 str that is not ASCII) is an error too: whatever
+ * is decoded here can be sent on to a Python peer.
  *
  *   decoder  protocols 0 to 5; memo (PUT/GET/MEMOIZE) supported because a
  *            real ps registration refers back to its host string;
@@ -38,7 +40,8 @@ enum pv_type {
 	PV_BOOL,
 	PV_INT,   /* int64; a pickled int outside int64 is a decode error */
 	PV_FLOAT, /* IEEE double */
-	PV_STR,   /* UTF-8 as received (not validated), NUL-terminated */
+	PV_STR,   /* UTF-8, NUL-terminated; decoded ones as CPython would load them
+	             (a lone surrogate as its 3 bytes, Python's 'surrogatepass') */
 	PV_BYTES, /* raw bytes (BYTEARRAY8 decodes to bytes too), NUL-terminated */
 	PV_LIST,
 	PV_TUPLE,
@@ -121,6 +124,21 @@ pv *pv_decode(const void *data, size_t len, const struct pv_limits *limits,
  * each appearance.
  */
 int pv_encode(const pv *v, uint8_t **out, size_t *out_len, struct pv_error *err);
+
+/* A value as pv_encode wrote it (all of its output, PROTO to STOP). */
+struct pv_encoded {
+	const uint8_t *pickle;
+	size_t len;
+};
+
+/*
+ * Encode the list of n values given by their encodings: the bytes pv_encode
+ * would write for that list, put together without decoding or walking any
+ * value.  Fails (-1, *err filled) when out of memory or when an item is not
+ * pv_encode's output.
+ */
+int pv_encode_list_of(const struct pv_encoded *items, size_t n, uint8_t **out, size_t *out_len,
+                      struct pv_error *err);
 
 /* Drop one reference; frees the value and its children at zero.  NULL ok. */
 void pv_free(pv *v);

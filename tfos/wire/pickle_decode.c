@@ -355,6 +355,78 @@ static int memo_get(struct dec *d, uint64_t idx)
 
 /* ---- text payloads ---- */
 
+/*
+ * The text a str may hold: what CPython's unpickler accepts, so that a peer
+ * never gets back a str it cannot load.  SHORT_BINUNICODE, BINUNICODE and
+ * BINUNICODE8 are decoded there as UTF-8 with the 'surrogatepass' handler
+ * (UNICODE's raw-unicode-escape is transcoded here, always valid): strict UTF-8 (no overlong form, nothing
+ * beyond U+10FFFF, no stray or missing continuation byte), except that an
+ * encoded surrogate (ED A0 80 to ED BF BF) is a lone surrogate, not an
+ * error.  Returns the offset of the first bad sequence, or n.
+ */
+static size_t utf8_bad_at(const uint8_t *s, size_t n)
+{
+	size_t i = 0;
+	while (i < n) {
+		/* ASCII eight bytes at a time: a registration is mostly ASCII. */
+		if (n - i >= 8) {
+			uint64_t w;
+			memcpy(&w, s + i, 8);
+			if ((w & 0x8080808080808080ULL) == 0) {
+				i += 8;
+				continue;
+			}
+		}
+		uint8_t c = s[i], lo = 0x80, hi = 0xbf; /* the second byte's range */
+		size_t k;
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		if (c >= 0xc2 && c <= 0xdf) {
+			k = 2;
+		} else if (c >= 0xe0 && c <= 0xef) {
+			k = 3;
+			lo = c == 0xe0 ? 0xa0 : 0x80; /* E0 80-9F: overlong */
+		} else if (c >= 0xf0 && c <= 0xf4) {
+			k = 4;
+			lo = c == 0xf0 ? 0x90 : 0x80; /* F0 80-8F: overlong */
+			hi = c == 0xf4 ? 0x8f : 0xbf; /* F4 90-: beyond U+10FFFF */
+		} else {
+			return i; /* a continuation byte, C0/C1 (overlong), F5-FF */
+		}
+		if (n - i < k || s[i + 1] < lo || s[i + 1] > hi)
+			return i;
+		for (size_t j = 2; j < k; j++)
+			if ((s[i + j] & 0xc0) != 0x80)
+				return i;
+		i += k;
+	}
+	return n;
+}
+
+/* The Python 2 str opcodes (STRING, BINSTRING, SHORT_BINSTRING) are
+ * decoded by CPython with the unpickler's default encoding, ASCII. */
+static size_t ascii_bad_at(const uint8_t *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] >= 0x80)
+			return i;
+	return n;
+}
+
+/* A str's text as CPython would load it (the opcode says which rule), or
+ * a failed decode: such a pickle is malformed, as it is to CPython. */
+static int check_text(struct dec *d, const char *s, size_t n)
+{
+	bool py2 = d->op == OP_STRING || d->op == OP_BINSTRING || d->op == OP_SHORT_BINSTRING;
+	size_t bad = py2 ? ascii_bad_at((const uint8_t *)s, n) : utf8_bad_at((const uint8_t *)s, n);
+	if (bad == n)
+		return 0;
+	return fail(d, "byte 0x%02x at offset %zu of the str is not %s, which Python refuses",
+	            (unsigned)(uint8_t)s[bad], bad, py2 ? "ASCII (a Python 2 str)" : "UTF-8");
+}
+
 /* Append code point cp as UTF-8 (surrogates too, as Python's
  * 'surrogatepass' would: the text is carried, not validated). */
 static size_t put_utf8(char *o, uint32_t cp)
@@ -495,6 +567,10 @@ static int load_string(struct dec *d)
 			}
 		}
 	}
+	if (check_text(d, out, o) != 0) {
+		free(out);
+		return -1;
+	}
 	int rc = push_new(d, pv_strn(out, o));
 	free(out);
 	return rc;
@@ -508,6 +584,8 @@ static int load_counted(struct dec *d, enum pv_type type, uint64_t n)
 		            d->len - d->pos);
 	const char *s = (const char *)d->p + d->pos;
 	d->pos += (size_t)n;
+	if (type == PV_STR && check_text(d, s, (size_t)n) != 0)
+		return -1;
 	return push_new(d, type == PV_STR ? pv_strn(s, (size_t)n) : pv_bytes(s, (size_t)n));
 }
 

@@ -13,6 +13,9 @@
  *           batch_list_exact, not pickle.py's _batch_appends)
  *   dict    EMPTY_DICT, then SETITEM for a single pair, else batches of 1000
  *           as MARK ... SETITEMS (batch_dict_exact)
+ * Without memo ops a value's encoding is the same wherever it stands, so a
+ * list can also be put together from its items' encodings
+ * (pv_encode_list_of).
  */
 #include "config.h"
 
@@ -115,28 +118,37 @@ static void put_float(struct enc *e, double f)
 
 static int put_value(struct enc *e, const pv *v);
 
-static int put_batches(struct enc *e, const pv *v)
+/* Item i of a container (a dict's key and value), or of an array. */
+typedef int put_item_fn(struct enc *e, const void *from, size_t i);
+
+static int put_batches(struct enc *e, size_t n, bool is_dict, put_item_fn *put_item,
+                       const void *from)
 {
-	bool is_dict = v->type == PV_DICT;
-	size_t n = is_dict ? v->u.dict.len : v->u.seq.len;
 	for (size_t start = 0; start < n; start += BATCH) {
 		size_t end = n - start > BATCH ? start + BATCH : n;
 		if (n > 1)
 			put1(e, OP_MARK);
-		for (size_t i = start; i < end; i++) {
-			if (is_dict) {
-				if (put_value(e, v->u.dict.keys[i]) || put_value(e, v->u.dict.vals[i]))
-					return -1;
-			} else if (put_value(e, v->u.seq.items[i])) {
+		for (size_t i = start; i < end; i++)
+			if (put_item(e, from, i))
 				return -1;
-			}
-		}
 		if (n > 1)
 			put1(e, is_dict ? OP_SETITEMS : OP_APPENDS);
 		else
 			put1(e, is_dict ? OP_SETITEM : OP_APPEND);
 	}
 	return 0;
+}
+
+static int put_dict_item(struct enc *e, const void *from, size_t i)
+{
+	const pv *v = from;
+	return put_value(e, v->u.dict.keys[i]) || put_value(e, v->u.dict.vals[i]) ? -1 : 0;
+}
+
+static int put_list_item(struct enc *e, const void *from, size_t i)
+{
+	const pv *v = from;
+	return put_value(e, v->u.seq.items[i]);
 }
 
 static int put_value(struct enc *e, const pv *v)
@@ -194,21 +206,23 @@ static int put_value(struct enc *e, const pv *v)
 		return 0;
 	case PV_LIST:
 		put1(e, OP_EMPTY_LIST);
-		return put_batches(e, v);
+		return put_batches(e, v->u.seq.len, false, put_list_item, v);
 	case PV_DICT:
 		put1(e, OP_EMPTY_DICT);
-		return put_batches(e, v);
+		return put_batches(e, v->u.dict.len, true, put_dict_item, v);
 	}
 	e->why = "unknown value type";
 	return -1;
 }
 
-int pv_encode(const pv *v, uint8_t **out, size_t *out_len, struct pv_error *err)
+/* PROTO 3, what put_body writes, STOP: into *out, or -1 with *err. */
+static int encode(int (*put_body)(struct enc *e, const void *arg), const void *arg, uint8_t **out,
+                  size_t *out_len, struct pv_error *err)
 {
 	struct enc e = {0};
 	put1(&e, OP_PROTO);
 	put1(&e, 3);
-	int rc = put_value(&e, v);
+	int rc = put_body(&e, arg);
 	put1(&e, OP_STOP);
 	if (rc == 0 && e.oom) {
 		e.why = "out of memory";
@@ -226,4 +240,52 @@ int pv_encode(const pv *v, uint8_t **out, size_t *out_len, struct pv_error *err)
 	*out = e.buf;
 	*out_len = e.len;
 	return 0;
+}
+
+static int put_root(struct enc *e, const void *arg)
+{
+	return put_value(e, arg);
+}
+
+int pv_encode(const pv *v, uint8_t **out, size_t *out_len, struct pv_error *err)
+{
+	return encode(put_root, v, out, out_len, err);
+}
+
+/* An encoded item is pv_encode's whole output: PROTO 3, a value, STOP. */
+static bool is_encoding(const struct pv_encoded *it)
+{
+	return it->pickle && it->len >= 4 && it->pickle[0] == OP_PROTO && it->pickle[1] == 3 &&
+	       it->pickle[it->len - 1] == OP_STOP;
+}
+
+static int put_encoded_item(struct enc *e, const void *from, size_t i)
+{
+	const struct pv_encoded *it = (const struct pv_encoded *)from + i;
+	put(e, it->pickle + 2, it->len - 3);
+	return 0;
+}
+
+struct encoded_list {
+	const struct pv_encoded *items;
+	size_t n;
+};
+
+static int put_encoded_list(struct enc *e, const void *arg)
+{
+	const struct encoded_list *l = arg;
+	for (size_t i = 0; i < l->n; i++)
+		if (!is_encoding(&l->items[i])) {
+			e->why = "an item that is not pv_encode's output";
+			return -1;
+		}
+	put1(e, OP_EMPTY_LIST);
+	return put_batches(e, l->n, false, put_encoded_item, l->items);
+}
+
+int pv_encode_list_of(const struct pv_encoded *items, size_t n, uint8_t **out, size_t *out_len,
+                      struct pv_error *err)
+{
+	struct encoded_list l = {items, n};
+	return encode(put_encoded_list, &l, out, out_len, err);
 }

@@ -1,5 +1,5 @@
 /*
- * tf_config: the parsed document as a cJSON tree, built without cJSON's
+ * Strict JSON: the parsed document as a cJSON tree, built without cJSON's
  * parser.  cJSON allocates every node and every string on its own, which
  * made a 9 MB TF_CONFIG cost over a million malloc() calls and most of a
  * resolve's time.  Here nodes are carved from a few large blocks and the
@@ -7,19 +7,20 @@
  * handful of free() calls.  The text has passed the strict syntax scan
  * first, so this walk only decodes; what it produces is what cJSON would
  * (same node types and fields, a lone UTF-16 surrogate refused as cJSON
- * refuses it), and build.c reads it through cJSON's own accessors.
+ * refuses it), and callers read it through cJSON's own accessors.
  */
 #include "config.h"
 
 #include <limits.h>
 #include <locale.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tf_config.h"
+#include "strict_json_impl.h"
 
-struct tfc_block {
-	struct tfc_block *next;
+struct sjson_block {
+	struct sjson_block *next;
 	size_t used, cap;
 	cJSON nodes[];
 };
@@ -28,7 +29,7 @@ struct walk {
 	const char *s;
 	size_t pos;
 	char *out;               /* next free byte of doc->strings */
-	struct tfc_doc *doc;
+	struct sjson_doc *doc;
 	char point;              /* the locale's decimal point, for strtod */
 };
 
@@ -36,11 +37,11 @@ enum { FIRST_BLOCK = 256, LARGEST_BLOCK = 1 << 16 };
 
 static cJSON *new_node(struct walk *w, int type)
 {
-	struct tfc_block *b = w->doc->blocks;
+	struct sjson_block *b = w->doc->blocks;
 
 	if (b == NULL || b->used == b->cap) {
 		size_t cap = b == NULL ? FIRST_BLOCK : b->cap >= LARGEST_BLOCK ? b->cap : b->cap * 2;
-		struct tfc_block *nb = malloc(sizeof(*nb) + cap * sizeof(cJSON));
+		struct sjson_block *nb = malloc(sizeof(*nb) + cap * sizeof(cJSON));
 
 		if (nb == NULL)
 			return NULL;
@@ -231,7 +232,7 @@ static void attach(cJSON *parent, cJSON *last, cJSON *node, char *key)
 	parent->child->prev = node;
 }
 
-int tfc_tree(const char *text, size_t len, struct tfc_doc *doc, size_t *at)
+int sjson_tree(const char *text, size_t len, struct sjson_doc *doc, size_t *at)
 {
 	cJSON *open[CJSON_NESTING_LIMIT], *last[CJSON_NESTING_LIMIT];
 	size_t depth = 0;
@@ -295,16 +296,16 @@ int tfc_tree(const char *text, size_t len, struct tfc_doc *doc, size_t *at)
 		}
 	}
 fail:
-	tfc_doc_free(doc);
+	sjson_free(doc);
 	return *at == SIZE_MAX ? -1 : 1;
 }
 
-void tfc_doc_free(struct tfc_doc *doc)
+void sjson_free(struct sjson_doc *doc)
 {
-	struct tfc_block *b = doc->blocks;
+	struct sjson_block *b = doc->blocks;
 
 	while (b != NULL) {
-		struct tfc_block *next = b->next;
+		struct sjson_block *next = b->next;
 
 		free(b);
 		b = next;

@@ -1,5 +1,5 @@
 /*
- * tf_config: whether the text is JSON, strictly (RFC 8259, as Python's
+ * Strict JSON: whether the text is JSON, strictly (RFC 8259, as Python's
  * json.loads), and if not, where it goes wrong and how.  cJSON is more
  * lenient (raw control characters in strings, a byte order mark, leading
  * zeros) and only says that parsing failed, at an approximate offset (one
@@ -15,7 +15,7 @@
 
 #include <stddef.h>
 
-#include "tf_config.h"
+#include "strict_json_impl.h"
 
 struct scan {
 	const char *s;
@@ -226,8 +226,8 @@ static int literal(struct scan *sc, const char *word)
 	return 1;
 }
 
-enum tfc_syntax_result tfc_syntax_error(const char *text, size_t len, size_t *at,
-                                        const char **what)
+enum sjson_syntax_result sjson_syntax_error(const char *text, size_t len, size_t *at,
+                                            const char **what)
 {
 	char stack[CJSON_NESTING_LIMIT];
 	size_t depth = 0;
@@ -246,7 +246,7 @@ value:
 	case '[':
 		if (depth >= sizeof(stack)) {
 			*at = sc.pos;
-			return TFC_SYNTAX_TOO_DEEP;
+			return SJSON_SYNTAX_TOO_DEEP;
 		}
 		stack[depth++] = text[sc.pos++];
 		skip_space(&sc);
@@ -262,7 +262,7 @@ value:
 		err = string(&sc, at);
 		if (err != NULL) {
 			*what = err;
-			return TFC_SYNTAX_ERROR;
+			return SJSON_SYNTAX_ERROR;
 		}
 		goto after_value;
 	case 't':
@@ -287,18 +287,18 @@ key:
 	if (sc.pos >= len || text[sc.pos] != '"') {
 		*at = sc.pos;
 		*what = "expecting a property name in double quotes";
-		return TFC_SYNTAX_ERROR;
+		return SJSON_SYNTAX_ERROR;
 	}
 	err = string(&sc, at);
 	if (err != NULL) {
 		*what = err;
-		return TFC_SYNTAX_ERROR;
+		return SJSON_SYNTAX_ERROR;
 	}
 	skip_space(&sc);
 	if (sc.pos >= len || text[sc.pos] != ':') {
 		*at = sc.pos;
 		*what = "expecting ':'";
-		return TFC_SYNTAX_ERROR;
+		return SJSON_SYNTAX_ERROR;
 	}
 	sc.pos++;
 	goto value;
@@ -306,10 +306,10 @@ after_value:
 	skip_space(&sc);
 	if (depth == 0) {
 		if (sc.pos >= len)
-			return TFC_SYNTAX_OK;
+			return SJSON_SYNTAX_OK;
 		*at = sc.pos;
 		*what = text[sc.pos] == '\0' ? "a NUL byte after the value" : "extra data after the value";
-		return TFC_SYNTAX_ERROR;
+		return SJSON_SYNTAX_ERROR;
 	}
 	if (sc.pos < len && text[sc.pos] == ',') {
 		sc.pos++;
@@ -324,9 +324,9 @@ after_value:
 	}
 	*at = sc.pos;
 	*what = stack[depth - 1] == '{' ? "expecting ',' or '}'" : "expecting ',' or ']'";
-	return TFC_SYNTAX_ERROR;
+	return SJSON_SYNTAX_ERROR;
 expecting_value:
 	*at = sc.pos;
 	*what = "expecting a value";
-	return TFC_SYNTAX_ERROR;
+	return SJSON_SYNTAX_ERROR;
 }
