@@ -23,6 +23,7 @@ cli_muster_SOURCES = \
 	cli/cmd_hostfile.c \
 	cli/run.h \
 	cli/run_env.c \
+	cli/run_numa.c \
 	cli/run_keeper.c \
 	cli/run_sweep.c \
 	cli/run_supervise.c \
@@ -45,6 +46,8 @@ shell_tests += tests/cli/default-conf.sh
 shell_tests += tests/cli/addresses.sh
 shell_tests += tests/watch/config.sh
 shell_tests += tests/launch/elastic.sh
+shell_tests += tests/launch/topo.sh
+shell_tests += tests/launch/numa-binding.sh
 EXTRA_DIST += \
 	tests/watch/lib.sh \
 	tests/cli/static.conf \

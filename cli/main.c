@@ -103,7 +103,8 @@ const struct cli_command cli_commands[] = {
 	  cmd_hostfile },
 	{ "run",
 	  "run --for FRAMEWORK [--task TYPE:ID] [--jobs J,...] [--nproc-per-node N|gpu]\n"
-	  "              [--gpus-per-proc K] [--tee-prefix]\n"
+	  "              [--gpus-per-proc K] [--numa-binding node|socket|exclusive]\n"
+	  "              [--tee-prefix]\n"
 	  "              [--elastic [--min-nodes A] [--max-nodes B] [--settle-ms N]]\n"
 	  "              [--] COMMAND [ARGS...]",
 	  "start this node's worker processes of a training job",
@@ -115,6 +116,12 @@ const struct cli_command cli_commands[] = {
 	  "                           local GPU (see accelerators --local)\n"
 	  "  --gpus-per-proc K        give each process its own K local GPUs through\n"
 	  "                           CUDA_VISIBLE_DEVICES (ROCR_VISIBLE_DEVICES on AMD)\n"
+	  "  --numa-binding MODE      pin each process to the CPUs near its GPUs (its\n"
+	  "                           --gpus-per-proc slice, else the GPU at its local\n"
+	  "                           rank), as torchrun does: node (their NUMA nodes'\n"
+	  "                           CPUs), socket (their packages'), exclusive (a\n"
+	  "                           share of the node's cores per GPU); -v says what\n"
+	  "                           each is pinned to\n"
 	  "  --tee-prefix             prefix each output line with \"[RANK]: \"\n"
 	  "  --elastic                follow the cluster (pytorch, jax): restart the\n"
 	  "                           workers with new ranks when this node's launch\n"

@@ -89,9 +89,10 @@ static int exclusive_share(struct cpus *share, const struct muster_devices *d, s
 		char name[128];
 		free(cores);
 		return error_set(err, MUSTER_ENOENT,
-		                 "--numa-binding exclusive: %s shares CPUs %s with %zu devices of its "
-		                 "kind, but only %zu physical cores there are this process's to share",
-		                 label(v, name, sizeof(name)), v->cpus, peers, ncores);
+		                 "--numa-binding exclusive: the CPUs near %s, %s, hold %zu physical "
+		                 "core%s this process may run on, too few for the %zu %ss there",
+		                 label(v, name, sizeof(name)), v->cpus, ncores, ncores == 1 ? "" : "s",
+		                 peers, v->kind);
 	}
 	size_t first = rank * each + (rank < extra ? rank : extra);
 	size_t last = first + each + (rank < extra ? 1 : 0);

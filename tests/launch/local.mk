@@ -5,7 +5,6 @@ TESTS += \
 	tests/launch/hostfile.sh \
 	tests/launch/run.sh \
 	tests/launch/devices.sh \
-	tests/launch/topo.sh \
 	tests/launch/torch.sh \
 	tests/launch/spark-port.sh
 EXTRA_DIST += \
@@ -13,7 +12,6 @@ EXTRA_DIST += \
 	tests/launch/hostfile.sh \
 	tests/launch/run.sh \
 	tests/launch/devices.sh \
-	tests/launch/topo.sh \
 	tests/launch/topo-tree.sh \
 	tests/launch/torch.sh \
 	tests/launch/spark-port.sh \
