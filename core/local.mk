@@ -68,4 +68,9 @@ tests_unit_test_threads_CFLAGS = $(unit_test_cflags)
 tests_unit_test_threads_LDADD = tests/unit/libtestutil.la $(unit_test_ldadd)
 tests_unit_test_internals_CFLAGS = $(unit_test_cflags)
 tests_unit_test_internals_LDADD = tests/unit/libtestutil.la $(unit_test_ldadd)
+# The topology's CPU lists and PCI levels.
+check_PROGRAMS += tests/unit/test_topology
+TESTS += tests/unit/test_topology
+tests_unit_test_topology_CFLAGS = $(unit_test_cflags)
+tests_unit_test_topology_LDADD = tests/unit/libtestutil.la $(unit_test_ldadd)
 endif
