@@ -191,15 +191,16 @@ void nvml_nvlinks(struct nvml *n, struct muster_devices *d)
 				continue;
 			bus_of(&far, bus, sizeof(bus));
 			long j = device_at(d, bus);
-			if (j >= 0 && (size_t)j != i)
+			if (j >= 0 && d->links[i * d->n + (size_t)j] != LINK_SELF)
 				d->links[i * d->n + (size_t)j] = d->links[(size_t)j * d->n + i] = LINK_NVL;
 			else if (j < 0 && !is_gpu_bus(bus))
 				on_switch[i] = 1;
 		}
 	}
+	/* Two MIG devices of one GPU stay one device ("X"). */
 	for (size_t i = 0; i < d->n; i++)
 		for (size_t j = 0; j < d->n; j++)
-			if (i != j && on_switch[i] && on_switch[j])
+			if (on_switch[i] && on_switch[j] && d->links[i * d->n + j] != LINK_SELF)
 				d->links[i * d->n + j] = LINK_NVL;
 	free(on_switch);
 }

@@ -207,6 +207,11 @@ for d in json.load(open(sys.argv[1]))["devices"]:
         print(d["pci_bus_id"], d["uuid"])' "$tmp/out" >"$tmp/proc"
 	check "the driver's /proc gives NVML's GPUs, bus ids and UUIDs, in NVML's order" \
 		cmp -s "$tmp/nvml" "$tmp/proc"
+	last=$(tail -1 "$tmp/nvml" | cut -d' ' -f2)
+	CUDA_VISIBLE_DEVICES=$(printf '%s' "$last" | cut -c1-30) run topo --format json
+	check_eq "CUDA_VISIBLE_DEVICES by a prefix of NVML's last UUID names that GPU" \
+		"$(python3 -c 'import json,sys; print(" ".join(d["uuid"] for d in json.load(open(sys.argv[1]))["devices"]))' "$tmp/out")" \
+		"$last"
 	mig_uuid=$(nvidia-smi -L | sed -n 's/.*(UUID: \(MIG-[^)]*\)).*/\1/p' | head -1)
 	if [ -n "$mig_uuid" ]; then
 		CUDA_VISIBLE_DEVICES=$mig_uuid run accelerators --local
