@@ -34,7 +34,7 @@ cli_muster_SOURCES = \
 	cli/cmd_topo.c \
 	cli/topo_table.c \
 	cli/cmd_watch.c
-cli_muster_LDADD = core/libmuster.la
+cli_muster_LDADD = core/libmuster.la lib/libutil.la
 
 # Its tests: shell scripts driving the program against fixture configs.
 shell_tests += tests/cli/usage.sh

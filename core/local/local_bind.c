@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/error.h"
+#include "lib/error.h"
 #include "local_cpus.h"
 #include "local_devices.h"
 

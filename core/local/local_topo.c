@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/error.h"
+#include "lib/error.h"
+#include "lib/vec.h"
 #include "local_cpus.h"
 #include "local_devices.h"
 #include "local_nvml.h"
@@ -129,9 +130,11 @@ struct nic {
 static struct nic *read_nics(const char *root, const char *rroot, size_t *count)
 {
 	char dir[PATH_MAX];
-	size_t cap = 8;
-	struct nic *nics = malloc(cap * sizeof(*nics));
+	size_t cap = 0;
+	struct nic *nics = NULL;
 	*count = 0;
+	if (vec_reserve(&nics, &cap, 1, sizeof(*nics)) < 0)
+		return NULL;
 	snprintf(dir, sizeof(dir), "%s/sys/class/net", root);
 	DIR *d = nics ? opendir(dir) : NULL;
 	struct dirent *e;
@@ -147,14 +150,9 @@ static struct nic *read_nics(const char *root, const char *rroot, size_t *count)
 		char *path = pci_path(root, rroot, link);
 		if (!path)
 			continue;
-		if (*count == cap) {
-			struct nic *grown = realloc(nics, 2 * cap * sizeof(*nics));
-			if (!grown) {
-				free(path);
-				break;
-			}
-			nics = grown;
-			cap *= 2;
+		if (vec_reserve(&nics, &cap, *count + 1, sizeof(*nics)) < 0) {
+			free(path);
+			break;
 		}
 		memcpy(nics[*count].name, e->d_name, len + 1);
 		nics[(*count)++].path = path;

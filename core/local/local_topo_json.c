@@ -1,7 +1,7 @@
 /* muster_topology_to_json(): muster topo --format json. */
 #include "config.h"
 
-#include "base/error.h"
+#include "lib/error.h"
 #include "emit/jsonw.h"
 #include "local_devices.h"
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/vec.h"
 #include "local_devices.h"
 
 /* The device (among `cand`, n of them) an entry names, -1 for none. */
@@ -78,15 +79,10 @@ int devices_filter(struct muster_devices *d, const char *vendor, const char *spe
 	}
 	/* The vendor's devices are replaced by the picked ones, in their place
 	 * (MIG devices can outnumber them). */
-	if (d->n - n + kept > d->cap) {
-		struct device *grown = realloc(d->dev, (d->n - n + kept) * sizeof(*grown));
-		if (!grown) {
-			free(cand);
-			free(picked);
-			return -1;
-		}
-		d->dev = grown;
-		d->cap = d->n - n + kept;
+	if (vec_reserve(&d->dev, &d->cap, d->n - n + kept, sizeof(*d->dev)) < 0) {
+		free(cand);
+		free(picked);
+		return -1;
 	}
 	size_t o = 0;
 	for (size_t i = 0; i < d->n; i++)
