@@ -40,6 +40,7 @@ shell_tests += tests/cli/silent.sh
 shell_tests += tests/cli/default-conf.sh
 shell_tests += tests/cli/addresses.sh
 shell_tests += tests/watch/config.sh
+shell_tests += tests/watch/overflow.sh
 shell_tests += tests/launch/elastic.sh
 EXTRA_DIST += \
 	tests/watch/lib.sh \
