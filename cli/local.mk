@@ -35,6 +35,7 @@ cli_muster_LDADD = core/libmuster.la
 shell_tests += tests/cli/usage.sh
 shell_tests += tests/cli/static.sh
 shell_tests += tests/cli/errors.sh
+shell_tests += tests/cli/include.sh
 shell_tests += tests/cli/logging.sh
 shell_tests += tests/cli/silent.sh
 shell_tests += tests/cli/default-conf.sh

@@ -17,6 +17,7 @@ core_libmuster_internal_la_SOURCES = \
 	core/emit_tf_config.c \
 	core/settings.c core/settings.h \
 	core/includes.c core/includes.h \
+	core/cfgsource.c core/cfgsource.h \
 	core/cfgview.c core/cfgview.h \
 	core/unknown.c core/unknown.h \
 	core/suggest.c core/suggest.h \
