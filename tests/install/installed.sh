@@ -167,6 +167,7 @@ pip_install() {
 	# pip writes beside the sources, which may be read-only (distcheck).
 	mkdir "$tmp/pysrc"
 	cp -R "$src/pyproject.toml" "$src/setup.py" "$src/README.md" "$src/python" "$tmp/pysrc/"
+	chmod -R u+w "$tmp/pysrc"
 	if ! "$py" -m venv --system-site-packages "$tmp/venv" >"$tmp/venv.out" 2>&1; then
 		fail "$py -m venv --system-site-packages:"; show "$tmp/venv.out"
 		return
