@@ -62,72 +62,92 @@ static int too_big(struct expand *x, const struct origin *o, const char *path, l
 	            "larger than %d bytes", path, size, CONFIG_MAX_BYTES);
 }
 
-/* The whole of `path`, checked first: a regular file (stat before open, so
- * that nothing else is even opened), within what the cap leaves. */
-static int read_checked(struct expand *x, const struct origin *o, const char *path, char **buf,
-                        size_t *n)
+/* `path` opened for reading, checked first: a regular file (stat before
+ * open, so that nothing else is even opened) within what the cap leaves;
+ * *size its size then. */
+static int open_checked(struct expand *x, const struct origin *o, const char *path, int *fd,
+                        size_t *size)
 {
 	struct stat st;
-	size_t left = CONFIG_MAX_BYTES - x->read;
 	if (stat(path, &st) < 0)
 		return fail(x, o, "cannot read %s: %s", path, strerror(errno));
 	if (!S_ISREG(st.st_mode))
 		return fail(x, o, "cannot read %s: not a regular file", path);
-	if (st.st_size > (off_t)left)
+	if (st.st_size > (off_t)(CONFIG_MAX_BYTES - x->read))
 		return too_big(x, o, path, (long long)st.st_size);
 	/* Non-blocking: a FIFO put in its place since the stat must not hang. */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0)
+	if ((*fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0)
 		return fail(x, o, "cannot read %s: %s", path, strerror(errno));
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
+	if (fstat(*fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(*fd);
 		return fail(x, o, "cannot read %s: not a regular file", path);
 	}
-	/* The size is a hint (a file in /proc says 0, a file may grow): read
-	 * until the end, never more than one byte past what the cap leaves. */
-	size_t cap = ((size_t)st.st_size < left ? (size_t)st.st_size : left) + 1, got = 0;
+	*size = (size_t)st.st_size;
+	return 0;
+}
+
+/* All of fd, at most `left` bytes: the size is a hint (a file in /proc
+ * says 0, a file may grow), so it reads until the end, or one byte past
+ * `left` (*n > left: too big). */
+static int read_capped(struct expand *x, const struct origin *o, const char *path, int fd,
+                       size_t hint, size_t left, char **buf, size_t *n)
+{
+	size_t cap = (hint < left ? hint : left) + 1, got = 0;
 	char *b = malloc(cap);
-	int rc = 0;
-	while (b && rc == 0) {
-		if (got == cap) {
-			if (cap > left)
-				break;
+	for (;;) {
+		if (b && got == cap && cap <= left) {
 			size_t more = cap * 2 <= left + 1 ? cap * 2 : left + 1;
 			char *grown = realloc(b, more);
 			if (!grown)
-				break;
+				free(b);
 			b = grown;
 			cap = more;
 		}
+		if (!b)
+			return error_set(x->err, MUSTER_ENOMEM, "out of memory");
+		if (got == cap)
+			break;
 		ssize_t r = read(fd, b + got, cap - got);
 		if (r == 0)
 			break;
-		if (r > 0)
+		if (r > 0) {
 			got += (size_t)r;
-		else if (errno != EINTR)
-			rc = fail(x, o, "cannot read %s: %s", path, strerror(errno));
-	}
-	close(fd);
-	if (rc == 0 && (!b || (got == cap && cap <= left)))
-		rc = error_set(x->err, MUSTER_ENOMEM, "out of memory");
-	else if (rc == 0 && got > left)
-		rc = too_big(x, o, path, (long long)got);
-	if (rc < 0) {
-		free(b);
-		return rc;
-	}
-	/* libconfig reads a string, which would end at a NUL byte. */
-	const char *nul = memchr(b, '\0', got);
-	if (nul) {
-		unsigned line = 1;
-		for (const char *p = b; p < nul; p++)
-			line += *p == '\n';
-		free(b);
-		return fail(x, o, "%s:%u: a NUL byte: not a text file", path, line);
+		} else if (errno != EINTR) {
+			free(b);
+			return fail(x, o, "cannot read %s: %s", path, strerror(errno));
+		}
 	}
 	*buf = b;
 	*n = got;
-	x->read += got;
+	return 0;
+}
+
+/* The whole of `path`, checked before a byte of it is read. */
+static int read_checked(struct expand *x, const struct origin *o, const char *path, char **buf,
+                        size_t *n)
+{
+	size_t left = CONFIG_MAX_BYTES - x->read, size;
+	int fd, rc = open_checked(x, o, path, &fd, &size);
+	if (rc < 0)
+		return rc;
+	rc = read_capped(x, o, path, fd, size, left, buf, n);
+	close(fd);
+	if (rc < 0)
+		return rc;
+	if (*n > left) {
+		free(*buf);
+		return too_big(x, o, path, (long long)*n);
+	}
+	/* libconfig reads a string, which would end at a NUL byte. */
+	const char *nul = memchr(*buf, '\0', *n);
+	if (nul) {
+		unsigned line = 1;
+		for (const char *p = *buf; p < nul; p++)
+			line += *p == '\n';
+		free(*buf);
+		return fail(x, o, "%s:%u: a NUL byte: not a text file", path, line);
+	}
+	x->read += *n;
 	return 0;
 }
 
