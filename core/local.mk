@@ -10,7 +10,8 @@ core_libmuster_internal_la_SOURCES = \
 	core/base/error.c \
 	core/config/settings.c core/config/settings.h core/config/cfgview.c \
 	core/config/cfgview.h core/config/unknown.c core/config/unknown.h \
-	core/config/includes.c core/config/includes.h core/config/pathlist.c \
+	core/config/includes.c core/config/includes.h core/config/cfgsource.c \
+	core/config/cfgsource.h core/config/pathlist.c \
 	core/config/pathlist.h core/config/suggest.c core/config/suggest.h \
 	core/config/loader.c core/config/loader.h core/config/trust.c core/config/trust.h \
 	core/builtin/builtin.c core/builtin/builtin.h core/builtin/static.c \
