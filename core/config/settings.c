@@ -16,9 +16,6 @@
 #include "suggest.h"
 #include "unknown.h"
 
-/* libconfig aborts on out-of-memory; bounding the file keeps that out of
- * reach of anything but a broken machine. */
-#define MAX_CONFIG_BYTES (64 << 20)
 /* Far above any real chain; each entry holds a plugin instance. */
 #define MAX_CHAIN_ENTRIES 10000
 
@@ -103,38 +100,28 @@ static const char *parse_error_text(const config_t *cfg)
 	return text ? text : "syntax error";
 }
 
-static int read_file(config_t *cfg, const char *path, muster_error *err)
+/* One file, with what it includes (core/includes.c), into `cfg`; `src`
+ * says where each setting was written, for as long as `cfg` lives. */
+static int read_file(config_t *cfg, struct cfgsource *src, const char *path, muster_error *err)
 {
-	struct stat st;
+	char *text;
 	config_init(cfg);
-	if (stat(path, &st) < 0)
-		return error_set(err, MUSTER_ECONFIG, "cannot read %s: %s", path, strerror(errno));
-	if (!S_ISREG(st.st_mode))
-		return error_set(err, MUSTER_ECONFIG, "cannot read %s: not a regular file", path);
-	if (st.st_size > MAX_CONFIG_BYTES)
-		return error_set(err, MUSTER_ECONFIG, "%s: %lld bytes is larger than %d", path,
-		                 (long long)st.st_size, MAX_CONFIG_BYTES);
-	/* @include paths are relative to the including file's directory. */
-	char *dir = strdup(path);
-	if (!dir)
-		return error_set(err, MUSTER_ENOMEM, "out of memory");
-	char *slash = strrchr(dir, '/');
-	if (slash) {
-		*slash = '\0';
-		config_set_include_dir(cfg, *dir ? dir : "/");
-	}
-	int rc = includes_check(path, config_get_include_dir(cfg), err);
-	free(dir);
+	int rc = includes_expand(path, &text, src, err);
 	if (rc < 0)
 		return rc;
-	if (config_read_file(cfg, path) != CONFIG_TRUE) {
-		if (config_error_type(cfg) == CONFIG_ERR_FILE_IO)
-			return error_set(err, MUSTER_ECONFIG, "cannot read %s: %s", path,
-			                 config_error_text(cfg));
-		return error_set(err, MUSTER_ECONFIG, "%s:%d: %s",
-		                 config_error_file(cfg) ? config_error_file(cfg) : path,
-		                 config_error_line(cfg), parse_error_text(cfg));
+	includes_refuse(cfg);
+	/* A string, not a stream: flex rescans a token at each refill of a
+	 * stream's buffer, so one long token would cost quadratic time. */
+	int ok = config_read_string(cfg, text);
+	free(text);
+	if (ok != CONFIG_TRUE) {
+		const char *file;
+		unsigned line;
+		cfgsource_locate(src, (unsigned)config_error_line(cfg), &file, &line);
+		return error_set(err, MUSTER_ECONFIG, "%s:%u: %s", file ? file : path, line,
+		                 parse_error_text(cfg));
 	}
+	cfgsource_apply(src, cfg);
 	return 0;
 }
 
@@ -432,13 +419,15 @@ int settings_load(struct settings *s, const char *path, int strict, const struct
 	if ((rc = list_dropins(path, &dropins, &ndropins, err)) < 0)
 		goto out;
 	s->files = calloc(ndropins + 1, sizeof(*s->files));
-	if (!s->files) {
+	s->sources = calloc(ndropins + 1, sizeof(*s->sources));
+	if (!s->files || !s->sources) {
 		rc = error_set(err, MUSTER_ENOMEM, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i <= ndropins; i++) {
 		s->nfiles++;
-		if ((rc = read_file(&s->files[i], i == 0 ? path : dropins[i - 1], err)) < 0)
+		if ((rc = read_file(&s->files[i], &s->sources[i], i == 0 ? path : dropins[i - 1],
+		                    err)) < 0)
 			goto out;
 	}
 	find_strict(s);
@@ -462,9 +451,12 @@ out:
 
 void settings_release(struct settings *s)
 {
-	for (size_t i = 0; i < s->nfiles; i++)
+	for (size_t i = 0; i < s->nfiles; i++) {
 		config_destroy(&s->files[i]);
+		cfgsource_release(&s->sources[i]);
+	}
 	free(s->files);
+	free(s->sources);
 	pathlist_clear(&s->plugin_path);
 	free(s->entries);
 	free(s->path);

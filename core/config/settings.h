@@ -9,6 +9,7 @@
 #include <muster/muster.h>
 #include <muster/plugin.h>
 
+#include "cfgsource.h"
 #include "lib/log.h"
 #include "pathlist.h"
 #include "unknown.h"
@@ -32,6 +33,7 @@ struct entry_settings {
 
 struct settings {
 	config_t *files;            /* the main file, then each drop-in */
+	struct cfgsource *sources;  /* where each file's settings were written */
 	size_t nfiles;
 	char *path;
 	int strict;                 /* the file's, or the caller's MUSTER_CTX_STRICT */

@@ -89,7 +89,8 @@ class Cluster:
     def tf_config(self, task: TaskName, *, sparse: bool = False) -> str:
         """The TF_CONFIG (a JSON string) that `task` ("worker:1" or
         ("worker", 1)) should get, as Kubeflow's training operator writes it;
-        `sparse` selects its dynamic-worker form."""
+        `sparse` selects its dynamic-worker form.  ValueError for a
+        negative index, as ``muster tf-config --task`` refuses one."""
         task_type, task_id = _split_task(task)
         return self._r.tf_config(task_type, task_id, sparse)
 

@@ -115,6 +115,22 @@ def test_master_task_out_of_range_is_a_value_error():
         c.master("worker", -1)
 
 
+def test_tf_config_of_a_negative_task_id_is_a_value_error():
+    # The library reads a negative index as the own task (worker:1 here):
+    # a task id of -7 must be refused as master() and env() refuse it, and
+    # as the program refuses --task worker:-7 (exit 64), not answered with
+    # this process's own TF_CONFIG.
+    c = muster.resolve(fixture("static.conf"))
+    for bad in (("worker", -7), ("worker", -1)):
+        with pytest.raises(ValueError, match=r"task_id must be >= 0, not -"):
+            c.tf_config(bad)
+    with pytest.raises(ValueError):
+        c.env("tensorflow", ("worker", -7))
+    assert cli(fixture("static.conf"), "tf-config", "--task", "worker:-7")[0] == 64
+    assert c.tf_config(("worker", 0)) == cli(fixture("static.conf"), "tf-config", "--task",
+                                             "worker:0")[1]
+
+
 def test_strict_argument_is_strict_in_the_file(conf):
     body = ('chain = ( { plugin = "static"; config = { jobs = { worker = ["a:1"]; }; '
             'no_such_option = 1; }; } );')
