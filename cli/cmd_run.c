@@ -38,7 +38,7 @@ static int exec_one(struct run_plan *p)
 static int launch(const struct cli_global *g, struct cli_launch *cl, long gpus_per_proc,
                   int numa, int tee, char **argv)
 {
-	struct run_plan p = { NULL, 0, argv, tee, NULL, g->verbosity < 0, numa, g->verbosity > 0 };
+	struct run_plan p = { NULL, 0, argv, tee, NULL, g->verbosity < 0, numa, g->verbosity > 0, 0 };
 	muster_plan *plan = NULL;
 	muster_ctx *ctx;
 	int rc = cli_open_resolve(&ctx, &p.res, g);

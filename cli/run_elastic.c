@@ -170,7 +170,7 @@ int run_elastic(const struct cli_global *g, struct cli_launch *cl,
 {
 	struct elastic e = { .g = g, .cl = cl, .o = o, .gpus_per_proc = gpus_per_proc,
 		             .plan = { NULL, 0, argv, tee, NULL, g->verbosity < 0, numa,
-		                       g->verbosity > 0 } };
+		                       g->verbosity > 0, 0 } };
 	muster_watch_options wo = MUSTER_WATCH_OPTIONS_INIT;
 	muster_error err = { 0, "" };
 	muster_ctx *ctx = NULL;

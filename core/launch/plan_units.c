@@ -83,22 +83,6 @@ static const struct job *master_job(const muster_result *r, const char *list)
 	return NULL;
 }
 
-/* The position of task `index` in `job`; SIZE_MAX when it has none. */
-static size_t task_pos(const struct job *job, long index)
-{
-	if (!job->index)
-		return index >= 0 && (size_t)index < job->ntasks ? (size_t)index : SIZE_MAX;
-	size_t lo = 0, hi = job->ntasks;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (job->index[mid] < index)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < job->ntasks && job->index[lo] == index ? lo : SIZE_MAX;
-}
-
 static void add_seg(struct muster_plan *p, const struct job *job, size_t first, size_t count)
 {
 	if (count)
@@ -112,7 +96,7 @@ static void find_self(struct muster_plan *p)
 	const char *type = p->task_type ? p->task_type : p->r->task_type;
 	long id = p->task_id >= 0 ? p->task_id : p->r->task_index;
 	const struct job *job = type ? model_job(p->r, type) : NULL;
-	size_t pos = job ? task_pos(job, id) : SIZE_MAX;
+	size_t pos = job ? model_task_pos(job, id) : SIZE_MAX;
 
 	if (p->env_code)
 		return;

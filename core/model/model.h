@@ -88,6 +88,9 @@ static inline long model_task_index(const struct job *job, size_t i)
 /* The address of the task with `index`, NULL when absent (O(1) in a dense
  * job, a binary search otherwise). */
 const char *model_address(const struct job *job, long index);
+/* The position of the task with `index` in its job's arrays; SIZE_MAX
+ * when absent. */
+size_t model_task_pos(const struct job *job, long index);
 /* Room for `need` tasks in both arrays; -1 when out of memory. */
 int model_job_reserve(struct job *job, size_t need);
 /* Gives the job its index array (the positions so far), as a task whose
