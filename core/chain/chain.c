@@ -27,6 +27,7 @@
 
 #include "explain.h"
 #include "lib/clock.h"
+#include "lib/env.h"
 #include "lib/error.h"
 #include "local/local_devices.h"
 #include "model/merge.h"
@@ -68,7 +69,7 @@ static void collect(struct answer *a, struct muster_call *call, const struct ent
  * allocation (Lightning's issue 20056, JAX's "deactivate"). */
 static int detection_off(void)
 {
-	const char *v = settings_getenv("MUSTER_NO_DETECT");
+	const char *v = env_get("MUSTER_NO_DETECT");
 	return v && v[0] && strcmp(v, "0") != 0;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/env.h"
 #include "lib/error.h"
 #include "includes.h"
 #include "loader.h"
@@ -36,20 +37,11 @@ const char *status_name(int status)
 	return status >= 0 && status < STATUS_COUNT ? status_names[status] : "invalid";
 }
 
-const char *settings_getenv(const char *name)
-{
-#ifdef HAVE_SECURE_GETENV
-	return secure_getenv(name);
-#else
-	return getenv(name);
-#endif
-}
-
 const char *settings_default_path(const char *explicit_path)
 {
 	if (explicit_path)
 		return explicit_path;
-	const char *env = settings_getenv("MUSTER_CONF");
+	const char *env = env_get("MUSTER_CONF");
 	return env && *env ? env : MUSTER_DEFAULT_CONFIG;
 }
 

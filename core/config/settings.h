@@ -49,9 +49,6 @@ struct settings {
  * installed default. */
 const char *settings_default_path(const char *explicit_path);
 
-/* An environment variable, ignored in setuid/setgid programs. */
-const char *settings_getenv(const char *name);
-
 /* `strict`: as if the file said strict = true.  Unknown keys are left in
  * s->unknown for the caller's unknowns_finish(). */
 int settings_load(struct settings *s, const char *path, int strict, const struct logger *lg,
