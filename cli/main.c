@@ -27,6 +27,21 @@ const struct cli_command cli_commands[] = {
 	  "                   Exit status 127: COMMAND not found; 126: cannot run it\n"
 	  "  -h, --help       print this help and exit\n",
 	  cmd_resolve },
+	{ "status", "status [--format table|json] [--watch [--settle-ms N]]",
+	  "show the cluster as a table: its nodes, tasks, accelerators, what is not ready",
+	  "  --format FORMAT  table (default): which backend answered and which task this\n"
+	  "                   process is, then a row per node (host) with its tasks as\n"
+	  "                   JOB:INDEX runs, their ports and accelerators, and a row per\n"
+	  "                   member the backend reports not ready; fitted to $COLUMNS or\n"
+	  "                   the terminal, coloured on a terminal unless TERM=dumb or\n"
+	  "                   NO_COLOR is set; json: the same as one JSON object\n"
+	  "  --watch          draw it again on each change; while no backend answers,\n"
+	  "                   every second\n"
+	  "  --settle-ms N    with --watch: as watch's (default 100)\n"
+	  "  -h, --help       print this help and exit\n"
+	  "A chain that answers tryagain shows what is ready so far and what is not;\n"
+	  "one that found nothing shows each entry's answer.  Exit status as resolve's.\n",
+	  cmd_status },
 	{ "master", "master [--task TYPE:ID] [--rpc-layer LAYER]",
 	  "print the master URL (may be an empty line)",
 	  "  --task TYPE:ID     the task whose address is wanted (default: the rule of\n"
