@@ -35,6 +35,7 @@ cli_muster_SOURCES = \
 	cli/cmd_topo.c \
 	cli/topo_table.c \
 	cli/cmd_watch.c \
+	cli/watch_metrics.c cli/watch_metrics.h \
 	cli/status.h \
 	cli/status_nodes.c \
 	cli/status_table.c \

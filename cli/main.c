@@ -172,7 +172,8 @@ const struct cli_command cli_commands[] = {
 	{ "reserve",
 	  "reserve --size N [--port P | --port-range A-B] [--host H] [--timeout S]\n"
 	  "              [--output FILE] [--port-file FILE] [--auth-key-file FILE]\n"
-	  "              [--idle-timeout S] [--max-connections N] [--max-per-address N]",
+	  "              [--idle-timeout S] [--max-connections N] [--max-per-address N]\n"
+	  "              [--metrics-port P [--metrics-host H]]",
 	  "run a TensorFlowOnSpark-compatible reservation server",
 	  "  --size N              executors to wait for (required)\n"
 	  "  --port P              the port to listen on (default: any free port)\n"
@@ -187,13 +188,18 @@ const struct cli_command cli_commands[] = {
 	  "                        seconds (default 10; 0: never)\n"
 	  "  --max-connections N   connections open at once (default: --size + 1024)\n"
 	  "  --max-per-address N   from one address (default: --size + 16)\n"
+	  "  --metrics-port P      serve Prometheus metrics at http://H:P/metrics while\n"
+	  "                        waiting (0: any free port, said on stderr)\n"
+	  "  --metrics-host H      the address for --metrics-port (default 127.0.0.1)\n"
 	  "  -h, --help            print this help and exit\n"
 	  "Progress goes to stderr; the ClusterSpec (JSON) is printed once every\n"
 	  "executor has fetched the complete list.  Exit status 3: timed out (the\n"
 	  "message names the missing executor ids); 2: stopped before complete or\n"
 	  "cannot listen; 4: bad key file; 5: duplicate executor ids.\n",
 	  cmd_reserve },
-	{ "watch", "watch [--format json|tf_config|text] [--settle-ms N]",
+	{ "watch",
+	  "watch [--format json|tf_config|text] [--settle-ms N]\n"
+	  "            [--metrics-port P [--metrics-host H]]",
 	  "print the cluster, then one line each time it changes",
 	  "  --format FORMAT  json (default): the result with 'added', 'removed',\n"
 	  "                   'moved' and 'accelerators_changed' task lists;\n"
@@ -202,6 +208,9 @@ const struct cli_command cli_commands[] = {
 	  "                   ! accelerators changed ('=' when only identity changed)\n"
 	  "  --settle-ms N    report a change once the cluster has been quiet for N ms\n"
 	  "                   (default 100; 0: at once)\n"
+	  "  --metrics-port P serve Prometheus metrics at http://H:P/metrics (0: any\n"
+	  "                   free port, said on stderr)\n"
+	  "  --metrics-host H the address for --metrics-port (default 127.0.0.1)\n"
 	  "  -h, --help       print this help and exit\n"
 	  "The first line is the current cluster, every task 'added'.  Config edits\n"
 	  "are followed; a broken edit or a failing backend is one stderr line and\n"

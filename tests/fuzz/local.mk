@@ -129,6 +129,12 @@ tests_fuzz_fuzz_sagemaker_CPPFLAGS = $(fuzz_cppflags) -I$(top_srcdir) \
 tests_fuzz_fuzz_sagemaker_LDADD = lib/libjson.la $(fuzz_hpc_ldadd) $(CJSON_LIBS)
 endif
 
+# The metrics page's HTTP request parser (lib/http_request.c).
+fuzz_programs += tests/fuzz/fuzz_http_request
+tests_fuzz_fuzz_http_request_SOURCES = tests/fuzz/http_request.c tests/fuzz/fuzz.h
+tests_fuzz_fuzz_http_request_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/fuzz
+tests_fuzz_fuzz_http_request_LDADD = $(FUZZ_DRIVER) lib/libutil.la
+
 check_PROGRAMS += $(fuzz_programs)
 TESTS += $(fuzz_programs)
 

@@ -15,7 +15,8 @@ tfos_server_libtfosserver_la_SOURCES = \
 	tfos/server/conn.c \
 	tfos/server/dispatch.c \
 	tfos/server/registry.c \
-	tfos/server/report.c
+	tfos/server/report.c \
+	tfos/server/metrics.c
 tfos_server_libtfosserver_la_LIBADD = tfos/wire/libtfoswire.la
 else
 tfos_server_libtfosserver_la_SOURCES = tfos/server/absent.c
