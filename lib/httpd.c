@@ -65,8 +65,7 @@ static int listen_on(struct httpd *h, const char *host, int port, char *why, siz
 	hints.ai_socktype = SOCK_STREAM;
 	hints.ai_flags = AI_PASSIVE;
 	snprintf(service, sizeof(service), "%d", port);
-	if ((rc = getaddrinfo(host, service, &hints, &res)) != 0)
-	{
+	if ((rc = getaddrinfo(host, service, &hints, &res)) != 0) {
 		char what[300];
 		snprintf(what, sizeof(what), "cannot listen on %s", host);
 		return fail(why, whylen, what, gai_strerror(rc));
@@ -262,9 +261,11 @@ static int on_read(struct httpd *h, struct hconn *c)
 	switch (http_parse_request(c->req, c->len, sizeof(c->req), &r)) {
 	case HTTP_NEED_MORE:
 		return 0;
-	case HTTP_COMPLETE:
-		answer(h, c, decide(h, &r, &head), head);
+	case HTTP_COMPLETE: {
+		int code = decide(h, &r, &head); /* before `head` is read */
+		answer(h, c, code, head);
 		break;
+	}
 	case HTTP_TOO_LARGE:
 		answer(h, c, 431, 0);
 		break;

@@ -65,6 +65,7 @@ shell_tests += tests/kubernetes/kubeconfig.sh
 shell_tests += tests/kubernetes/addresses.sh
 shell_tests += tests/kubernetes/watch.sh
 shell_tests += tests/kubernetes/status.sh
+shell_tests += tests/kubernetes/metrics.sh
 EXTRA_DIST += \
 	tests/kubernetes/lib.sh \
 	tests/kubernetes/fake_apiserver.py \
