@@ -21,6 +21,7 @@ enum cli_exit {
 	CLI_EXIT_TRYAGAIN = 3, /* ... tryagain */
 	CLI_EXIT_CONFIG = 4,   /* configuration or plugin error */
 	CLI_EXIT_NOENT = 5,    /* no such job or task; merge conflict */
+	CLI_EXIT_PROBLEM = 6,  /* muster doctor found a problem */
 	CLI_EXIT_USAGE = 64,   /* bad command line (sysexits EX_USAGE) */
 	CLI_EXIT_SOFTWARE = 70 /* internal error, out of memory, write error */
 };
@@ -55,6 +56,7 @@ int cmd_env(const struct cli_global *g, int argc, char **argv);
 int cmd_hostfile(const struct cli_global *g, int argc, char **argv);
 int cmd_run(const struct cli_global *g, int argc, char **argv);
 int cmd_watch(const struct cli_global *g, int argc, char **argv);
+int cmd_doctor(const struct cli_global *g, int argc, char **argv);
 
 /* usage.c */
 int cli_usage(int to_stderr);          /* the program's help; exit status */
@@ -166,6 +168,8 @@ void out_printf(const char *fmt, ...)
  * UTF-8 as \xHH; with `backslash`, the backslash itself as \\ (output
  * that must read back unambiguously). */
 void cli_put_escaped(FILE *f, const char *s, int backslash);
+/* A JSON string: quotes, backslashes and C0 controls escaped. */
+void cli_put_json(FILE *f, const char *s);
 /* ... to stdout, backslashes doubled. */
 void out_text(const char *s);
 /* "muster: <message>" on stderr, escaped (backslashes kept). */

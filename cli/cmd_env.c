@@ -23,21 +23,6 @@ static void put_sh(const char *s)
 	out_puts("'");
 }
 
-static void put_json(const char *s)
-{
-	out_puts("\"");
-	for (; *s != '\0'; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			out_printf("\\%c", c);
-		else if (c < 0x20)
-			out_printf("\\u%04x", c);
-		else
-			out_printf("%c", c);
-	}
-	out_puts("\"");
-}
-
 static int print_env(char **env, enum env_format format)
 {
 	for (size_t i = 0; env[i] != NULL; i++) {
@@ -64,7 +49,7 @@ static int print_env(char **env, enum env_format format)
 			break;
 		case ENV_JSON:
 			out_printf("%s\"%.*s\":", i ? "," : "", nlen, env[i]);
-			put_json(eq + 1);
+			cli_put_json(stdout, eq + 1);
 			break;
 		}
 	}

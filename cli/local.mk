@@ -29,6 +29,8 @@ cli_muster_SOURCES = \
 	cli/run_node.c \
 	cli/run_elastic.c \
 	cli/cmd_run.c \
+	cli/doctor.h cli/doctor_report.c cli/doctor_launch.c cli/doctor_net.c \
+	cli/doctor_port.c cli/doctor_proxy.c cli/cmd_doctor.c \
 	cli/local_accel.c \
 	cli/cmd_watch.c
 cli_muster_LDADD = core/libmuster.la
@@ -43,7 +45,9 @@ shell_tests += tests/cli/default-conf.sh
 shell_tests += tests/cli/addresses.sh
 shell_tests += tests/watch/config.sh
 shell_tests += tests/launch/elastic.sh
+shell_tests += tests/net/doctor.sh
 EXTRA_DIST += \
+	tests/net/lib.sh \
 	tests/watch/lib.sh \
 	tests/cli/static.conf \
 	tests/cli/sparse.conf \

@@ -121,6 +121,29 @@ const struct cli_command cli_commands[] = {
 	  "SIGTERM to their process group, SIGKILL 10 s later, and gives the new ones\n"
 	  "TORCHELASTIC_RESTART_COUNT and MUSTER_RESTART_COUNT.\n",
 	  cmd_run },
+	{ "doctor",
+	  "doctor [--for FRAMEWORK] [--task TYPE:ID] [--jobs J,...] [--nproc-per-node N|gpu]\n"
+	  "              [--timeout S] [--format table|json]",
+	  "check this node's launch before the job starts",
+	  "  --for FRAMEWORK          tensorflow, pytorch (default) or jax, as for env\n"
+	  "  --task TYPE:ID           the node (default: this process's own task)\n"
+	  "  --jobs JOB[,JOB...]      the jobs that train (default: every job but ps\n"
+	  "                           and evaluator)\n"
+	  "  --nproc-per-node N|gpu   processes per node (default 1)\n"
+	  "  --timeout S              finish within S seconds (default 5): name\n"
+	  "                           lookups and connections still pending then are\n"
+	  "                           problems\n"
+	  "  --format FORMAT          table (default): STATUS CHECK SUBJECT DETAIL,\n"
+	  "                           one line per check; json: one object\n"
+	  "  -h, --help               print this help and exit\n"
+	  "Checks, all at once: every peer's name resolves here (a loopback answer\n"
+	  "for another node is a problem); the interface env and run choose, and why;\n"
+	  "each peer answers on it (a refused connection is fine); on the master's\n"
+	  "node, the master port is free; proxy variables without a no_proxy that\n"
+	  "covers the peers; the world size against the scheduler's tasks; duplicate\n"
+	  "nodes and task addresses; visible GPUs against this node's processes.\n"
+	  "Exit status 0: no problem (notes are no problems); 6: a problem.\n",
+	  cmd_doctor },
 	{ "plugins", "plugins",
 	  "list the chain's entries and the state of their plugins",
 	  "  -h, --help  print this help and exit\n", cmd_plugins },

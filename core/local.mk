@@ -3,8 +3,8 @@
 # script) and the unit tests link directly.
 noinst_LTLIBRARIES += core/libmuster-internal.la
 # By layer, from the bottom: error and log; configuration and loading; the
-# built-in backends; the result model; emitters; launch contracts; local
-# devices; contexts and the chain; watch.
+# built-in backends; the result model; emitters; launch contracts; the
+# network path to the peers; local devices; contexts and the chain; watch.
 core_libmuster_internal_la_SOURCES = \
 	core/address.c core/address.h \
 	core/base/error.c core/base/error.h core/base/log.c core/base/log.h \
@@ -22,6 +22,8 @@ core_libmuster_internal_la_SOURCES = \
 	core/emit/master.c \
 	core/launch/launch.h core/launch/launch_nodes.c core/launch/launch_env.c \
 	core/launch/launch_hostfile.c \
+	core/net/lookup.c core/net/lookup.h core/net/route.c core/net/route.h \
+	core/net/netpath.c \
 	core/local/local_devices.c core/local/local_devices.h core/local/local_visible.c \
 	core/local/local_nvidia.c core/local/local_sysfs.c core/local/local_fill.c \
 	core/chain/chain.c core/chain/chain.h core/chain/ctx.c core/chain/ctx.h \
