@@ -39,3 +39,10 @@ EXTRA_DIST += bench/watch/run.sh bench/watch/bench.py bench/watch/tf_poll.py \
 bench-watch: cli/muster$(EXEEXT) all
 	$(SHELL) $(srcdir)/bench/watch/run.sh '$(abs_top_builddir)' '$(abs_top_srcdir)'
 .PHONY: bench-watch
+
+# bench/doctor: muster doctor over 64 peers, in network namespaces as root
+# (`make bench-doctor`).
+EXTRA_DIST += bench/doctor/run.sh
+bench-doctor: bench/bench_process$(EXEEXT) cli/muster$(EXEEXT) all
+	$(SHELL) $(srcdir)/bench/doctor/run.sh '$(abs_top_builddir)' '$(abs_top_srcdir)'
+.PHONY: bench-doctor

@@ -30,7 +30,7 @@ cli_muster_SOURCES = \
 	cli/run_elastic.c \
 	cli/cmd_run.c \
 	cli/doctor.h cli/doctor_report.c cli/doctor_launch.c cli/doctor_net.c \
-	cli/doctor_port.c cli/doctor_proxy.c cli/cmd_doctor.c \
+	cli/doctor_port.c cli/doctor_proxy.c cli/noproxy.c cli/noproxy.h cli/cmd_doctor.c \
 	cli/local_accel.c \
 	cli/cmd_watch.c
 cli_muster_LDADD = core/libmuster.la
