@@ -85,9 +85,6 @@ void doctor_print(FILE *f, const struct doctor_rows *groups, size_t ngroups, int
 /* The worst level among them. */
 enum doctor_level doctor_worst(const struct doctor_rows *groups, size_t ngroups);
 
-/* CLOCK_MONOTONIC in milliseconds. */
-long doctor_now_ms(void);
-
 /* cmd_doctor.c: the checks of `res` and `cl` within `timeout_ms`, the
  * report on `f` (table, or JSON with `json`), when `always` or when a
  * problem is found; 0 when none is, CLI_EXIT_PROBLEM when one is. */

@@ -19,11 +19,12 @@
 #include <unistd.h>
 
 #include "doctor.h"
+#include "lib/clock.h"
 
-static long remaining(long deadline_ms)
+static long remaining(long long deadline_ms)
 {
-	long left = deadline_ms - doctor_now_ms();
-	return left > 0 ? left : 0;
+	long long left = deadline_ms - clock_now_ms();
+	return left > 0 ? (long)left : 0;
 }
 
 static const char *own_host(const struct doctor_launch *dl)
@@ -208,7 +209,7 @@ static void reach_start(struct reach *c, int port)
 }
 
 /* Polls the pending connections until each is decided or time is up. */
-static void reach_wait(struct reach *c, size_t n, long deadline)
+static void reach_wait(struct reach *c, size_t n, long long deadline)
 {
 	struct pollfd *fds = calloc(n ? n : 1, sizeof(*fds));
 	size_t *who = calloc(n ? n : 1, sizeof(*who));
@@ -283,7 +284,7 @@ static void reach_row(struct doctor_rows *r, const struct reach *c, int port, lo
 }
 
 static void reach_rows(struct doctor_rows *r, const struct doctor_launch *dl,
-                       const muster_netpath *path, long deadline, long timeout_ms,
+                       const muster_netpath *path, long long deadline, long timeout_ms,
                        const char *chosen)
 {
 	size_t n = muster_netpath_count(path), k = 0;
@@ -363,7 +364,7 @@ void doctor_check_network(struct doctor_rows *r, const struct doctor_launch *dl,
 	/* Name lookups may take half the time, so that one resolver that
 	 * never answers leaves the connections the other half. */
 	long lookup_ms = timeout_ms / 2 > 0 ? timeout_ms / 2 : 1;
-	long deadline = doctor_now_ms() + timeout_ms;
+	long long deadline = clock_now_ms() + timeout_ms;
 	struct env_probe e = { dl, lookup_ms, NULL, { 0, "" } };
 	muster_error err = { 0, "" };
 	muster_netpath *path = NULL;

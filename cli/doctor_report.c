@@ -5,19 +5,11 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "doctor.h"
 #include "table.h"
 
 static const char *const level_name[] = { "ok", "note", "problem" };
-
-long doctor_now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
 
 /* A copy fit for a terminal line: control bytes (a variable's value may
  * hold any) become '?'. */

@@ -33,7 +33,7 @@ cli_muster_SOURCES = \
 	cli/doctor_port.c cli/doctor_proxy.c cli/noproxy.c cli/noproxy.h cli/cmd_doctor.c \
 	cli/local_accel.c \
 	cli/cmd_watch.c
-cli_muster_LDADD = core/libmuster.la
+cli_muster_LDADD = core/libmuster.la lib/libutil.la
 
 # Its tests: shell scripts driving the program against fixture configs.
 shell_tests += tests/cli/usage.sh

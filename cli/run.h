@@ -93,7 +93,7 @@ struct run_sup {
 	int failure;        /* the first failure's exit status, -1 */
 	int signalled;      /* the first signal muster run got, 0 */
 	int stopping;       /* exits are run_sup_stop()'s doing, not failures */
-	long kill_at;       /* when SIGKILL follows a SIGTERM, 0: not pending */
+	long long kill_at;  /* when SIGKILL follows a SIGTERM (clock_now_ms()), 0: not pending */
 	struct tee *tees;   /* --tee-prefix streams */
 	struct pollfd *fds;
 	struct tee **who;   /* the tee of each polled pipe */

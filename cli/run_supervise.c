@@ -18,9 +18,9 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "lib/clock.h"
 #include "run.h"
 
 #define LINE_MAX_BYTES 65536
@@ -33,13 +33,6 @@ struct tee {
 	char buf[LINE_MAX_BYTES];
 	size_t len;
 };
-
-static long now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
 
 static int status_code(int st)
 {
@@ -145,7 +138,7 @@ static void order(struct run_sup *s, int sig)
 static void start_grace(struct run_sup *s)
 {
 	if (s->kill_at == 0)
-		s->kill_at = now_ms() + RUN_GRACE_S * 1000L;
+		s->kill_at = clock_now_ms() + RUN_GRACE_S * 1000L;
 }
 
 /* A worker ended: the first failure, unless muster run is stopping them
@@ -403,13 +396,13 @@ int run_sup_poll(struct run_sup *s, int fd)
 		}
 	}
 	if (s->kill_at) {
-		long left = s->kill_at - now_ms();
+		long long left = s->kill_at - clock_now_ms();
 		timeout = left > 0 ? (int)left : 0;
 	}
 	int ready = poll(fds, n, timeout);
 	if (ready < 0 && errno != EINTR)
 		return -1;
-	if (s->kill_at && now_ms() >= s->kill_at) {
+	if (s->kill_at && clock_now_ms() >= s->kill_at) {
 		order(s, SIGKILL);
 		s->kill_at = 0;
 	}

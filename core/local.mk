@@ -2,12 +2,12 @@
 # library, which the shared library wraps (exports limited by the version
 # script) and the unit tests link directly.
 noinst_LTLIBRARIES += core/libmuster-internal.la
-# By layer, from the bottom: error and log; configuration and loading; the
+# By layer, from the bottom (lib/ below it all: error and log filling,
+# addresses, time): the public API's small functions; configuration and loading; the
 # built-in backends; the result model; emitters; launch contracts; the
 # network path to the peers; local devices; contexts and the chain; watch.
 core_libmuster_internal_la_SOURCES = \
-	core/address.c core/address.h \
-	core/base/error.c core/base/error.h core/base/log.c core/base/log.h \
+	core/base/error.c \
 	core/config/settings.c core/config/settings.h core/config/cfgview.c \
 	core/config/cfgview.h core/config/unknown.c core/config/unknown.h \
 	core/config/includes.c core/config/includes.h core/config/pathlist.c \
@@ -27,12 +27,12 @@ core_libmuster_internal_la_SOURCES = \
 	core/local/local_devices.c core/local/local_devices.h core/local/local_visible.c \
 	core/local/local_nvidia.c core/local/local_sysfs.c core/local/local_fill.c \
 	core/chain/chain.c core/chain/chain.h core/chain/ctx.c core/chain/ctx.h \
-	core/chain/host.c core/chain/host.h \
+	core/chain/host.c core/chain/host.h core/chain/explain.c core/chain/explain.h \
 	core/watch/watch.c core/watch/watch.h core/watch/watch_entries.c \
 	core/watch/watch_files.c
 core_libmuster_internal_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/core
 core_libmuster_internal_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
-core_libmuster_internal_la_LIBADD = $(LIBCONFIG_LIBS)
+core_libmuster_internal_la_LIBADD = lib/libutil.la $(LIBCONFIG_LIBS)
 
 lib_LTLIBRARIES += core/libmuster.la
 core_libmuster_la_SOURCES =

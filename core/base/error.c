@@ -1,9 +1,9 @@
+/* muster.h's small functions: the text of an error code, the version, free. */
 #include "config.h"
 
-#include "error.h"
-
-#include <stdio.h>
 #include <stdlib.h>
+
+#include <muster/muster.h>
 
 MUSTER_API const char *muster_strerror(int code)
 {
@@ -31,30 +31,4 @@ MUSTER_API const char *muster_version(void)
 MUSTER_API void muster_free(void *p)
 {
 	free(p);
-}
-
-int error_setv(muster_error *err, int code, const char *fmt, va_list ap)
-{
-	if (err) {
-		err->code = code;
-		vsnprintf(err->message, sizeof(err->message), fmt, ap);
-	}
-	return code;
-}
-
-int error_set(muster_error *err, int code, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	error_setv(err, code, fmt, ap);
-	va_end(ap);
-	return code;
-}
-
-void error_clear(muster_error *err)
-{
-	if (err) {
-		err->code = MUSTER_OK;
-		err->message[0] = '\0';
-	}
 }

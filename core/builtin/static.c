@@ -18,11 +18,13 @@
  */
 #include "config.h"
 
-#include "address.h"
 #include "builtin.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "lib/address.h"
+#include "lib/vec.h"
 
 struct static_task {
 	const char *job;
@@ -102,15 +104,9 @@ static int add_task(struct static_state *st, muster_plugin_ctx *pc, const muster
 		st->host->open_error(pc, at, "job '%s': %s", job, why);
 		return -1;
 	}
-	if (st->ntasks == st->cap) {
-		size_t cap = st->cap ? st->cap * 2 : 16;
-		struct static_task *p = realloc(st->tasks, cap * sizeof(*p));
-		if (!p) {
-			st->host->open_error(pc, NULL, "out of memory");
-			return -1;
-		}
-		st->tasks = p;
-		st->cap = cap;
+	if (vec_reserve(&st->tasks, &st->cap, st->ntasks + 1, sizeof(*st->tasks)) < 0) {
+		st->host->open_error(pc, NULL, "out of memory");
+		return -1;
 	}
 	st->tasks[st->ntasks++] = (struct static_task){ job, index, address, accelerators };
 	return 0;

@@ -13,6 +13,9 @@
  * past an entry that answered unavail or tryagain, each such entry is one
  * warning (notfound is "not my environment", no failure); with strict,
  * such an entry fails the chain at once.
+ * An entry whose plugin detects its environment (MUSTER_PLUGIN_DETECTS)
+ * answers notfound without running while MUSTER_NO_DETECT is set.  An
+ * explaining resolve records every entry's answer and noted inputs.
  */
 #include "config.h"
 
@@ -22,7 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/error.h"
+#include "explain.h"
+#include "lib/clock.h"
+#include "lib/error.h"
 #include "local/local_devices.h"
 #include "model/merge.h"
 
@@ -58,29 +63,45 @@ static void collect(struct answer *a, struct muster_call *call, const struct ent
 	}
 }
 
-static void run_entry(struct entry *e, struct answer *a)
+/* MUSTER_NO_DETECT set to anything but "" and "0": entries that detect
+ * their environment stand aside, for a user working by hand inside an
+ * allocation (Lightning's issue 20056, JAX's "deactivate"). */
+static int detection_off(void)
+{
+	const char *v = settings_getenv("MUSTER_NO_DETECT");
+	return v && v[0] && strcmp(v, "0") != 0;
+}
+
+static void run_entry(struct entry *e, struct answer *a, int no_detect,
+                      struct explain_notes *notes)
 {
 	struct muster_call call;
-	struct timespec start;
+	long long start;
 	memset(a, 0, sizeof(*a));
 	if (!e->plugin) {
 		a->status = MUSTER_STATUS_UNAVAIL;
 		snprintf(a->reason, sizeof(a->reason), "%s", e->load_error);
 		return;
 	}
+	if (no_detect && (e->plugin->desc->flags & MUSTER_PLUGIN_DETECTS)) {
+		a->status = MUSTER_STATUS_NOTFOUND;
+		snprintf(a->reason, sizeof(a->reason), "MUSTER_NO_DETECT is set");
+		return;
+	}
 	call_init(&call, &e->pc, e->set->timeout_ms);
+	call.notes = notes;
 	if (builder_init(&call.builder) < 0) {
 		a->status = MUSTER_STATUS_UNAVAIL;
 		snprintf(a->reason, sizeof(a->reason), "out of memory");
 		return;
 	}
-	monotonic_now(&start);
+	start = clock_now_ms();
 	if (e->serialise)
 		pthread_mutex_lock(&e->lock);
 	a->status = (int)e->plugin->desc->resolve(e->state, &host_services, &call);
 	if (e->serialise)
 		pthread_mutex_unlock(&e->lock);
-	a->ms = elapsed_ms(&start);
+	a->ms = (long)(clock_now_ms() - start);
 
 	if (a->status < MUSTER_STATUS_SUCCESS || a->status > MUSTER_STATUS_TRYAGAIN) {
 		snprintf(a->reason, sizeof(a->reason), "answered an invalid status %d", a->status);
@@ -189,25 +210,35 @@ void chain_warned_clear(struct chain_warned *warned)
 	warned->keys = NULL;
 }
 
-int chain_resolve(struct muster_ctx *ctx, struct muster_result **out, muster_error *err)
+/* The entry's record in `x` (NULL: none kept), or NULL. */
+static struct explain_notes *explain_entry(struct muster_explain *x, const struct entry *e)
 {
-	return chain_resolve_warned(ctx, out, err, NULL);
+	return x ? explain_add(x, e->set->name, e->set->plugin) : NULL;
 }
 
-int chain_resolve_warned(struct muster_ctx *ctx, struct muster_result **out, muster_error *err,
-                         struct chain_warned *warned)
+static void explain_outcome(struct explain_notes *n, const struct answer *a)
+{
+	if (n)
+		explain_answer(n, a->status == MUSTER_STATUS_SUCCESS ? MUSTER_OK : status_code(a->status),
+		               a->status == MUSTER_STATUS_SUCCESS ? NULL : a->reason, a->ms);
+}
+
+static int chain_run(struct muster_ctx *ctx, struct muster_result **out, muster_error *err,
+                     struct chain_warned *warned, struct muster_explain *x)
 {
 	struct failure *failures = NULL, **tail = &failures;
 	struct muster_result *merged = NULL;
 	char summary[sizeof(err->message)];
 	size_t used = 0;
-	int code = MUSTER_ENOTFOUND;
+	int code = MUSTER_ENOTFOUND, no_detect = detection_off();
 	summary[0] = '\0';
 
 	for (size_t i = 0; i < ctx->nentries; i++) {
 		struct entry *e = &ctx->entries[i];
+		struct explain_notes *notes = explain_entry(x, e);
 		struct answer a;
-		run_entry(e, &a);
+		run_entry(e, &a, no_detect, notes);
+		explain_outcome(notes, &a);
 		log_msg(&ctx->logger, MUSTER_LOG_INFO, "%s%s%s%s (%ld ms)", e->pc.prefix,
 		        status_name(a.status), a.result ? "" : ": ", a.result ? "" : a.reason, a.ms);
 		int last = i + 1 == ctx->nentries;
@@ -244,6 +275,8 @@ int chain_resolve_warned(struct muster_ctx *ctx, struct muster_result **out, mus
 		} else {
 			merged = a.result;
 		}
+		if (notes)
+			notes->used = 1;
 		if (action == ACTION_RETURN)
 			break;
 	}
@@ -261,4 +294,21 @@ int chain_resolve_warned(struct muster_ctx *ctx, struct muster_result **out, mus
 		return 0;
 	}
 	return error_set(err, code, "no backend could resolve the cluster: %s", summary);
+}
+
+int chain_resolve(struct muster_ctx *ctx, struct muster_result **out, muster_error *err)
+{
+	return chain_run(ctx, out, err, NULL, NULL);
+}
+
+int chain_resolve_warned(struct muster_ctx *ctx, struct muster_result **out, muster_error *err,
+                         struct chain_warned *warned)
+{
+	return chain_run(ctx, out, err, warned, NULL);
+}
+
+int chain_resolve_explain(struct muster_ctx *ctx, struct muster_result **out, muster_error *err,
+                          struct muster_explain *x)
+{
+	return chain_run(ctx, out, err, NULL, x);
 }

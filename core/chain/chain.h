@@ -18,4 +18,9 @@ int chain_resolve_warned(struct muster_ctx *ctx, struct muster_result **out, mus
                          struct chain_warned *warned);
 void chain_warned_clear(struct chain_warned *warned);
 
+/* chain_resolve() recording each entry it runs into `x` (explain.h). */
+struct muster_explain;
+int chain_resolve_explain(struct muster_ctx *ctx, struct muster_result **out, muster_error *err,
+                          struct muster_explain *x);
+
 #endif

@@ -11,7 +11,8 @@
 
 #include "config/cfgview.h"
 #include "chain.h"
-#include "base/error.h"
+#include "explain.h"
+#include "lib/error.h"
 #include "config/unknown.h"
 
 static void apply_options(struct muster_ctx *ctx, const muster_options *o, unsigned *flags)
@@ -238,4 +239,15 @@ MUSTER_API int muster_resolve(muster_result **out, muster_ctx *ctx, muster_error
 		return error_set(err, MUSTER_EINVAL, "muster_resolve: NULL argument");
 	*out = NULL;
 	return chain_resolve(ctx, out, err);
+}
+
+MUSTER_API int muster_resolve_explain(muster_result **out, muster_explain **explain,
+                                      muster_ctx *ctx, muster_error *err)
+{
+	if (!out || !explain || !ctx)
+		return error_set(err, MUSTER_EINVAL, "muster_resolve_explain: NULL argument");
+	*out = NULL;
+	if (!(*explain = calloc(1, sizeof(**explain))))
+		return error_set(err, MUSTER_ENOMEM, "out of memory");
+	return chain_resolve_explain(ctx, out, err, *explain);
 }

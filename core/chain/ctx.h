@@ -6,7 +6,7 @@
 
 #include "host.h"
 #include "config/loader.h"
-#include "base/log.h"
+#include "lib/log.h"
 #include "config/settings.h"
 
 struct entry {

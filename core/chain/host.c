@@ -8,34 +8,18 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "address.h"
+#include "explain.h"
+#include "lib/address.h"
+#include "lib/clock.h"
 #include "config/cfgview.h"
 #include "config/settings.h"
-
-void monotonic_now(struct timespec *ts)
-{
-	clock_gettime(CLOCK_MONOTONIC, ts);
-}
-
-long elapsed_ms(const struct timespec *since)
-{
-	struct timespec now;
-	monotonic_now(&now);
-	return (long)(now.tv_sec - since->tv_sec) * 1000 + (now.tv_nsec - since->tv_nsec) / 1000000;
-}
 
 void call_init(struct muster_call *call, struct muster_plugin_ctx *pc, long budget_ms)
 {
 	memset(call, 0, sizeof(*call));
 	call->pc = pc;
 	call->budget_ms = budget_ms;
-	monotonic_now(&call->deadline);
-	call->deadline.tv_sec += budget_ms / 1000;
-	call->deadline.tv_nsec += (budget_ms % 1000) * 1000000;
-	if (call->deadline.tv_nsec >= 1000000000) {
-		call->deadline.tv_sec++;
-		call->deadline.tv_nsec -= 1000000000;
-	}
+	call->deadline_ms = clock_now_ms() + budget_ms;
 }
 
 static void host_log(muster_plugin_ctx *pc, int level, const char *fmt, ...)
@@ -86,15 +70,12 @@ static void host_fail(muster_call *call, const char *fmt, ...)
 
 static long host_remaining_ms(const muster_call *call)
 {
-	struct timespec now;
 	if (!call)
 		return 0;
 	if (call->watching)
 		return call->budget_ms;
-	monotonic_now(&now);
-	long ms = (long)(call->deadline.tv_sec - now.tv_sec) * 1000 +
-	          (call->deadline.tv_nsec - now.tv_nsec) / 1000000;
-	return ms > 0 ? ms : 0;
+	long long ms = call->deadline_ms - clock_now_ms();
+	return ms > 0 ? (long)ms : 0;
 }
 
 /* The budget bounds CPU work too: a plugin building a huge cluster is
@@ -273,6 +254,72 @@ static int host_hold_port(muster_call *call, int fd, int port)
 	return 0;
 }
 
+static int host_set_placement(muster_call *call, int placement)
+{
+	if (!call)
+		return -1;
+	if (placement != MUSTER_PLACEMENT_NODES && placement != MUSTER_PLACEMENT_PROCESSES)
+		return refuse(call, "set_placement: unknown placement");
+	call->builder.r->placement = placement;
+	return 0;
+}
+
+/* The most hosts a node order holds: far above any scheduler's node
+ * count, far below what would overflow its array. */
+#define NODE_ORDER_MAX (1L << 24)
+
+static int host_set_node_order(muster_call *call, const char *const *hosts, size_t n)
+{
+	char buf[320], why[400];
+	if (!call || (n && !hosts))
+		return refuse(call, "set_node_order: NULL hosts");
+	if (n > NODE_ORDER_MAX)
+		return refuse(call, "set_node_order: more than 16777216 hosts");
+	/* A host is what a task's address has before its port. */
+	for (size_t i = 0; i < n; i++) {
+		if (!hosts[i])
+			return refuse(call, "set_node_order: a NULL host");
+		size_t len = strlen(hosts[i]);
+		if (len + 8 > sizeof(buf)) {
+			snprintf(call->builder.reason, sizeof(call->builder.reason),
+			         "node order: host %zu is %zu bytes long", i, len);
+			return built(call, -1);
+		}
+		address_join(buf, hosts[i], len, 1);
+		if (address_check(buf, why, sizeof(why)) != 0) {
+			snprintf(call->builder.reason, sizeof(call->builder.reason), "node order: %s", why);
+			return built(call, -1);
+		}
+	}
+	return built(call, builder_set_node_order(&call->builder, hosts, n));
+}
+
+/* The most bytes of a job id: every launcher's fits many times over. */
+#define JOB_ID_MAX 256
+
+static int host_set_job_id(muster_call *call, const char *id)
+{
+	if (!call)
+		return -1;
+	if (id) {
+		size_t len = strnlen(id, JOB_ID_MAX + 1);
+		if (len == 0 || len > JOB_ID_MAX)
+			return refuse(call, len ? "set_job_id: the id is longer than 256 bytes"
+			                        : "set_job_id: an empty id");
+		for (size_t i = 0; i < len; i++)
+			if ((unsigned char)id[i] < 0x20 || id[i] == 0x7f)
+				return refuse(call, "set_job_id: the id has a control character");
+	}
+	return built(call, builder_set_string(&call->builder, &call->builder.r->job_id, id));
+}
+
+static int host_note_input(muster_call *call, const char *name, const char *value)
+{
+	if (call && call->notes && name && name[0])
+		explain_note(call->notes, name, value);
+	return 0;
+}
+
 static muster_call *host_watch_call_begin(muster_plugin_ctx *pc, long budget_ms,
                                           void (*failed)(void *data, const char *reason),
                                           void *data)
@@ -336,4 +383,8 @@ const muster_host host_services = {
 	.reserve_tasks = host_reserve_tasks,
 	.watch_call_begin = host_watch_call_begin,
 	.watch_call_end = host_watch_call_end,
+	.set_placement = host_set_placement,
+	.set_node_order = host_set_node_order,
+	.set_job_id = host_set_job_id,
+	.note_input = host_note_input,
 };

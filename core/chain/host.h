@@ -3,14 +3,14 @@
 #ifndef MUSTER_HOST_H
 #define MUSTER_HOST_H
 
-#include <time.h>
-
 #include <libconfig.h>
 
 #include <muster/plugin.h>
 
 #include "model/builder.h"
-#include "base/log.h"
+#include "lib/log.h"
+
+struct explain_notes;
 
 struct muster_plugin_ctx {
 	char prefix[160];              /* "plugin(instance): " */
@@ -24,7 +24,7 @@ struct muster_call {
 	struct builder builder;
 	int build_failed;              /* a builder service refused something */
 	char reason[1024];             /* set by host->fail or the builder */
-	struct timespec deadline;
+	long long deadline_ms;         /* on clock_now_ms()'s clock */
 	long budget_ms;
 	unsigned long built_calls;     /* builder services called, for the clock check */
 	/* A watch's call (host->watch_call_begin): no deadline, each request
@@ -32,6 +32,7 @@ struct muster_call {
 	int watching;
 	void (*failed)(void *data, const char *reason);
 	void *failed_data;
+	struct explain_notes *notes;   /* note_input()'s record; NULL: nobody asked */
 };
 
 extern const muster_host host_services;
@@ -42,7 +43,5 @@ void host_watch_changed(muster_watcher *w);
 int host_watch_stop_fd(const muster_watcher *w);
 
 void call_init(struct muster_call *call, struct muster_plugin_ctx *pc, long budget_ms);
-long elapsed_ms(const struct timespec *since);
-void monotonic_now(struct timespec *ts);
 
 #endif

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "base/error.h"
+#include "lib/error.h"
 
 /* libconfig's own nesting limit: deeper includes fail there too. */
 #define MAX_DEPTH 10

@@ -11,12 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdarg.h>
 #include <unistd.h>
 
 #include <muster/muster.h>
 
 #include "builtin/builtin.h"
+#include "lib/reason.h"
 #include "suggest.h"
 #include "trust.h"
 
@@ -41,17 +41,8 @@ struct registry_entry {
 static pthread_mutex_t loader_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct registry_entry *registry;
 
-static int fail(char *why, size_t len, int code, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int fail(char *why, size_t len, int code, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-	return code;
-}
+/* The reason into `why`, and `code`. */
+#define fail(why, len, code, ...) (reason_fail((why), (len), __VA_ARGS__), (code))
 
 /* dlerror()'s words for a dependency that is missing or too old: only
  * then does ldd help. */
@@ -88,7 +79,7 @@ static void *open_checked(const char *real, char *why, size_t len)
 		if (missing_dependency(msg))
 			snprintf(hint, sizeof(hint), " (is a package or library missing? try: ldd %s)",
 			         real);
-		fail(why, len, MUSTER_EPLUGIN, "cannot load %s: %s%s", real, msg, hint);
+		reason_fail(why, len, "cannot load %s: %s%s", real, msg, hint);
 		close(fd);
 	}
 	return handle;

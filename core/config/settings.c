@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "base/error.h"
+#include "lib/error.h"
 #include "includes.h"
 #include "loader.h"
 #include "model/nameindex.h"

@@ -9,7 +9,7 @@
 #include <muster/muster.h>
 #include <muster/plugin.h>
 
-#include "base/log.h"
+#include "lib/log.h"
 #include "pathlist.h"
 #include "unknown.h"
 

@@ -5,24 +5,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/reason.h"
+
 #define UNSAFE "; refused as unsafe"
 
-static int refuse(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int refuse(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* Refuses what others than root and this user could replace: `path` is
  * `real` itself or one of its directories. */
@@ -36,11 +27,11 @@ static int check_owner_mode(const char *real, const char *path, const struct sta
 	const char *what = is_dir ? ": directory " : "";
 	const char *dir = is_dir ? path : "";
 	if (shared)
-		return refuse(why, len, "%s%s%s is writable by group or others%s" UNSAFE, where, what,
-		              dir, is_dir ? " and not sticky" : "");
+		return reason_fail(why, len, "%s%s%s is writable by group or others%s" UNSAFE, where, what,
+		                   dir, is_dir ? " and not sticky" : "");
 	if (st->st_uid != 0 && st->st_uid != geteuid())
-		return refuse(why, len, "%s%s%s is owned by uid %ld, neither root nor this user" UNSAFE,
-		              where, what, dir, (long)st->st_uid);
+		return reason_fail(why, len, "%s%s%s is owned by uid %ld, neither root nor this user" UNSAFE,
+		                   where, what, dir, (long)st->st_uid);
 	return 0;
 }
 
@@ -50,10 +41,10 @@ static int check_opened(int fd, const char *real, const char *path, int last, ch
 {
 	struct stat st;
 	if (fstat(fd, &st) < 0)
-		return refuse(why, len, "cannot load %s: %s: %s", real, path, strerror(errno));
+		return reason_fail(why, len, "cannot load %s: %s: %s", real, path, strerror(errno));
 	if (last ? !S_ISREG(st.st_mode) : !S_ISDIR(st.st_mode))
-		return refuse(why, len, "cannot load %s: %s is not a %s", real, path,
-		              last ? "regular file" : "directory");
+		return reason_fail(why, len, "cannot load %s: %s is not a %s", real, path,
+		                   last ? "regular file" : "directory");
 	return check_owner_mode(real, path, &st, why, len);
 }
 
@@ -61,17 +52,17 @@ static int open_failed(const char *real, const char *path, char *why, size_t len
 {
 	/* realpath() saw no symbolic link here: one was swapped in since. */
 	if (errno == ELOOP || errno == ENOTDIR)
-		return refuse(why, len, "%s: %s was replaced while it was checked" UNSAFE, real, path);
+		return reason_fail(why, len, "%s: %s was replaced while it was checked" UNSAFE, real, path);
 	if (strcmp(real, path) == 0)
-		return refuse(why, len, "cannot load %s: %s", real, strerror(errno));
-	return refuse(why, len, "cannot load %s: %s: %s", real, path, strerror(errno));
+		return reason_fail(why, len, "cannot load %s: %s", real, strerror(errno));
+	return reason_fail(why, len, "cannot load %s: %s: %s", real, path, strerror(errno));
 }
 
 int trust_open(const char *real, char *why, size_t whylen)
 {
 	char path[PATH_MAX];
 	if (real[0] != '/' || (size_t)snprintf(path, sizeof(path), "%s", real) >= sizeof(path))
-		return refuse(why, whylen, "cannot load %s: not an absolute path", real);
+		return reason_fail(why, whylen, "cannot load %s: not an absolute path", real);
 	int dir = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (dir < 0)
 		return open_failed(real, "/", why, whylen);
@@ -111,15 +102,15 @@ int trust_fd_name(int fd, const char *real, char *name, size_t namelen, char *wh
 	struct stat opened, named;
 	snprintf(name, namelen, "/proc/self/fd/%d", fd);
 	if (fstat(fd, &opened) < 0)
-		return refuse(why, whylen, "cannot load %s: %s", real, strerror(errno));
+		return reason_fail(why, whylen, "cannot load %s: %s", real, strerror(errno));
 	/* Without /proc, dlopen() could only reopen the path, which may no
 	 * longer be the file checked: no fallback. */
 	if (stat(name, &named) < 0 || named.st_dev != opened.st_dev ||
 	    named.st_ino != opened.st_ino)
-		return refuse(why, whylen,
-		              "cannot load %s: /proc/self/fd is unavailable (is /proc mounted?), and "
-		              "a plugin is loaded only through it, so that the file checked is the "
-		              "file loaded; refused",
-		              real);
+		return reason_fail(why, whylen,
+		                   "cannot load %s: /proc/self/fd is unavailable (is /proc mounted?), and "
+		                   "a plugin is loaded only through it, so that the file checked is the "
+		                   "file loaded; refused",
+		                   real);
 	return 0;
 }

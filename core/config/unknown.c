@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base/error.h"
+#include "lib/error.h"
 
 void unknowns_init(struct unknowns *u, const struct logger *lg, int strict)
 {

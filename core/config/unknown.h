@@ -6,7 +6,7 @@
 
 #include <muster/muster.h>
 
-#include "base/log.h"
+#include "lib/log.h"
 
 struct unknowns {
 	const struct logger *lg;

@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "base/error.h"
+#include "lib/error.h"
 #include "jsonw.h"
 #include "model/model.h"
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/error.h"
+#include "lib/error.h"
 #include "emit/jsonw.h"
 #include "launch.h"
 #include "model/nameindex.h"

@@ -6,21 +6,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/error.h"
+#include "lib/error.h"
 #include "emit/jsonw.h"
+#include "lib/env.h"
+#include "lib/vec.h"
 #include "local_devices.h"
 
 int devices_add(struct muster_devices *d, const char *kind, const char *vendor, const char *id,
                 const char *uuid)
 {
-	if (d->n == d->cap) {
-		size_t cap = d->cap ? d->cap * 2 : 8;
-		struct device *grown = realloc(d->dev, cap * sizeof(*grown));
-		if (!grown)
-			return -1;
-		d->dev = grown;
-		d->cap = cap;
-	}
+	if (vec_reserve(&d->dev, &d->cap, d->n + 1, sizeof(*d->dev)) < 0)
+		return -1;
 	struct device *v = &d->dev[d->n++];
 	snprintf(v->kind, sizeof(v->kind), "%s", kind);
 	snprintf(v->vendor, sizeof(v->vendor), "%s", vendor);
@@ -50,10 +46,12 @@ MUSTER_API int muster_local_devices(muster_devices **out, const char *sysroot, m
 		return error_set(err, MUSTER_EINVAL, "muster_local_devices: NULL argument");
 	*out = NULL;
 	if (!sysroot)
-		sysroot = secure_getenv("MUSTER_SYSROOT");
+		sysroot = env_get("MUSTER_SYSROOT");
 	int real = !sysroot || !*sysroot;
 	const char *root = real ? "" : sysroot;
 	struct muster_devices *d = calloc(1, sizeof(*d));
+	/* getenv(), not env_get(): the filters are the runtimes', which read
+	 * them so even in a setuid program. */
 	const char *cuda = getenv("CUDA_VISIBLE_DEVICES");
 	const char *rocr = getenv("ROCR_VISIBLE_DEVICES");
 	const char *hip = getenv("HIP_VISIBLE_DEVICES");

@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "chain/ctx.h"
-#include "base/error.h"
+#include "lib/error.h"
+#include "lib/vec.h"
 #include "local_devices.h"
 #include "model/model.h"
 
@@ -21,7 +22,7 @@ static int count_one(struct muster_result *r, size_t first, uint32_t job, long i
 			r->accels[i].count++;
 			return 0;
 		}
-	if (model_reserve((void **)&r->accels, &r->accels_cap, r->naccels + 1,
+	if (vec_reserve(&r->accels, &r->accels_cap, r->naccels + 1,
 	                  sizeof(*r->accels)) < 0)
 		return -1;
 	/* Counts only: an index names a device under one device order and

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/vec.h"
 #include "local_devices.h"
 
 typedef int (*nvml_void_fn)(void);
@@ -91,14 +92,9 @@ static int from_proc(struct muster_devices *d, const char *root)
 	while ((e = readdir(dir)) != NULL && rc == 0) {
 		if (e->d_name[0] == '.')
 			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			char **grown = realloc(names, cap * sizeof(*names));
-			if (!grown) {
-				rc = -1;
-				break;
-			}
-			names = grown;
+		if (vec_reserve(&names, &cap, n + 1, sizeof(*names)) < 0) {
+			rc = -1;
+			break;
 		}
 		if ((names[n] = strdup(e->d_name)) == NULL)
 			rc = -1;

@@ -3,22 +3,16 @@
 #include "builder.h"
 
 #include <limits.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int fail(struct builder *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#include "lib/reason.h"
+#include "lib/vec.h"
 
-static int fail(struct builder *b, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(b->reason, sizeof(b->reason), fmt, ap);
-	va_end(ap);
-	return -1;
-}
+/* The refusal's reason into the builder, and -1. */
+#define fail(b, ...) reason_fail((b)->reason, sizeof((b)->reason), __VA_ARGS__)
 
 int builder_init(struct builder *b)
 {
@@ -187,7 +181,7 @@ int builder_accel(struct builder *b, const char *name, long index, const char *k
 	struct job *job = builder_job(b, name);
 	if (!job)
 		return -1;
-	if (model_reserve((void **)&r->accels, &r->accels_cap, r->naccels + 1, sizeof(*r->accels)) < 0)
+	if (vec_reserve(&r->accels, &r->accels_cap, r->naccels + 1, sizeof(*r->accels)) < 0)
 		return fail(b, "out of memory");
 	struct accel *a = &r->accels[r->naccels];
 	a->ids = NULL;
@@ -238,6 +232,19 @@ int builder_set_task(struct builder *b, const char *type, long index)
 	if (builder_set_string(b, &b->r->task_type, type) < 0)
 		return -1;
 	b->r->task_index = index < 0 ? -1 : index;
+	return 0;
+}
+
+int builder_set_node_order(struct builder *b, const char *const *hosts, size_t n)
+{
+	const char **order = n ? arena_alloc(&b->r->arena, n * sizeof(*order)) : NULL;
+	if (n && !order)
+		return fail(b, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		if (!(order[i] = arena_strdup(&b->r->arena, hosts[i])))
+			return fail(b, "out of memory");
+	b->r->node_order = order;
+	b->r->nnode_order = n;
 	return 0;
 }
 

@@ -43,6 +43,8 @@ int builder_accel(struct builder *b, const char *job, long index, const char *ki
 int builder_accel_ids(struct builder *b, const char *job, long index, const char *kind,
                       const int *ids, size_t n);
 int builder_set_task(struct builder *b, const char *type, long index);
+/* The scheduler's host order: copies of `n` hosts, replacing any before. */
+int builder_set_node_order(struct builder *b, const char *const *hosts, size_t n);
 /* Replaces *field with a copy of value (NULL clears it). */
 int builder_set_string(struct builder *b, const char **field, const char *value);
 

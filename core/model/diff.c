@@ -7,14 +7,15 @@
 #include <string.h>
 
 #include "diff.h"
-#include "base/error.h"
+#include "lib/error.h"
 #include "emit/jsonw.h"
+#include "lib/vec.h"
 #include "model.h"
 
 static int push(struct muster_change *c, int kind, const char *job, long index,
                 const char *address)
 {
-	if (model_reserve((void **)&c->items[kind], &c->cap[kind], c->n[kind] + 1,
+	if (vec_reserve(&c->items[kind], &c->cap[kind], c->n[kind] + 1,
 	                  sizeof(struct change_item)) < 0)
 		return -1;
 	c->items[kind][c->n[kind]++] = (struct change_item){job, index, address};

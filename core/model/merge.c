@@ -15,7 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/error.h"
+#include "lib/error.h"
+#include "lib/vec.h"
 
 /* Where each job of the next result goes in the union. */
 struct placement {
@@ -89,7 +90,7 @@ static int join_source(struct muster_result *u, const char *add)
 	if (!add)
 		return 0;
 	size_t n = strlen(add), sep = u->source ? 1 : 0;
-	if (model_reserve((void **)&u->union_source, &u->union_source_cap,
+	if (vec_reserve(&u->union_source, &u->union_source_cap,
 	                  u->union_source_len + sep + n + 1, 1) < 0)
 		return -1;
 	char *end = u->union_source + u->union_source_len;
@@ -128,6 +129,12 @@ static struct muster_result *start_union(struct muster_result *first)
 	u->task_index = first->task_index;
 	u->rpc_layer = first->rpc_layer;
 	u->environment = first->environment;
+	/* How the launch numbers processes is the first contributor's alone:
+	 * a later one's order or job id would not describe the union. */
+	u->placement = first->placement;
+	u->node_order = first->node_order;
+	u->nnode_order = first->nnode_order;
+	u->job_id = first->job_id;
 	if (join_source(u, first->source) < 0)
 		goto fail;
 	u->held_fd = first->held_fd;
@@ -227,7 +234,7 @@ static int add_accels(struct muster_result *u, const struct muster_result *next,
 	/* Tasks are never shared, so neither are accelerator keys. */
 	size_t m = u->naccels, total = m + n;
 	if (!m || model_accel_cmp(&u->accels[m - 1], &moved[0]) < 0) {
-		int rc = model_reserve((void **)&u->accels, &u->accels_cap, total, sizeof(*u->accels));
+		int rc = vec_reserve(&u->accels, &u->accels_cap, total, sizeof(*u->accels));
 		if (rc == 0) {
 			memcpy(u->accels + m, moved, n * sizeof(*moved));
 			u->naccels = total;

@@ -14,7 +14,9 @@
  * index is a conflict (MUSTER_ECONFLICT).  Self task, rpc layer and
  * environment come from the first result that has them; accelerators
  * follow their tasks.  master() without a task is answered by the first
- * contributor, as TF's union delegates to its first resolver.
+ * contributor, as TF's union delegates to its first resolver; so are the
+ * placement, node order and job id (the first contributor's, kept alive
+ * as u->first).
  */
 int merge_results(struct muster_result **out, struct muster_result *first,
                   struct muster_result *next, muster_error *err);

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/vec.h"
+
 struct muster_result *model_new(void)
 {
 	struct muster_result *r = calloc(1, sizeof(*r));
@@ -43,28 +45,10 @@ MUSTER_API void muster_result_free(struct muster_result *r)
 	free(r);
 }
 
-int model_reserve(void **array, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return 0;
-	size_t ncap = *cap ? *cap : 1;
-	while (ncap < need) {
-		if (ncap > SIZE_MAX / 2 / size)
-			return -1;
-		ncap *= 2;
-	}
-	void *p = realloc(*array, ncap * size);
-	if (!p)
-		return -1;
-	*array = p;
-	*cap = ncap;
-	return 0;
-}
-
 struct job *model_add_job(struct muster_result *r, const char *name)
 {
 	if (r->njobs >= UINT32_MAX ||
-	    model_reserve((void **)&r->jobs, &r->jobs_cap, r->njobs + 1, sizeof(*r->jobs)) < 0 ||
+	    vec_reserve(&r->jobs, &r->jobs_cap, r->njobs + 1, sizeof(*r->jobs)) < 0 ||
 	    name_index_put(&r->job_index, name, (uint32_t)r->njobs) < 0)
 		return NULL;
 	struct job *job = &r->jobs[r->njobs++];
@@ -104,7 +88,7 @@ const char *model_address(const struct job *job, long index)
 int model_job_reserve(struct job *job, size_t need)
 {
 	size_t cap = job->cap;
-	if (model_reserve((void **)&job->address, &cap, need, sizeof(*job->address)) < 0)
+	if (vec_reserve(&job->address, &cap, need, sizeof(*job->address)) < 0)
 		return -1;
 	/* The index array follows; until it has grown, cap stays the smaller. */
 	if (job->index && cap != job->cap) {

@@ -52,6 +52,10 @@ struct muster_result {
 	const char *master;     /* session_master, or Simple's stored master */
 	int master_rule;        /* enum muster_master_rule */
 	const char *source;     /* "instance" or "a+b" after a merge */
+	int placement;          /* MUSTER_PLACEMENT_* */
+	const char **node_order; /* the scheduler's host order, in the arena */
+	size_t nnode_order;
+	const char *job_id;     /* the launcher's; NULL: none */
 	char *union_source;     /* a merge's growing "a+b+...", which source shows */
 	size_t union_source_len, union_source_cap;
 	int held_fd;            /* reserved port's socket, -1: none (atomic) */
@@ -67,9 +71,6 @@ struct muster_result *model_new(void);
 /* One more owner: muster_result_free() frees at the last. */
 struct muster_result *model_ref(struct muster_result *r);
 
-/* Ensures room for `need` elements of `size` bytes in *array; -1 when out of
- * memory.  Capacities double, so appends cost O(1) amortised. */
-int model_reserve(void **array, size_t *cap, size_t need, size_t size);
 /* Appends an empty job named `name`, which the caller keeps alive as long
  * as the result; NULL when out of memory or beyond UINT32_MAX jobs. */
 struct job *model_add_job(struct muster_result *r, const char *name);

@@ -11,6 +11,21 @@ MUSTER_API const char *muster_result_source(const muster_result *r)
 	return r ? r->source : NULL;
 }
 
+MUSTER_API int muster_result_placement(const muster_result *r)
+{
+	return r ? r->placement : MUSTER_PLACEMENT_NODES;
+}
+
+MUSTER_API const char *muster_result_node_order(const muster_result *r, size_t i)
+{
+	return r && i < r->nnode_order ? r->node_order[i] : NULL;
+}
+
+MUSTER_API const char *muster_result_job_id(const muster_result *r)
+{
+	return r ? r->job_id : NULL;
+}
+
 MUSTER_API size_t muster_result_job_count(const muster_result *r)
 {
 	return r ? r->njobs : 0;

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base/error.h"
+#include "lib/error.h"
 #include "lookup.h"
 #include "route.h"
 

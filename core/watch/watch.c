@@ -18,7 +18,7 @@
 
 #include "chain/chain.h"
 #include "model/diff.h"
-#include "base/error.h"
+#include "lib/error.h"
 #include "chain/host.h"
 #include "model/model.h"
 #include "watch.h"

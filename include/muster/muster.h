@@ -143,8 +143,66 @@ MUSTER_API int muster_ctx_entry_watch(const muster_ctx *ctx, size_t i, long *int
 MUSTER_API int muster_resolve(muster_result **out, muster_ctx *ctx, muster_error *err);
 MUSTER_API void muster_result_free(muster_result *result);
 
+/*
+ * Why the chain answered as it did (`muster resolve --explain`): the
+ * chain is run as muster_resolve() runs it, and what each entry answered
+ * is recorded with the inputs (environment variables, files) its plugin
+ * noted, secret values redacted.  *explain is set whenever the chain ran,
+ * also when it failed (the return value, *out and `err` are then
+ * muster_resolve()'s); NULL only when the arguments are wrong or memory
+ * ran out.  Free it with muster_explain_free().
+ */
+typedef struct muster_explain muster_explain;
+MUSTER_API int muster_resolve_explain(muster_result **out, muster_explain **explain,
+                                      muster_ctx *ctx, muster_error *err);
+MUSTER_API void muster_explain_free(muster_explain *explain);
+
+/* One entry the chain ran, in chain order (the chain stops at the entry
+ * whose action ends it; entries after it are not listed). */
+typedef struct muster_explain_entry {
+	size_t size;          /* sizeof(muster_explain_entry): set it before the call */
+	const char *instance; /* the entry's name */
+	const char *plugin;
+	int code;             /* MUSTER_OK (success), MUSTER_ENOTFOUND, MUSTER_EUNAVAIL or
+	                         MUSTER_ETRYAGAIN: what it answered */
+	const char *reason;   /* why it did not succeed; NULL when it did */
+	long ms;              /* how long it took */
+	int used;             /* its answer is the result, or part of the merged result */
+	size_t inputs;        /* inputs its plugin noted: muster_explain_input_at() */
+	size_t dropped;       /* inputs noted past the limit (muster(3)), not kept */
+} muster_explain_entry;
+
+#define MUSTER_EXPLAIN_ENTRY_INIT { sizeof(muster_explain_entry), NULL, NULL, 0, NULL, 0, 0, 0, 0 }
+
+MUSTER_API size_t muster_explain_entry_count(const muster_explain *explain);
+/* Fills *out (its `size` set first); MUSTER_ENOENT past the last entry. */
+MUSTER_API int muster_explain_entry_at(const muster_explain *explain, size_t i,
+                                       muster_explain_entry *out);
+/* The j-th input entry `i` noted, in the order first noted: its name (a
+ * variable or a file) and value (NULL: unset or absent; "(redacted)" for
+ * a secret).  MUSTER_ENOENT past the last. */
+MUSTER_API int muster_explain_input_at(const muster_explain *explain, size_t i, size_t j,
+                                       const char **name, const char **value);
+
 /* Which backend instance (or "a+b" for a merge) produced the result. */
 MUSTER_API const char *muster_result_source(const muster_result *result);
+
+/*
+ * What the result's tasks are.  MUSTER_PLACEMENT_NODES: each task is a
+ * node on which a launcher starts processes (static, tf_config, the pod
+ * and VM backends).  MUSTER_PLACEMENT_PROCESSES: each task is one process
+ * a scheduler started, its index its rank, several to a host (slurm, lsf,
+ * pbs, mpi).  A merged result has its first contributor's placement, node
+ * order and job id.
+ */
+#define MUSTER_PLACEMENT_NODES 0
+#define MUSTER_PLACEMENT_PROCESSES 1
+MUSTER_API int muster_result_placement(const muster_result *result);
+/* The i-th host of the scheduler's node order, as the backend gave it;
+ * NULL past the last (a backend that gave none has none). */
+MUSTER_API const char *muster_result_node_order(const muster_result *result, size_t i);
+/* The launcher's job id (SLURM_JOB_ID, LSB_JOBID, ...); NULL when none. */
+MUSTER_API const char *muster_result_job_id(const muster_result *result);
 
 /* Jobs, in the order the backend gave them. */
 MUSTER_API size_t muster_result_job_count(const muster_result *result);

@@ -81,9 +81,19 @@ enum muster_master_rule {
 /* resolve() answers the same until the config changes: a watch neither
  * polls the entry nor needs its watch(). */
 #define MUSTER_PLUGIN_CONFIG_ONLY 0x2u
+/* ABI 1.7: the entry detects its environment (tf_config, the schedulers,
+ * the platform backends) rather than reading what its config names.  With
+ * MUSTER_NO_DETECT=1 the core answers notfound for it without calling
+ * resolve(), so the chain falls to its explicit entries. */
+#define MUSTER_PLUGIN_DETECTS 0x4u
+
+/* ABI 1.7: what a result's tasks are (set_placement).  The same numbers
+ * as muster.h's, which repeats these definitions. */
+#define MUSTER_PLACEMENT_NODES 0     /* nodes on which `muster run` starts processes */
+#define MUSTER_PLACEMENT_PROCESSES 1 /* processes a scheduler started, in rank order */
 
 #define MUSTER_PLUGIN_ABI_MAJOR 1
-#define MUSTER_PLUGIN_ABI_MINOR 6
+#define MUSTER_PLUGIN_ABI_MINOR 7
 
 /* Opaque handles owned by the core. */
 typedef struct muster_plugin_ctx muster_plugin_ctx; /* one chain entry */
@@ -190,6 +200,31 @@ typedef struct muster_host {
 	muster_call *(*watch_call_begin)(muster_plugin_ctx *pc, long budget_ms,
 	                                 void (*failed)(void *data, const char *reason), void *data);
 	void (*watch_call_end)(muster_call *call);
+
+	/* ABI 1.7: how the launch numbers this answer's processes.
+	 * set_placement(): MUSTER_PLACEMENT_NODES (the default) or
+	 * MUSTER_PLACEMENT_PROCESSES: each task is one process a scheduler
+	 * started, task index = its rank, several tasks may share a host.
+	 * set_node_order(): the scheduler's order of the hosts (Slurm's node
+	 * list as Slurm writes it, LSF's host order), each as the tasks'
+	 * addresses write it (an IPv6 address in brackets); hosts of tasks not
+	 * listed follow in the order their first task comes, a host listed
+	 * twice counts where it comes first.  set_job_id(): the launcher's job
+	 * id (SLURM_JOB_ID, LSB_JOBID, PBS_JOBID, a platform's); its tasks'
+	 * ports are then not a launcher's master port, and the launch derives
+	 * one from the id.  Each is kept once per answer (a later call
+	 * replaces); 0, or -1 with the reason recorded as the builder's. */
+	int (*set_placement)(muster_call *call, int placement);
+	int (*set_node_order)(muster_call *call, const char *const *hosts, size_t n);
+	int (*set_job_id)(muster_call *call, const char *id);
+	/* ABI 1.7: an environment variable or file that decided the answer,
+	 * and its value (NULL: unset or absent), for `muster resolve
+	 * --explain`.  Noted only when someone asks for the explanation
+	 * (otherwise it costs a branch); the value of a name that looks secret
+	 * (TOKEN, KEY, SECRET, PASSWORD, PASSWD, AUTH, CREDENTIAL, in any case)
+	 * is redacted by the core, whatever the plugin passes.  Never fails the
+	 * answer: 0. */
+	int (*note_input)(muster_call *call, const char *name, const char *value);
 } muster_host;
 
 /* Whether the host has the service `field` (appended in some ABI minor). */
@@ -274,6 +309,41 @@ static inline int muster_plugin_add_job_sized(const muster_host *host, muster_ca
 	if (MUSTER_HOST_HAS(host, reserve_tasks))
 		return host->reserve_tasks(call, job, count);
 	return host->add_job(call, job);
+}
+
+/* The ABI 1.7 services through these, on any host: an older host has no
+ * placement, node order or job id (every task is a node there, as it
+ * always was), and no --explain to note inputs for, so each is left
+ * out there and answers 0. */
+static inline int muster_plugin_set_placement(const muster_host *host, muster_call *call,
+                                              int placement)
+{
+	return MUSTER_HOST_HAS(host, set_placement) ? host->set_placement(call, placement) : 0;
+}
+
+static inline int muster_plugin_set_node_order(const muster_host *host, muster_call *call,
+                                               const char *const *hosts, size_t n)
+{
+	return MUSTER_HOST_HAS(host, set_node_order) ? host->set_node_order(call, hosts, n) : 0;
+}
+
+static inline int muster_plugin_set_job_id(const muster_host *host, muster_call *call,
+                                           const char *id)
+{
+	return MUSTER_HOST_HAS(host, set_job_id) ? host->set_job_id(call, id) : 0;
+}
+
+static inline int muster_plugin_note_input(const muster_host *host, muster_call *call,
+                                           const char *name, const char *value)
+{
+	return MUSTER_HOST_HAS(host, note_input) ? host->note_input(call, name, value) : 0;
+}
+
+/* note_input() of an environment variable's value as this process sees it. */
+static inline int muster_plugin_note_env(const muster_host *host, muster_call *call,
+                                         const char *name)
+{
+	return muster_plugin_note_input(host, call, name, getenv(name));
 }
 
 /*

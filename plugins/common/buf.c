@@ -169,15 +169,6 @@ const char *plugin_read_error(const char *path, int err, size_t max, char *buf, 
 	return buf;
 }
 
-const char *plugin_getenv(const char *name)
-{
-#ifdef HAVE_SECURE_GETENV
-	return secure_getenv(name);
-#else
-	return getenv(name);
-#endif
-}
-
 char *plugin_asprintf(const char *fmt, ...)
 {
 	va_list ap;

@@ -34,8 +34,6 @@ int plugin_read_file(const char *path, size_t max, char **data, size_t *len);
  * MiB"), else strerror's text.  Returns buf. */
 const char *plugin_read_error(const char *path, int err, size_t max, char *buf, size_t size);
 
-/* An environment variable, ignored in setuid/setgid programs. */
-const char *plugin_getenv(const char *name);
 char *plugin_asprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* strerror, thread-safe. */
 const char *plugin_strerror(int err, char *buf, size_t size);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "lib/reason.h"
 #include "layout.h"
 
 int hostfile_read(const char *path, size_t max, char **data, size_t *len, char *why,
@@ -40,11 +41,9 @@ int hostfile_parse(char *data, size_t len, int skip_first, const char **first,
 	const char *nul = memchr(data, '\0', len);
 	long line = 0, empty_at = 0;
 
-	if (nul != NULL) {
-		snprintf(why, whylen, "a NUL byte at offset %zu: not a text file",
-		         (size_t)(nul - data));
-		return -1;
-	}
+	if (nul != NULL)
+		return reason_fail(why, whylen, "a NUL byte at offset %zu: not a text file",
+		                   (size_t)(nul - data));
 	while (p < end) {
 		line++;
 		nl = memchr(p, '\n', (size_t)(end - p));
@@ -60,30 +59,25 @@ int hostfile_parse(char *data, size_t len, int skip_first, const char **first,
 				empty_at = line;
 			continue;
 		}
-		if (empty_at != 0) {
-			snprintf(why, whylen, "line %ld is empty", empty_at);
-			return -1;
-		}
+		if (empty_at != 0)
+			return reason_fail(why, whylen, "line %ld is empty", empty_at);
 		*e = '\0';
-		if (strpbrk(name, "[],") != NULL) {
-			snprintf(why, whylen, "line %ld: \"%.64s\" is not a host name (one host per "
-			                      "line, without brackets or commas)", line, name);
-			return -1;
-		}
+		if (strpbrk(name, "[],") != NULL)
+			return reason_fail(why, whylen,
+			                   "line %ld: \"%.64s\" is not a host name (one host per "
+			                   "line, without brackets or commas)", line, name);
 		if (skip_first) {
 			skip_first = 0;
 			*first = name;
 			continue;
 		}
-		if (slots_add(s, name, 1, LAYOUT_MAX_TASKS) < 0) {
-			snprintf(why, whylen, "line %ld: more than %ld slots, or out of memory", line,
-			         LAYOUT_MAX_TASKS);
-			return -1;
-		}
+		if (slots_add(s, name, 1, LAYOUT_MAX_TASKS) < 0)
+			return reason_fail(why, whylen,
+			                   "line %ld: more than %ld slots, or out of memory", line,
+			                   LAYOUT_MAX_TASKS);
 	}
-	if (s->total == 0) {
-		snprintf(why, whylen, "no %shost in the file", *first != NULL ? "compute " : "");
-		return -1;
-	}
+	if (s->total == 0)
+		return reason_fail(why, whylen,
+		                   "no %shost in the file", *first != NULL ? "compute " : "");
 	return 0;
 }

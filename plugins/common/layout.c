@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/address.h"
+#include "lib/address.h"
 
 /* Ports port_base .. port_base + count - 1 stay within 65535; 0, or -1
  * after fail() naming the host's first task past it. */

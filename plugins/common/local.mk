@@ -1,11 +1,12 @@
 # plugins/common: small helpers the bundled plugins share, linked into
 # each as a PIC convenience library whose symbols stay hidden, so every
 # plugin still exports only its entry: buffers, bounded file reads and
-# other system helpers (buf), natural name order, HTTP media types, time,
-# the schedulers' hosts, slots and task layout (slots, layout, envnum,
-# hostfile), a watch over one file and the host's watch services
-# (filewatch, watchhost), and the core's address check, so that a plugin
-# names what the core would refuse, or leaves it out.
+# other system helpers (buf), natural name order, HTTP media types, the
+# schedulers' hosts, slots and task layout (slots, layout, hostfile), a
+# watch over one file and the host's watch services (filewatch,
+# watchhost).  lib/ comes with it: the address check, so that a plugin
+# names what the core would refuse, or leaves it out; time; the
+# environment.
 noinst_LTLIBRARIES += plugins/common/libplugin_common.la
 plugins_common_libplugin_common_la_SOURCES = \
 	plugins/common/natural.c plugins/common/natural.h \
@@ -13,26 +14,10 @@ plugins_common_libplugin_common_la_SOURCES = \
 	plugins/common/media.c plugins/common/media.h \
 	plugins/common/slots.c plugins/common/slots.h \
 	plugins/common/layout.c plugins/common/layout.h \
-	plugins/common/envnum.c plugins/common/envnum.h \
 	plugins/common/hostfile.c plugins/common/hostfile.h \
-	plugins/common/clock.c plugins/common/clock.h \
 	plugins/common/filewatch.c plugins/common/filewatch.h \
-	plugins/common/watchhost.c plugins/common/watchhost.h \
-	core/address.c core/address.h
-
-# Strict JSON (strict_json.h): every JSON document a backend reads from
-# the environment or a file, apart so that a plugin without JSON does not
-# link cJSON.  It depends on cJSON alone.
-if HAVE_CJSON
-noinst_LTLIBRARIES += plugins/common/libplugin_json.la
-plugins_common_libplugin_json_la_SOURCES = \
-	plugins/common/strict_json.c plugins/common/strict_json.h \
-	plugins/common/strict_json_impl.h \
-	plugins/common/strict_json_syntax.c \
-	plugins/common/strict_json_tree.c
-plugins_common_libplugin_json_la_CPPFLAGS = $(AM_CPPFLAGS) $(CJSON_CFLAGS)
-plugins_common_libplugin_json_la_LIBADD = $(CJSON_LIBS)
-endif
+	plugins/common/watchhost.c plugins/common/watchhost.h
+plugins_common_libplugin_common_la_LIBADD = lib/libutil.la
 
 # The HTTP backends' libcurl setup, limits, wording and retry waits, apart
 # so that a plugin without HTTP does not link libcurl.
@@ -45,7 +30,6 @@ plugins_common_libplugin_http_la_LIBADD = plugins/common/libplugin_common.la $(L
 if HAVE_CMOCKA
 check_PROGRAMS += plugins/common/test_net
 TESTS += plugins/common/test_net
-plugins_common_test_net_SOURCES = plugins/common/test_net.c
 plugins_common_test_net_CPPFLAGS = $(AM_CPPFLAGS) $(LIBCURL_CFLAGS)
 plugins_common_test_net_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 plugins_common_test_net_LDADD = plugins/common/libplugin_http.la $(CMOCKA_LIBS)

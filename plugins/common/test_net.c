@@ -1,40 +1,12 @@
-/* The HTTP backends' shared time, limit, wording and retry helpers
- * (plugins/common/clock.c, http.c). */
+/* The HTTP backends' shared limit, wording and retry helpers
+ * (plugins/common/http.c). */
 #include "config.h"
 
 #include <string.h>
 
 #include "../../tests/lib/test.h"
 
-#include "clock.h"
 #include "http.h"
-
-static void sleeps_on_the_monotonic_clock(void **state)
-{
-	long t0 = clock_now_ms();
-
-	(void)state;
-	clock_sleep_ms(30);
-	assert_in_range(clock_now_ms() - t0, 30, 5000);
-	t0 = clock_now_ms();
-	clock_sleep_ms(0);
-	clock_sleep_ms(-5);
-	assert_in_range(clock_now_ms() - t0, 0, 20);
-	assert_true(clock_wall_s() > 1500000000LL);
-}
-
-static void backoff_doubles_up_to_its_cap(void **state)
-{
-	struct backoff capped = { 200, 2000 }, open = { 100, 0 };
-	static const long want[] = { 200, 400, 800, 1600, 2000, 2000 };
-	size_t i;
-
-	(void)state;
-	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
-		assert_int_equal(backoff_step(&capped), want[i]);
-	for (i = 0; i < 6; i++)
-		assert_int_equal(backoff_step(&open), 100L << i);
-}
 
 static void limits_leave_room_for_the_answer(void **state)
 {
@@ -102,8 +74,6 @@ static void handles_are_made(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(sleeps_on_the_monotonic_clock),
-		cmocka_unit_test(backoff_doubles_up_to_its_cap),
 		cmocka_unit_test(limits_leave_room_for_the_answer),
 		cmocka_unit_test(statuses_are_worded_and_classed),
 		cmocka_unit_test(retry_after_is_read_from_its_header_only),

@@ -29,7 +29,8 @@
 #include <unistd.h>
 
 #include "gce.h"
-#include "../common/clock.h"
+#include "lib/clock.h"
+#include "lib/env.h"
 
 enum source_kind { SRC_NONE, SRC_TOKEN_FILE, SRC_KEY_FILE, SRC_METADATA };
 
@@ -82,10 +83,10 @@ static char *key_file(const struct gce_conf *conf, int *explicit_path)
 	*explicit_path = 1;
 	if (conf->credentials_file != NULL)
 		return strdup(conf->credentials_file);
-	if ((p = plugin_getenv("GOOGLE_APPLICATION_CREDENTIALS")) != NULL && p[0] != '\0')
+	if ((p = env_get("GOOGLE_APPLICATION_CREDENTIALS")) != NULL && p[0] != '\0')
 		return strdup(p);
 	*explicit_path = 0;
-	if ((dir = plugin_getenv("CLOUDSDK_CONFIG")) != NULL && dir[0] != '\0') {
+	if ((dir = env_get("CLOUDSDK_CONFIG")) != NULL && dir[0] != '\0') {
 		char *f = plugin_asprintf("%s/application_default_credentials.json", dir);
 
 		if (f != NULL && access(f, F_OK) == 0)
@@ -93,7 +94,7 @@ static char *key_file(const struct gce_conf *conf, int *explicit_path)
 		free(f);
 		return NULL;
 	}
-	if ((dir = plugin_getenv("HOME")) != NULL && dir[0] != '\0') {
+	if ((dir = env_get("HOME")) != NULL && dir[0] != '\0') {
 		char *f = plugin_asprintf("%s/.config/gcloud/application_default_credentials.json", dir);
 
 		if (f != NULL && access(f, F_OK) == 0)

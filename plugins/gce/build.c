@@ -10,7 +10,7 @@
  *            UnionClusterResolver then concatenates groups the same way).
  * A member missing from instances.list stopped between the two calls: it
  * is left out (logged).  So is an instance whose address is not HOST:PORT
- * (core/address.h), with the reason at info level.  A job left with no
+ * (lib/address.h), with the reason at info level.  A job left with no
  * instance: tryagain.
  */
 #include "config.h"
@@ -24,7 +24,7 @@
 
 #include "gce.h"
 #include "../common/natural.h"
-#include "../../core/address.h"
+#include "lib/address.h"
 
 struct task {
 	const struct gce_member *m;

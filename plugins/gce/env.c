@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "gce.h"
+#include "lib/env.h"
 
 muster_status gce_metadata_get(struct gce_run *run, const char *path, long timeout_ms,
                                struct pbuf *out)
@@ -135,7 +136,7 @@ static int needs_zone(const struct gce_conf *conf)
 muster_status gce_env(struct gce_run *run)
 {
 	const struct gce_conf *conf = run->conf;
-	const char *mh = plugin_getenv("GCE_METADATA_HOST");
+	const char *mh = env_get("GCE_METADATA_HOST");
 	char product[96];
 	int dmi = -1, need_zone = needs_zone(conf);
 	muster_status st;

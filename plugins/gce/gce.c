@@ -34,7 +34,8 @@
 #include <string.h>
 
 #include "gce.h"
-#include "../common/clock.h"
+#include "lib/clock.h"
+#include "lib/vec.h"
 
 /* The distinct zones of all members, in first-seen order. */
 static muster_status member_zones(struct gce_run *run, const struct gce_membervec *jobs,
@@ -52,13 +53,8 @@ static muster_status member_zones(struct gce_run *run, const struct gce_memberve
 				;
 			if (z < *n)
 				continue;
-			if (*n == cap) {
-				char **p = realloc(v, (cap = cap ? cap * 2 : 4) * sizeof(*p));
-
-				if (p == NULL)
-					goto nomem;
-				v = p;
-			}
+			if (vec_reserve(&v, &cap, *n + 1, sizeof(*v)) < 0)
+				goto nomem;
 			if ((v[*n] = strdup(zone)) == NULL)
 				goto nomem;
 			(*n)++;
@@ -82,7 +78,7 @@ static muster_status gce_resolve(void *state, const muster_host *host, muster_ca
 	struct gce_instvec *zones = NULL;
 	char **znames = NULL;
 	size_t nzones = 0, j, z;
-	long start = clock_now_ms();
+	long long start = clock_now_ms();
 	muster_status st;
 
 	memset(&run, 0, sizeof(run));
@@ -110,7 +106,7 @@ static muster_status gce_resolve(void *state, const muster_host *host, muster_ca
 		st = gce_build(&run, jobs, znames, zones, nzones);
 	if (st == MUSTER_STATUS_SUCCESS)
 		host->log(conf->pc, GCE_LOG_DEBUG, "%ld requests, %ld ms", run.requests,
-		          clock_now_ms() - start);
+		          (long)(clock_now_ms() - start));
 
 	for (z = 0; z < nzones; z++) {
 		if (zones != NULL)

@@ -23,7 +23,7 @@
 #include <strings.h>
 
 #include "gce.h"
-#include "../common/clock.h"
+#include "lib/clock.h"
 #include "../common/http.h"
 #include "../common/media.h"
 

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "gce.h"
+#include "lib/vec.h"
 
 #define FIELDS                                                                              \
 	"nextPageToken,items(name,status,networkInterfaces(networkIP,ipv6Address,"          \
@@ -83,15 +84,8 @@ static muster_status parse_item(struct gce_run *run, const char *what, size_t pa
 		                what, page, name);
 		return MUSTER_STATUS_UNAVAIL;
 	}
-	if (out->n == out->cap) {
-		size_t cap = out->cap ? out->cap * 2 : 256;
-		struct gce_inst *p = realloc(out->v, cap * sizeof(*p));
-
-		if (p == NULL)
-			return gce_nomem(run);
-		out->v = p;
-		out->cap = cap;
-	}
+	if (vec_reserve(&out->v, &out->cap, out->n + 1, sizeof(*out->v)) < 0)
+		return gce_nomem(run);
 	in = &out->v[out->n];
 	memset(in, 0, sizeof(*in));
 	ip = pick_address(run->conf, item);

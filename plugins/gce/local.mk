@@ -25,7 +25,6 @@ endif
 # endpoint and the Compute API that they start (tests/gce/fake_gce.py).
 if BUILD_GCE
 check_PROGRAMS += tests/gce/gce_helper
-tests_gce_gce_helper_SOURCES = tests/gce/gce_helper.c
 tests_gce_gce_helper_LDADD = core/libmuster.la
 EXTRA_tests_gce_gce_helper_DEPENDENCIES = plugins/gce/gce.la cli/muster
 endif

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "gce.h"
-
+#include "lib/vec.h"
 
 void gce_membervec_free(struct gce_membervec *v)
 {
@@ -53,16 +53,9 @@ static muster_status add_member(struct gce_run *run, const char *what, size_t pa
 		zone = strdup(group_zone);
 	if (zone == NULL)
 		return gce_nomem(run);
-	if (out->n == out->cap) {
-		size_t cap = out->cap ? out->cap * 2 : 64;
-		struct gce_member *p = realloc(out->v, cap * sizeof(*p));
-
-		if (p == NULL) {
-			free(zone);
-			return gce_nomem(run);
-		}
-		out->v = p;
-		out->cap = cap;
+	if (vec_reserve(&out->v, &out->cap, out->n + 1, sizeof(*out->v)) < 0) {
+		free(zone);
+		return gce_nomem(run);
 	}
 	m = &out->v[out->n];
 	memset(m, 0, sizeof(*m));

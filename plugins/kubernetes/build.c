@@ -8,7 +8,7 @@
  *   port: the container port named `port_name` when a pod has one, else
  *   `port` (8470, TF's; 2222 and tfjob-port with kubeflow addresses).
  *
- * A pod whose address is not HOST:PORT (core/address.h: a pod IP with a
+ * A pod whose address is not HOST:PORT (lib/address.h: a pod IP with a
  * port or brackets of its own, a label no DNS name has) is left out, with
  * the reason at info level; the pods after it in the job move up one
  * index, as if it were not listed (with order = "label", its index stays
@@ -30,13 +30,14 @@
 #include <unistd.h>
 
 #include "k8s.h"
-#include "../../core/address.h"
+#include "lib/address.h"
+#include "lib/env.h"
 
 static char *kubeflow_address(const struct k8s_run *run, const struct k8s_podvec *v,
                               const struct k8s_pod *p, long port)
 {
 	const char *domain = run->conf->cluster_domain != NULL ? run->conf->cluster_domain
-	                                                       : plugin_getenv("CUSTOM_CLUSTER_DOMAIN");
+	                                                       : env_get("CUSTOM_CLUSTER_DOMAIN");
 	const char *ns = p->ns != 0 ? k8s_str(v, p->ns)
 	                 : run->conf->namespace != NULL ? run->conf->namespace
 	                 : run->conn.namespace != NULL  ? run->conn.namespace
@@ -94,9 +95,9 @@ static const char *self_name(const struct k8s_conf *conf, char *buf, size_t size
 
 	if (conf->self_pod != NULL)
 		return conf->self_pod;
-	if ((s = plugin_getenv("POD_NAME")) != NULL && s[0] != '\0')
+	if ((s = env_get("POD_NAME")) != NULL && s[0] != '\0')
 		return s;
-	if ((s = plugin_getenv("HOSTNAME")) != NULL && s[0] != '\0')
+	if ((s = env_get("HOSTNAME")) != NULL && s[0] != '\0')
 		return s;
 	if (gethostname(buf, size) == 0) {
 		buf[size - 1] = '\0';
@@ -111,7 +112,7 @@ muster_status k8s_build(struct k8s_run *run, struct k8s_podvec *jobs)
 	const muster_host *h = run->host;
 	char hostbuf[256];
 	const char *self = self_name(conf, hostbuf, sizeof(hostbuf));
-	const char *self_ns = conf->all_namespaces ? plugin_getenv("POD_NAMESPACE") : NULL;
+	const char *self_ns = conf->all_namespaces ? env_get("POD_NAMESPACE") : NULL;
 	int self_found = 0;
 	size_t j, i, k;
 

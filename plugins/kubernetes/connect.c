@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "k8s.h"
+#include "lib/env.h"
 
 /* Frees a credential, its bytes wiped first. */
 static void k8s_blob_clear(struct k8s_blob *b)
@@ -80,7 +81,7 @@ static muster_status explicit_settings(struct k8s_run *run)
 /* $KUBECONFIG's first existing file, else ~/.kube/config; NULL: none. */
 static char *default_kubeconfig(void)
 {
-	const char *env = plugin_getenv("KUBECONFIG");
+	const char *env = env_get("KUBECONFIG");
 	const char *home;
 	char *path;
 
@@ -102,7 +103,7 @@ static char *default_kubeconfig(void)
 		}
 		return NULL; /* as kubectl: $KUBECONFIG replaces ~/.kube/config */
 	}
-	home = plugin_getenv("HOME");
+	home = env_get("HOME");
 	if (home == NULL || home[0] == '\0') {
 		struct passwd pw, *res = NULL;
 		char buf[1024];
@@ -124,7 +125,7 @@ static muster_status in_cluster(struct k8s_run *run, const char *host)
 {
 	const struct k8s_conf *conf = run->conf;
 	struct k8s_conn *c = &run->conn;
-	const char *port = plugin_getenv("KUBERNETES_SERVICE_PORT");
+	const char *port = env_get("KUBERNETES_SERVICE_PORT");
 	const char *dir = conf->sa_dir != NULL ? conf->sa_dir : K8S_SA_DIR;
 	char *path, *ns;
 	size_t len;
@@ -183,12 +184,12 @@ muster_status k8s_connect(struct k8s_run *run)
 		free(path);
 		return st;
 	}
-	host = plugin_getenv("KUBERNETES_SERVICE_HOST");
+	host = env_get("KUBERNETES_SERVICE_HOST");
 	if (host != NULL && host[0] != '\0')
 		return in_cluster(run, host);
 	run->host->fail(run->call, "no API server: no server setting, no kubeconfig (%s), and not "
 	                           "in a pod (KUBERNETES_SERVICE_HOST is not set)",
-	                plugin_getenv("KUBECONFIG") != NULL ? "none of $KUBECONFIG's files exists"
+	                env_get("KUBECONFIG") != NULL ? "none of $KUBECONFIG's files exists"
 	                                                 : "~/.kube/config does not exist");
 	return MUSTER_STATUS_NOTFOUND;
 }

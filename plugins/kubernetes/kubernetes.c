@@ -40,7 +40,7 @@
 #include <string.h>
 
 #include "k8s.h"
-#include "../common/clock.h"
+#include "lib/clock.h"
 
 /* Not ready: why, as "Pending", "Terminating", "Running but has no pod IP yet". */
 static const char *not_ready(const struct k8s_run *run, const struct k8s_podvec *v,
@@ -114,7 +114,8 @@ static muster_status k8s_resolve(void *state, const muster_host *host, muster_ca
 	struct k8s_run run;
 	struct k8s_podvec *jobs = NULL;
 	struct backoff backoff = { 200, 2000 };
-	long start = clock_now_ms(), list_ms = 0;
+	long long start = clock_now_ms();
+	long list_ms = 0;
 	muster_status st;
 	size_t j;
 
@@ -135,7 +136,8 @@ static muster_status k8s_resolve(void *state, const muster_host *host, muster_ca
 	while (st == MUSTER_STATUS_SUCCESS) {
 		char msg[400];
 		size_t ready, total;
-		long t0 = clock_now_ms(), waited, left;
+		long long t0 = clock_now_ms();
+		long waited, left;
 
 		for (j = 0; j < conf->njobs && st == MUSTER_STATUS_SUCCESS; j++) {
 			st = k8s_list_job(&run, &conf->jobs[j], &jobs[j]);
@@ -147,14 +149,14 @@ static muster_status k8s_resolve(void *state, const muster_host *host, muster_ca
 		k8s_list_free(&run);
 		if (st != MUSTER_STATUS_SUCCESS)
 			break;
-		list_ms = clock_now_ms() - t0;
+		list_ms = (long)(clock_now_ms() - t0);
 		if (readiness(&run, jobs, msg, sizeof(msg), &ready, &total) == NULL) {
 			host->log(conf->pc, K8S_LOG_DEBUG, "%zu pods, %ld requests, %ld ms", total,
-			          run.requests, clock_now_ms() - start);
+			          run.requests, (long)(clock_now_ms() - start));
 			st = k8s_build(&run, jobs);
 			break;
 		}
-		waited = clock_now_ms() - start;
+		waited = (long)(clock_now_ms() - start);
 		left = host->remaining_ms(call);
 		if (conf->wait_ms > waited) {
 			long margin = 2 * list_ms > 100 ? 2 * list_ms : 100;

@@ -35,7 +35,6 @@ endif
 # (tests/kubernetes/fake_apiserver.py, pods from a recorded real pod).
 if BUILD_KUBERNETES
 check_PROGRAMS += tests/kubernetes/k8s_helper
-tests_kubernetes_k8s_helper_SOURCES = tests/kubernetes/k8s_helper.c
 tests_kubernetes_k8s_helper_LDADD = core/libmuster.la
 EXTRA_tests_kubernetes_k8s_helper_DEPENDENCIES = plugins/kubernetes/kubernetes.la cli/muster
 

@@ -21,7 +21,7 @@
 
 #include <cJSON.h>
 
-#include "../common/clock.h"
+#include "lib/clock.h"
 #include "../common/watchhost.h"
 #include "k8s.h"
 
@@ -58,8 +58,8 @@ struct stream {
 	int relist;            /* 410 Gone seen */
 	int broken;            /* an event that cannot be read */
 	long code;
-	long started_ms;       /* when the current request began */
-	long due_ms;           /* not running: when to start again */
+	long long started_ms;  /* when the current request began */
+	long long due_ms;      /* not running: when to start again */
 	struct backoff backoff;
 	char errbuf[CURL_ERROR_SIZE];
 	struct pbuf line;      /* the event being received */
@@ -409,7 +409,7 @@ static void stream_stop(struct k8s_watch *kw, struct stream *s)
 	s->curl = NULL;
 }
 
-static void retry_later(struct stream *s, long now)
+static void retry_later(struct stream *s, long long now)
 {
 	long wait = backoff_step(&s->backoff);
 
@@ -420,7 +420,7 @@ static void retry_later(struct stream *s, long now)
 /* A stream ended: when and how it starts again. */
 static void stream_done(struct k8s_watch *kw, struct stream *s, CURLcode rc)
 {
-	long now = clock_now_ms();
+	long long now = clock_now_ms();
 	int healthy = now - s->started_ms >= K8S_HEALTHY_MS;
 
 	stream_stop(kw, s);
@@ -505,7 +505,7 @@ static int reap_done(struct k8s_watch *kw)
  * waiting), at most a second. */
 static int poll_wait_ms(const struct k8s_watch *kw)
 {
-	long now = clock_now_ms(), wait = 1000;
+	long long now = clock_now_ms(), wait = 1000;
 
 	for (size_t i = 0; i < kw->n; i++)
 		if (kw->s[i].curl == NULL && kw->s[i].due_ms - now < wait)

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "virt.h"
+#include "lib/vec.h"
 
 static struct virt_nodedev *lookup(struct virt_run *run, const char *name)
 {
@@ -38,15 +39,9 @@ static struct virt_nodedev *lookup(struct virt_run *run, const char *name)
 	for (i = 0; i < run->nnodedevs; i++)
 		if (strcmp(run->nodedevs[i].name, name) == 0)
 			return &run->nodedevs[i];
-	if (run->nnodedevs == run->capnodedevs) {
-		size_t cap = run->capnodedevs ? run->capnodedevs * 2 : 16;
-		struct virt_nodedev *g = realloc(run->nodedevs, cap * sizeof(*g));
-
-		if (g == NULL)
-			return NULL;
-		run->nodedevs = g;
-		run->capnodedevs = cap;
-	}
+	if (vec_reserve(&run->nodedevs, &run->capnodedevs, run->nnodedevs + 1,
+	                sizeof(*run->nodedevs)) < 0)
+		return NULL;
 	n = &run->nodedevs[run->nnodedevs];
 	memset(n, 0, sizeof(*n));
 	if ((n->name = strdup(name)) == NULL)

@@ -7,7 +7,7 @@
  * order (tf-worker-10 after tf-worker-9; order = "name" compares plain
  * strings).
  *
- * A domain whose address is not HOST:PORT (core/address.h; the guest agent
+ * A domain whose address is not HOST:PORT (lib/address.h; the guest agent
  * reports what the guest says) is left out, with the reason at info level;
  * its index stays empty, as indices are given before addresses are asked.
  *
@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 #include "../common/natural.h"
-#include "../../core/address.h"
+#include "lib/address.h"
 #include "virt.h"
 
 /* Sort key: job, then explicit index, then name. */

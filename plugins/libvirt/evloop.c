@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "../common/clock.h"
+#include "lib/clock.h"
 #include "virt.h"
 
 /* How long a barrier waits for a loop the host runs (ours: for ever). */

@@ -47,7 +47,7 @@
 
 #include <libvirt/virterror.h>
 
-#include "../common/clock.h"
+#include "lib/clock.h"
 #include "../common/watchhost.h"
 #include "virt.h"
 
@@ -66,7 +66,7 @@ enum { EV_LIFECYCLE, EV_METADATA, EV_DEVICE_ADDED, EV_DEVICE_REMOVED, EV_COUNT }
 /* A domain awaited for its address. */
 struct awaited {
 	unsigned char uuid[VIR_UUID_BUFLEN];
-	long since_ms;
+	long long since_ms;
 };
 
 struct virt_watch {
@@ -88,10 +88,10 @@ struct virt_watch {
 	struct awaited awaited[VIRT_WATCH_MAX_AWAITED];
 	size_t nawaited;
 	/* The watch's thread only. */
-	long check_at;
+	long long check_at;
 	struct backoff check;     /* the awaited domains' next recheck */
-	long poll_at;
-	long reconnect_at;
+	long long poll_at;
+	long long reconnect_at;
 	struct backoff reconnect;
 };
 
@@ -239,13 +239,13 @@ static int still_awaited(struct virt_watch *ws, const unsigned char *uuid, char 
 /* One pass over the awaited domains (callbacks may append meanwhile). */
 static void check_awaited(struct virt_watch *ws)
 {
-	long now = clock_now_ms();
+	long long now = clock_now_ms();
 	size_t i = 0;
 
 	while (!watch_stopping(ws->host, ws->w, 0)) { /* between libvirt calls too */
 		unsigned char uuid[VIR_UUID_BUFLEN];
 		char name[256];
-		long since;
+		long long since;
 		int keep;
 
 		pthread_mutex_lock(&ws->lock);
@@ -355,9 +355,9 @@ static int connect_and_register(struct virt_watch *ws)
 }
 
 /* Milliseconds until the first deadline, -1: none. */
-static int next_timeout(struct virt_watch *ws, long now)
+static int next_timeout(struct virt_watch *ws, long long now)
 {
-	long at = -1;
+	long long at = -1;
 
 	if (ws->run.conn == NULL)
 		at = ws->reconnect_at;
@@ -370,7 +370,7 @@ static int next_timeout(struct virt_watch *ws, long now)
 	return at <= now ? 0 : at - now > INT32_MAX ? INT32_MAX : (int)(at - now);
 }
 
-static void try_reconnect(struct virt_watch *ws, long now)
+static void try_reconnect(struct virt_watch *ws, long long now)
 {
 	const struct virt_conf *conf = ws->run.conf;
 
@@ -406,7 +406,7 @@ static int watch_loop(struct virt_watch *ws)
 
 	ws->poll_at = clock_now_ms() + conf->address_poll_ms;
 	for (;;) {
-		long now = clock_now_ms();
+		long long now = clock_now_ms();
 		int closed, reason, fresh, overflow;
 		uint64_t v;
 

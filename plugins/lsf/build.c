@@ -14,26 +14,8 @@
 #include <stdio.h>
 
 #include "lsf.h"
-#include "plugins/common/envnum.h"
+#include "lib/env.h"
 #include "plugins/common/layout.h"
-
-/* The first set variable of `names` into *out: 1, 0 when none is set, -1
- * after fail(); *which names it. */
-static int env_pick(const muster_host *host, muster_call *call, const char *const *names,
-                    long lo, long hi, long *out, const char **which)
-{
-	char why[200];
-	int i = env_first(names);
-
-	if (i < 0)
-		return 0;
-	*which = names[i];
-	if (env_long(names[i], lo, hi, out, why, sizeof(why)) < 0) {
-		host->fail(call, "%s", why);
-		return -1;
-	}
-	return 1;
-}
 
 /* The first n slots of s. */
 static int first_slots(const struct slots *s, long n, struct slots *out)
@@ -71,17 +53,20 @@ muster_status lsf_build(const muster_host *host, muster_call *call, const struct
 	struct layout_job all;
 	struct layout l = { .source = source, .jobs = &all, .njobs = 1,
 	                    .port_base = conf->port_base, .rpc_layer = conf->rpc_layer };
+	struct env_reader env = ENV_READER_INIT;
 	muster_status st;
 	int rc;
 
-	rc = env_pick(host, call, ranks, 0, LAYOUT_MAX_TASKS - 1, &rank, &rank_var);
-	if (rc == 0)
-		host->fail(call, "no rank: neither JSM_NAMESPACE_RANK nor OMPI_COMM_WORLD_RANK is "
-		                 "set (start the tasks with jsrun or mpirun)");
-	if (rc <= 0)
+	rc = env_int_first(&env, ranks, 0, LAYOUT_MAX_TASKS - 1, &rank, &rank_var);
+	if (rc <= 0) {
+		host->fail(call, rc == 0 ? "no rank: %s (start the tasks with jsrun or mpirun)" : "%s",
+		           env.why);
 		return MUSTER_STATUS_UNAVAIL;
-	if (env_pick(host, call, sizes, 1, LAYOUT_MAX_TASKS, &size, &size_var) < 0)
+	}
+	if (env_int_first(&env, sizes, 1, LAYOUT_MAX_TASKS, &size, &size_var) < 0) {
+		host->fail(call, "%s", env.why);
 		return MUSTER_STATUS_UNAVAIL;
+	}
 	if (size > s->total) {
 		host->fail(call, "%s is %ld but %s has %ld compute slots", size_var, size, source,
 		           s->total);
@@ -98,7 +83,9 @@ muster_status lsf_build(const muster_host *host, muster_call *call, const struct
 		host->fail(call, "out of memory");
 		return MUSTER_STATUS_UNAVAIL;
 	}
-	rc = env_pick(host, call, locals, 0, LAYOUT_MAX_TASKS - 1, &local, &local_var);
+	rc = env_int_first(&env, locals, 0, LAYOUT_MAX_TASKS - 1, &local, &local_var);
+	if (rc < 0)
+		host->fail(call, "%s", env.why);
 	if (rc > 0 && local != slot_on_host(&used, rank)) {
 		host->fail(call, "%s is %ld but rank %ld has slot %ld of its host in %s: the ranks "
 		           "are not placed in rank-file order", local_var, local, rank,

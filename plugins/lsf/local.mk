@@ -5,6 +5,5 @@ plugins_lsf_lsf_la_SOURCES = \
 	plugins/lsf/lsf.c plugins/lsf/lsf.h \
 	plugins/lsf/mcpu.c \
 	plugins/lsf/build.c
-plugins_lsf_lsf_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 plugins_lsf_lsf_la_LDFLAGS = $(muster_plugin_ldflags)
 plugins_lsf_lsf_la_LIBADD = plugins/common/libplugin_common.la

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "lsf.h"
+#include "lib/env.h"
 #include "plugins/common/buf.h"
 #include "plugins/common/hostfile.h"
 #include "plugins/common/layout.h"
@@ -110,10 +111,10 @@ static muster_status from_mcpu_hosts(const muster_host *host, muster_call *call,
 
 static muster_status lsf_resolve(void *state, const muster_host *host, muster_call *call)
 {
-	const char *rankfile = plugin_getenv("LSB_DJOB_RANKFILE");
-	const char *mcpu = plugin_getenv("LSB_MCPU_HOSTS");
+	const char *rankfile = env_get("LSB_DJOB_RANKFILE");
+	const char *mcpu = env_get("LSB_MCPU_HOSTS");
 
-	if (plugin_getenv("LSB_JOBID") == NULL) {
+	if (env_get("LSB_JOBID") == NULL) {
 		host->fail(call, "LSB_JOBID is not set: not an LSF job");
 		return MUSTER_STATUS_NOTFOUND;
 	}

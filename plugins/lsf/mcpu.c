@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/reason.h"
 #include "lsf.h"
 #include "plugins/common/layout.h"
 
@@ -33,34 +34,29 @@ int lsf_mcpu_parse(char *text, const char **first, struct slots *s, char *why, s
 	while ((name = next_word(&p)) != NULL) {
 		pair++;
 		count = next_word(&p);
-		if (count == NULL) {
-			snprintf(why, whylen, "host \"%.64s\" (pair %ld) has no slot count", name, pair);
-			return -1;
-		}
+		if (count == NULL)
+			return reason_fail(why, whylen,
+			                   "host \"%.64s\" (pair %ld) has no slot count", name, pair);
 		errno = 0;
 		n = strtol(count, &end, 10);
 		if (*count < '0' || *count > '9' || *end != '\0' || errno != 0 || n < 1 ||
 		    n > LAYOUT_MAX_TASKS) {
-			snprintf(why, whylen, "host \"%.64s\": \"%.20s\" is not a slot count from 1 to "
-			                      "%ld", name, count, LAYOUT_MAX_TASKS);
-			return -1;
+			return reason_fail(why, whylen,
+			                   "host \"%.64s\": \"%.20s\" is not a slot count from 1 to "
+			                   "%ld", name, count, LAYOUT_MAX_TASKS);
 		}
-		if (strpbrk(name, "[],") != NULL) {
-			snprintf(why, whylen, "\"%.64s\" is not a host name", name);
-			return -1;
-		}
+		if (strpbrk(name, "[],") != NULL)
+			return reason_fail(why, whylen, "\"%.64s\" is not a host name", name);
 		if (pair == 1) {
 			*first = name;
 			continue;
 		}
-		if (slots_add(s, name, n, LAYOUT_MAX_TASKS) < 0) {
-			snprintf(why, whylen, "more than %ld slots, or out of memory", LAYOUT_MAX_TASKS);
-			return -1;
-		}
+		if (slots_add(s, name, n, LAYOUT_MAX_TASKS) < 0)
+			return reason_fail(why, whylen,
+			                   "more than %ld slots, or out of memory", LAYOUT_MAX_TASKS);
 	}
-	if (s->total == 0) {
-		snprintf(why, whylen, pair == 0 ? "no host" : "no compute host after the launch host");
-		return -1;
-	}
+	if (s->total == 0)
+		return reason_fail(why, whylen,
+		                   pair == 0 ? "no host" : "no compute host after the launch host");
 	return 0;
 }

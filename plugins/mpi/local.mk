@@ -6,6 +6,5 @@ plugins_mpi_mpi_la_SOURCES = \
 	plugins/mpi/options.c \
 	plugins/mpi/env.c \
 	plugins/mpi/pmix.c
-plugins_mpi_mpi_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 plugins_mpi_mpi_la_LDFLAGS = $(muster_plugin_ldflags)
 plugins_mpi_mpi_la_LIBADD = plugins/common/libplugin_common.la

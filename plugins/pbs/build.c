@@ -10,21 +10,21 @@
 
 #include <stdio.h>
 
+#include "lib/env.h"
 #include "pbs.h"
-#include "plugins/common/envnum.h"
 #include "plugins/common/hostfile.h"
 
 /* PBS_NODENUM, when set, must be the host of this rank's slot. */
 static muster_status check_nodenum(const muster_host *host, muster_call *call,
                                    const struct slots *s, long rank)
 {
-	char why[200];
+	struct env_reader env = ENV_READER_INIT;
 	long nodenum = 0, seen = 0;
 	size_t h;
-	int rc = env_long("PBS_NODENUM", 0, LAYOUT_MAX_TASKS, &nodenum, why, sizeof(why));
+	int rc = env_int(&env, "PBS_NODENUM", 0, LAYOUT_MAX_TASKS, &nodenum);
 
 	if (rc < 0) {
-		host->fail(call, "%s", why);
+		host->fail(call, "%s", env.why);
 		return MUSTER_STATUS_UNAVAIL;
 	}
 	if (rc == 0)

@@ -5,6 +5,5 @@ plugins_pbs_pbs_la_SOURCES = \
 	plugins/pbs/pbs.c plugins/pbs/pbs.h \
 	plugins/pbs/options.c \
 	plugins/pbs/build.c
-plugins_pbs_pbs_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 plugins_pbs_pbs_la_LDFLAGS = $(muster_plugin_ldflags)
 plugins_pbs_pbs_la_LIBADD = plugins/common/libplugin_common.la

@@ -18,9 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "lib/env.h"
 #include "pbs.h"
-#include "plugins/common/buf.h"
-#include "plugins/common/envnum.h"
 #include "plugins/common/hostfile.h"
 
 static int pbs_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
@@ -36,16 +35,13 @@ static int pbs_open(const muster_host *host, muster_plugin_ctx *pc, void **state
 static muster_status read_rank(const muster_host *host, muster_call *call, long *rank)
 {
 	static const char *const names[] = { "PBS_TASKNUM", "OMPI_COMM_WORLD_RANK", NULL };
-	char why[200];
-	int which = env_first(names);
+	struct env_reader env = ENV_READER_INIT;
+	const char *which;
+	int rc = env_int_first(&env, names, 0, LAYOUT_MAX_TASKS - 1, rank, &which);
 
-	if (which < 0) {
-		host->fail(call, "no rank: neither PBS_TASKNUM nor OMPI_COMM_WORLD_RANK is set "
-		                 "(start the tasks with pbsdsh or mpirun)");
-		return MUSTER_STATUS_UNAVAIL;
-	}
-	if (env_long(names[which], 0, LAYOUT_MAX_TASKS - 1, rank, why, sizeof(why)) < 0) {
-		host->fail(call, "%s", why);
+	if (rc <= 0) {
+		host->fail(call, rc == 0 ? "no rank: %s (start the tasks with pbsdsh or mpirun)" : "%s",
+		           env.why);
 		return MUSTER_STATUS_UNAVAIL;
 	}
 	return MUSTER_STATUS_SUCCESS;
@@ -54,7 +50,7 @@ static muster_status read_rank(const muster_host *host, muster_call *call, long 
 static muster_status pbs_resolve(void *state, const muster_host *host, muster_call *call)
 {
 	const struct pbs_conf *conf = state;
-	const char *path = plugin_getenv("PBS_NODEFILE");
+	const char *path = env_get("PBS_NODEFILE");
 	char source[300], why[300];
 	char *data = NULL;
 	size_t len = 0;

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "sagemaker.h"
-#include "core/address.h"
+#include "lib/address.h"
 
 static int by_name(const void *a, const void *b)
 {

@@ -3,7 +3,7 @@
  * SM_HOSTS (["algo-1","algo-2"]) and resourceconfig.json
  * ({"current_host": "algo-1", "hosts": ["algo-1", "algo-2"], ...}), read
  * with the strict JSON reader every backend shares
- * (plugins/common/strict_json.h): Python's syntax (TensorFlow reads both
+ * (lib/strict_json.h): Python's syntax (TensorFlow reads both
  * with json.loads), a \u0000 escape refused, the last of two "hosts" the
  * one that counts.
  */
@@ -16,7 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plugins/common/strict_json.h"
+#include "lib/reason.h"
+#include "lib/strict_json.h"
 #include "sagemaker.h"
 
 void sm_hosts_free(struct sm_hosts *h)
@@ -35,31 +36,23 @@ static int read_list(const cJSON *list, const char *what, struct sm_hosts *out, 
 	size_t n = 0;
 	const cJSON *el;
 
-	if (!cJSON_IsArray(list)) {
-		snprintf(why, whylen, "%s must be a list of host names, not %s", what,
-		         sjson_kind(list));
-		return -1;
-	}
+	if (!cJSON_IsArray(list))
+		return reason_fail(why, whylen, "%s must be a list of host names, not %s", what,
+		                   sjson_kind(list));
 	cJSON_ArrayForEach(el, list)
 		n++;
-	if (n > SM_MAX_HOSTS) {
-		snprintf(why, whylen, "%s lists %zu hosts, more than %d", what, n, SM_MAX_HOSTS);
-		return -1;
-	}
-	if (n > 0 && (out->names = calloc(n, sizeof(*out->names))) == NULL) {
-		snprintf(why, whylen, "out of memory");
-		return -1;
-	}
+	if (n > SM_MAX_HOSTS)
+		return reason_fail(why, whylen,
+		                   "%s lists %zu hosts, more than %d", what, n, SM_MAX_HOSTS);
+	if (n > 0 && (out->names = calloc(n, sizeof(*out->names))) == NULL)
+		return reason_fail(why, whylen, "out of memory");
 	cJSON_ArrayForEach(el, list) {
-		if (!cJSON_IsString(el) || el->valuestring[0] == '\0') {
-			snprintf(why, whylen, "%s: host %zu must be a non-empty string, not %s", what,
-			         out->n, cJSON_IsString(el) ? "\"\"" : sjson_kind(el));
-			return -1;
-		}
-		if ((out->names[out->n] = strdup(el->valuestring)) == NULL) {
-			snprintf(why, whylen, "out of memory");
-			return -1;
-		}
+		if (!cJSON_IsString(el) || el->valuestring[0] == '\0')
+			return reason_fail(why, whylen,
+			                   "%s: host %zu must be a non-empty string, not %s", what,
+			                   out->n, cJSON_IsString(el) ? "\"\"" : sjson_kind(el));
+		if ((out->names[out->n] = strdup(el->valuestring)) == NULL)
+			return reason_fail(why, whylen, "out of memory");
 		out->n++;
 	}
 	return 0;

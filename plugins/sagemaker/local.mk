@@ -7,8 +7,8 @@ plugins_sagemaker_sagemaker_la_SOURCES = \
 	plugins/sagemaker/options.c \
 	plugins/sagemaker/hosts.c \
 	plugins/sagemaker/build.c
-plugins_sagemaker_sagemaker_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) $(CJSON_CFLAGS)
+plugins_sagemaker_sagemaker_la_CPPFLAGS = $(AM_CPPFLAGS) $(CJSON_CFLAGS)
 plugins_sagemaker_sagemaker_la_LDFLAGS = $(muster_plugin_ldflags)
-plugins_sagemaker_sagemaker_la_LIBADD = plugins/common/libplugin_json.la \
+plugins_sagemaker_sagemaker_la_LIBADD = lib/libjson.la \
 	plugins/common/libplugin_common.la $(CJSON_LIBS)
 endif

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "sagemaker.h"
+#include "lib/env.h"
 #include "plugins/common/buf.h"
 
 static int sm_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
@@ -90,8 +91,8 @@ static muster_status from_file(const muster_host *host, muster_call *call,
 
 static muster_status sm_resolve(void *state, const muster_host *host, muster_call *call)
 {
-	const char *hosts = plugin_getenv("SM_HOSTS");
-	const char *current = plugin_getenv("SM_CURRENT_HOST");
+	const char *hosts = env_get("SM_HOSTS");
+	const char *current = env_get("SM_CURRENT_HOST");
 
 	if (hosts != NULL || current != NULL)
 		return from_variables(host, call, state, hosts, current);

@@ -3,8 +3,8 @@
  * SLURM_PROCID first, then only what the options leave open.  A step's
  * variables (srun) are preferred; in a batch script, which has no step,
  * the job's (SLURM_JOB_NODELIST, SLURM_NTASKS, SLURM_TASKS_PER_NODE).
- * Numbers are read as every scheduler backend reads them
- * (plugins/common/envnum.c), within the shared layout's limits.
+ * Variables are read as every backend reads them (lib/env.h), numbers
+ * within the shared layout's limits.
  */
 #include "config.h"
 
@@ -12,8 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plugins/common/buf.h"
-#include "plugins/common/envnum.h"
+#include "lib/env.h"
 #include "slurm.h"
 
 static const struct slurm_names step_names = {
@@ -24,7 +23,7 @@ static struct slurm_names job_names(void)
 {
 	struct slurm_names n = { "SLURM_JOB_NODELIST", "SLURM_NTASKS", "SLURM_TASKS_PER_NODE",
 	                         "SLURM_JOB_GPUS" };
-	if (!plugin_getenv(n.nodelist) && plugin_getenv("SLURM_NODELIST"))
+	if (!env_get(n.nodelist) && env_get("SLURM_NODELIST"))
 		n.nodelist = "SLURM_NODELIST";
 	return n;
 }
@@ -38,9 +37,10 @@ void slurm_env_free(struct slurm_env *env)
 }
 
 /* A set, non-empty variable; NULL after fail() with TensorFlow's reason. */
-static const char *need(const muster_host *h, muster_call *call, const char *name)
+static const char *need(const muster_host *h, muster_call *call, struct env_reader *r,
+                        const char *name)
 {
-	const char *v = plugin_getenv(name);
+	const char *v = env_str(r, name);
 	if (!v)
 		h->fail(call, "%s not found in environment. Not running inside a SLURM step?", name);
 	else if (!*v)
@@ -48,15 +48,13 @@ static const char *need(const muster_host *h, muster_call *call, const char *nam
 	return v && *v ? v : NULL;
 }
 
-static muster_status read_int(const muster_host *h, muster_call *call, const char *name, long max,
-                              long *out)
+static muster_status read_int(const muster_host *h, muster_call *call, struct env_reader *r,
+                              const char *name, long max, long *out)
 {
-	char why[200];
-
-	if (!need(h, call, name))
+	if (!need(h, call, r, name))
 		return MUSTER_STATUS_UNAVAIL;
-	if (env_long(name, 0, max, out, why, sizeof(why)) < 0) {
-		h->fail(call, "%s", why);
+	if (env_int(r, name, 0, max, out) < 0) {
+		h->fail(call, "%s", r->why);
 		return MUSTER_STATUS_UNAVAIL;
 	}
 	return MUSTER_STATUS_SUCCESS;
@@ -83,7 +81,7 @@ static int id_list(const char *s, long *count, int **ids)
 		else {
 			memcpy(item, p, len);
 			item[len] = '\0';
-			numeric = numeric && envnum_parse(item, 0, LAYOUT_MAX_GPUS, &v) == 0;
+			numeric = numeric && env_parse_int(item, 0, LAYOUT_MAX_GPUS, &v) == 0;
 			(*ids)[i] = numeric ? (int)v : 0;
 		}
 		p += len + (p[len] == ',');
@@ -97,25 +95,25 @@ static int id_list(const char *s, long *count, int **ids)
 
 /* GPUs per node from the allocation: Slurm's count, else its id lists;
  * the ids are CUDA_VISIBLE_DEVICES's when it lists exactly that many. */
-static muster_status read_gpus(const muster_host *h, muster_call *call, struct slurm_env *env)
+static muster_status read_gpus(const muster_host *h, muster_call *call, struct env_reader *r,
+                               struct slurm_env *env)
 {
-	const char *on_node = plugin_getenv("SLURM_GPUS_ON_NODE");
-	const char *listed = plugin_getenv(env->names.gpus);
-	const char *cuda = plugin_getenv("CUDA_VISIBLE_DEVICES");
-	char why[200];
+	const char *on_node = env_str(r, "SLURM_GPUS_ON_NODE");
+	const char *listed = env_str(r, env->names.gpus);
+	const char *cuda = env_str(r, "CUDA_VISIBLE_DEVICES");
 	int *ids = NULL;
 	long n = 0;
 
 	env->gpus = 0;
 	if (on_node && *on_node) {
 		env->gpus_from = "SLURM_GPUS_ON_NODE";
-		if (env_long(env->gpus_from, 0, LAYOUT_MAX_GPUS, &env->gpus, why, sizeof(why)) < 0) {
-			h->fail(call, "%s", why);
+		if (env_int(r, env->gpus_from, 0, LAYOUT_MAX_GPUS, &env->gpus) < 0) {
+			h->fail(call, "%s", r->why);
 			return MUSTER_STATUS_UNAVAIL;
 		}
 	} else if ((listed && *listed) || (cuda && *cuda)) {
 		env->gpus_from = listed && *listed ? env->names.gpus : "CUDA_VISIBLE_DEVICES";
-		if (id_list(plugin_getenv(env->gpus_from), &env->gpus, &ids) < 0) {
+		if (id_list(listed && *listed ? listed : cuda, &env->gpus, &ids) < 0) {
 			h->fail(call, "%s lists more than %ld GPUs", env->gpus_from, LAYOUT_MAX_GPUS);
 			return MUSTER_STATUS_UNAVAIL;
 		}
@@ -130,10 +128,11 @@ static muster_status read_gpus(const muster_host *h, muster_call *call, struct s
 	return MUSTER_STATUS_SUCCESS;
 }
 
-static muster_status read_hosts(const muster_host *h, muster_call *call, struct slurm_env *env)
+static muster_status read_hosts(const muster_host *h, muster_call *call, struct env_reader *r,
+                                struct slurm_env *env)
 {
 	char why[200];
-	const char *name = env->names.nodelist, *v = need(h, call, name);
+	const char *name = env->names.nodelist, *v = need(h, call, r, name);
 	if (!v)
 		return MUSTER_STATUS_UNAVAIL;
 	if (hostlist_expand(v, &env->hosts, why, sizeof(why)) < 0) {
@@ -148,10 +147,11 @@ static muster_status read_hosts(const muster_host *h, muster_call *call, struct 
 	return MUSTER_STATUS_SUCCESS;
 }
 
-static muster_status read_counts(const muster_host *h, muster_call *call, struct slurm_env *env)
+static muster_status read_counts(const muster_host *h, muster_call *call, struct env_reader *r,
+                                 struct slurm_env *env)
 {
 	char why[200];
-	const char *name = env->names.tasks_per_node, *v = need(h, call, name);
+	const char *name = env->names.tasks_per_node, *v = need(h, call, r, name);
 	if (!v)
 		return MUSTER_STATUS_UNAVAIL;
 	snprintf(env->counts_text, sizeof(env->counts_text), "%.40s%s", v,
@@ -171,42 +171,39 @@ static muster_status read_counts(const muster_host *h, muster_call *call, struct
 	return MUSTER_STATUS_SUCCESS;
 }
 
-static int in_slurm(void)
+muster_status slurm_read_env(const struct slurm_conf *conf, const muster_host *h,
+                             muster_call *call, struct slurm_env *env)
 {
 	static const char *const marks[] = { "SLURM_PROCID", "SLURM_JOB_ID", "SLURM_JOBID",
 	                                     "SLURM_STEP_NODELIST", "SLURM_JOB_NODELIST",
 	                                     "SLURM_NODELIST", NULL };
-	return env_first(marks) >= 0;
-}
-
-muster_status slurm_read_env(const struct slurm_conf *conf, const muster_host *h,
-                             muster_call *call, struct slurm_env *env)
-{
 	static const char *const step_marks[] = { "SLURM_STEP_NODELIST", "SLURM_STEP_NUM_TASKS",
 	                                          "SLURM_STEP_TASKS_PER_NODE", NULL };
+	struct env_reader r = ENV_READER_INIT;
 	muster_status st = MUSTER_STATUS_SUCCESS;
 	int step;
 
 	memset(env, 0, sizeof(*env));
 	env->num_tasks = env->gpus = -1;
-	if (!in_slurm()) {
+	if (env_any(&r, marks) < 0) {
 		h->fail(call, "not inside Slurm: neither SLURM_PROCID nor SLURM_JOB_ID is set");
 		return MUSTER_STATUS_NOTFOUND;
 	}
-	step = env_first(step_marks) >= 0;
+	step = env_any(&r, step_marks) >= 0;
 	env->names = step ? step_names : job_names();
 
-	if ((st = read_int(h, call, "SLURM_PROCID", LAYOUT_MAX_TASKS - 1, &env->rank)) != 0)
+	if ((st = read_int(h, call, &r, "SLURM_PROCID", LAYOUT_MAX_TASKS - 1, &env->rank)) != 0)
 		return st;
 	/* A batch script without --ntasks: one task per slot it has. */
-	if (!conf->njobs && (step || plugin_getenv(env->names.num_tasks)) &&
-	    (st = read_int(h, call, env->names.num_tasks, LAYOUT_MAX_TASKS, &env->num_tasks)) != 0)
+	if (!conf->njobs && (step || env_get(env->names.num_tasks)) &&
+	    (st = read_int(h, call, &r, env->names.num_tasks, LAYOUT_MAX_TASKS, &env->num_tasks)) !=
+	            0)
 		return st;
-	if (!conf->ntpn_map && (st = read_hosts(h, call, env)) != 0)
+	if (!conf->ntpn_map && (st = read_hosts(h, call, &r, env)) != 0)
 		return st;
-	if (!conf->ntpn_map && conf->tasks_per_node < 0 && (st = read_counts(h, call, env)) != 0)
+	if (!conf->ntpn_map && conf->tasks_per_node < 0 && (st = read_counts(h, call, &r, env)) != 0)
 		return st;
-	if (conf->gpus_per_node < 0 && (st = read_gpus(h, call, env)) != 0)
+	if (conf->gpus_per_node < 0 && (st = read_gpus(h, call, &r, env)) != 0)
 		return st;
 	return MUSTER_STATUS_SUCCESS;
 }

@@ -15,11 +15,12 @@
 
 #include "hostlist.h"
 
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "lib/reason.h"
 
 #define MAX_GROUPS 16
 #define MAX_DIGITS 18 /* below 10^18: no overflow in unsigned long long */
@@ -50,18 +51,6 @@ struct out {
 	size_t *offsets;
 };
 
-static int why_set(char *why, size_t whylen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int why_set(char *why, size_t whylen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(why, whylen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 static int is_sep(char c)
 {
 	return c == ',' || c == ' ' || c == '\t' || c == '\n';
@@ -88,15 +77,16 @@ static int parse_range(const char *s, size_t len, struct range *r, char *why, si
 
 	if (parse_number(s, lolen, &r->lo) < 0 ||
 	    (dash && parse_number(dash + 1, len - lolen - 1, &r->hi) < 0))
-		return why_set(why, whylen, "invalid range '%.*s' (digits only, A or A-B)",
-		               (int)(len > 40 ? 40 : len), s);
+		return reason_fail(why, whylen, "invalid range '%.*s' (digits only, A or A-B)",
+		                   (int)(len > 40 ? 40 : len), s);
 	if (!dash)
 		r->hi = r->lo;
 	if (r->hi < r->lo)
-		return why_set(why, whylen, "reversed range '%.*s'", (int)(len > 40 ? 40 : len), s);
+		return reason_fail(why, whylen,
+		                   "reversed range '%.*s'", (int)(len > 40 ? 40 : len), s);
 	if (r->hi - r->lo >= SLURM_MAX_HOSTS)
-		return why_set(why, whylen, "range '%.*s' has more than %d hosts",
-		               (int)(len > 40 ? 40 : len), s, SLURM_MAX_HOSTS);
+		return reason_fail(why, whylen, "range '%.*s' has more than %d hosts",
+		                   (int)(len > 40 ? 40 : len), s, SLURM_MAX_HOSTS);
 	r->width = (int)lolen;
 	return 0;
 }
@@ -111,7 +101,7 @@ static int parse_group(const char *s, size_t len, struct group *g, char *why, si
 			size_t cap = g->cap ? g->cap * 2 : 4;
 			struct range *more = realloc(g->ranges, cap * sizeof(*more));
 			if (!more)
-				return why_set(why, whylen, "out of memory");
+				return reason_fail(why, whylen, "out of memory");
 			g->ranges = more;
 			g->cap = cap;
 		}
@@ -121,7 +111,8 @@ static int parse_group(const char *s, size_t len, struct group *g, char *why, si
 		g->n++;
 		g->size += r->hi - r->lo + 1;
 		if (g->size > SLURM_MAX_HOSTS)
-			return why_set(why, whylen, "a bracket names more than %d hosts", SLURM_MAX_HOSTS);
+			return reason_fail(why, whylen,
+			                   "a bracket names more than %d hosts", SLURM_MAX_HOSTS);
 		start = i + 1;
 	}
 	return 0;
@@ -143,17 +134,18 @@ static int parse_item(const char *s, struct item *it, const char **end, char *wh
 		if (*p == '\0' || is_sep(*p))
 			break;
 		if (*p == ']')
-			return why_set(why, whylen, "']' without '['");
+			return reason_fail(why, whylen, "']' without '['");
 		if (*p != '[')
 			continue;
 		if (it->k == MAX_GROUPS)
-			return why_set(why, whylen, "more than %d bracket groups in one name", MAX_GROUPS);
+			return reason_fail(why, whylen,
+			                   "more than %d bracket groups in one name", MAX_GROUPS);
 		const char *close = p + 1;
 		while (*close && *close != ']' && *close != '[')
 			close++;
 		if (*close != ']')
-			return why_set(why, whylen, *close == '[' ? "'[' inside brackets"
-			                                          : "unterminated '['");
+			return reason_fail(why, whylen, *close == '[' ? "'[' inside brackets"
+			                   : "unterminated '['");
 		it->text[it->k] = text;
 		it->textlen[it->k] = (size_t)(p - text);
 		struct group *g = &it->g[it->k++];
@@ -163,8 +155,9 @@ static int parse_item(const char *s, struct item *it, const char **end, char *wh
 		text = close + 1;
 	}
 	if (it->k && p != text)
-		return why_set(why, whylen, "text after the last ']' ('%.*s'): Slurm refuses a suffix",
-		               (int)(p - text > 40 ? 40 : p - text), text);
+		return reason_fail(why, whylen,
+		                   "text after the last ']' ('%.*s'): Slurm refuses a suffix",
+		                   (int)(p - text > 40 ? 40 : p - text), text);
 	it->text[it->k] = text;
 	it->textlen[it->k] = (size_t)(p - text);
 	*end = p;
@@ -175,16 +168,16 @@ static int out_name(struct out *o, const char *name, size_t len, char *why, size
 {
 	struct hostlist *h = o->h;
 	if (len > SLURM_MAX_NAME)
-		return why_set(why, whylen, "a host name longer than %d bytes", SLURM_MAX_NAME);
+		return reason_fail(why, whylen, "a host name longer than %d bytes", SLURM_MAX_NAME);
 	if (h->n == SLURM_MAX_HOSTS)
-		return why_set(why, whylen, "more than %d hosts", SLURM_MAX_HOSTS);
+		return reason_fail(why, whylen, "more than %d hosts", SLURM_MAX_HOSTS);
 	if (o->len + len + 1 > o->cap) {
 		size_t cap = o->cap ? o->cap * 2 : 256;
 		while (cap < o->len + len + 1)
 			cap *= 2;
 		char *more = realloc(h->text, cap);
 		if (!more)
-			return why_set(why, whylen, "out of memory");
+			return reason_fail(why, whylen, "out of memory");
 		h->text = more;
 		o->cap = cap;
 	}
@@ -192,7 +185,7 @@ static int out_name(struct out *o, const char *name, size_t len, char *why, size
 		size_t cap = o->names_cap ? o->names_cap * 2 : 16;
 		size_t *more = realloc(o->offsets, cap * sizeof(*more));
 		if (!more)
-			return why_set(why, whylen, "out of memory");
+			return reason_fail(why, whylen, "out of memory");
 		o->offsets = more;
 		o->names_cap = cap;
 	}
@@ -244,7 +237,7 @@ static int expand_item(struct out *o, struct item *it, char *why, size_t whylen)
 	for (size_t i = 0; i < it->k; i++) {
 		count *= it->g[i].size;
 		if (count > SLURM_MAX_HOSTS - o->h->n)
-			return why_set(why, whylen, "more than %d hosts", SLURM_MAX_HOSTS);
+			return reason_fail(why, whylen, "more than %d hosts", SLURM_MAX_HOSTS);
 		it->g[i].r = 0;
 		it->g[i].v = it->g[i].ranges[0].lo;
 	}
@@ -252,8 +245,8 @@ static int expand_item(struct out *o, struct item *it, char *why, size_t whylen)
 		size_t len = 0;
 		for (size_t i = 0; i <= it->k; i++) {
 			if (it->textlen[i] > SLURM_MAX_NAME - len)
-				return why_set(why, whylen, "a host name longer than %d bytes",
-				               SLURM_MAX_NAME);
+				return reason_fail(why, whylen, "a host name longer than %d bytes",
+				                   SLURM_MAX_NAME);
 			memcpy(name + len, it->text[i], it->textlen[i]);
 			len += it->textlen[i];
 			if (i == it->k)
@@ -261,8 +254,8 @@ static int expand_item(struct out *o, struct item *it, char *why, size_t whylen)
 			const struct group *g = &it->g[i];
 			len += put_number(name + len, g->v, g->ranges[g->r].width);
 			if (len > SLURM_MAX_NAME)
-				return why_set(why, whylen, "a host name longer than %d bytes",
-				               SLURM_MAX_NAME);
+				return reason_fail(why, whylen, "a host name longer than %d bytes",
+				                   SLURM_MAX_NAME);
 		}
 		if (out_name(o, name, len, why, whylen) < 0)
 			return -1;
@@ -302,7 +295,7 @@ int hostlist_expand(const char *list, struct hostlist *h, char *why, size_t whyl
 		item_free(&it);
 	}
 	if (rc == 0 && h->n && !(h->names = malloc(h->n * sizeof(*h->names))))
-		rc = why_set(why, whylen, "out of memory");
+		rc = reason_fail(why, whylen, "out of memory");
 	for (size_t i = 0; rc == 0 && i < h->n; i++)
 		h->names[i] = h->text + o.offsets[i];
 	free(o.offsets);

@@ -1,5 +1,6 @@
 # plugins/slurm: TensorFlow's SlurmClusterResolver over a Slurm task's
-# environment.  The list parsers are a convenience library of their own,
+# environment.  The list parsers are a convenience library of their own
+# (with lib/libutil.la beside it, not in it: the plugin has lib/ already),
 # which the fuzz target, the tests' expander and the benchmark link too.
 noinst_LTLIBRARIES += plugins/slurm/libslurm_lists.la
 plugins_slurm_libslurm_lists_la_SOURCES = \
@@ -18,8 +19,7 @@ plugins_slurm_slurm_la_LIBADD = plugins/slurm/libslurm_lists.la plugins/common/l
 # Its tests: `muster resolve` under Slurm's variables; our expansion
 # against scontrol's; a real Slurm on loopback (skipped without one).
 check_PROGRAMS += tests/slurm/expand
-tests_slurm_expand_SOURCES = tests/slurm/expand.c
 tests_slurm_expand_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/slurm
-tests_slurm_expand_LDADD = plugins/slurm/libslurm_lists.la
+tests_slurm_expand_LDADD = plugins/slurm/libslurm_lists.la lib/libutil.la
 shell_tests += tests/slurm/env.sh tests/slurm/hostlist.sh tests/slurm/cluster.sh
 EXTRA_DIST += tests/slurm/lib.sh

@@ -29,12 +29,13 @@
 #include <unistd.h>
 
 #include "spark.h"
+#include "lib/reason.h"
 
 /* Wait for `events` on fd until `io` (the request's io_timeout_ms, counted
  * from its start so a server trickling bytes cannot stretch it, and never
  * past the run's deadline).  1 ready, 0 timed out (*by_deadline says
  * whose), -1 error. */
-static int wait_fd(struct spark_run *run, int fd, short events, const struct timespec *io,
+static int wait_fd(struct spark_run *run, int fd, short events, long long io,
                    bool *by_deadline)
 {
 	struct pollfd p;
@@ -43,7 +44,7 @@ static int wait_fd(struct spark_run *run, int fd, short events, const struct tim
 
 	for (;;) {
 		ms = spark_ms_until(io);
-		*by_deadline = spark_ms_until(&run->deadline) <= ms;
+		*by_deadline = spark_ms_until(run->deadline_ms) <= ms;
 		if (ms <= 0)
 			return 0;
 		p.fd = fd;
@@ -71,7 +72,7 @@ static enum spark_io timed_out(struct spark_run *run, bool by_deadline, const ch
 static enum spark_io connect_one(struct spark_run *run, const struct addrinfo *ai, int *out,
                                  char *why, size_t whylen)
 {
-	struct timespec io = spark_deadline_in(run, run->conf->io_timeout_ms);
+	long long io = spark_deadline_in(run, run->conf->io_timeout_ms);
 	int fd, err = 0, rc;
 	socklen_t len = sizeof(err);
 	bool by_deadline = false;
@@ -90,7 +91,7 @@ static enum spark_io connect_one(struct spark_run *run, const struct addrinfo *a
 		close(fd);
 		return SPARK_IO_FAILED;
 	}
-	rc = wait_fd(run, fd, POLLOUT, &io, &by_deadline);
+	rc = wait_fd(run, fd, POLLOUT, io, &by_deadline);
 	if (rc == 0) {
 		close(fd);
 		return timed_out(run, by_deadline, "connect", why, whylen);
@@ -111,10 +112,8 @@ static int local_address(struct spark_conn *c, char *why, size_t whylen)
 	socklen_t len = sizeof(ss);
 	const void *a;
 
-	if (getsockname(c->fd, (struct sockaddr *)&ss, &len) != 0) {
-		snprintf(why, whylen, "getsockname: %s", strerror(errno));
-		return -1;
-	}
+	if (getsockname(c->fd, (struct sockaddr *)&ss, &len) != 0)
+		return reason_fail(why, whylen, "getsockname: %s", strerror(errno));
 	c->local_family = ss.ss_family;
 	if (ss.ss_family == AF_INET)
 		a = &((struct sockaddr_in *)&ss)->sin_addr;
@@ -122,15 +121,13 @@ static int local_address(struct spark_conn *c, char *why, size_t whylen)
 		a = &((struct sockaddr_in6 *)&ss)->sin6_addr;
 	else
 		a = NULL;
-	if (a == NULL || inet_ntop(ss.ss_family, a, c->local_host, sizeof(c->local_host)) == NULL) {
-		snprintf(why, whylen, "cannot name this end's address");
-		return -1;
-	}
+	if (a == NULL || inet_ntop(ss.ss_family, a, c->local_host, sizeof(c->local_host)) == NULL)
+		return reason_fail(why, whylen, "cannot name this end's address");
 	return 0;
 }
 
 static enum spark_io send_all(struct spark_run *run, struct spark_conn *c, const uint8_t *buf,
-                              size_t len, const struct timespec *io, const char *what, char *why,
+                              size_t len, long long io, const char *what, char *why,
                               size_t whylen)
 {
 	char doing[64];
@@ -166,7 +163,7 @@ static enum spark_io send_all(struct spark_run *run, struct spark_conn *c, const
 
 /* One complete frame into the reader (READY), or why not. */
 static enum spark_io read_frame(struct spark_run *run, struct spark_conn *c,
-                                const struct timespec *io, const char *what, char *why,
+                                long long io, const char *what, char *why,
                                 size_t whylen)
 {
 	enum res_frame_status st;
@@ -213,7 +210,7 @@ static enum spark_io read_frame(struct spark_run *run, struct spark_conn *c,
 static enum spark_io say_hello(struct spark_run *run, struct spark_conn *c, char *why,
                                size_t whylen)
 {
-	struct timespec io = spark_deadline_in(run, run->conf->io_timeout_ms);
+	long long io = spark_deadline_in(run, run->conf->io_timeout_ms);
 	uint8_t hello[RES_AUTH_HELLO_SIZE];
 	uint8_t *buf = NULL;
 	size_t len = 0;
@@ -227,10 +224,10 @@ static enum spark_io say_hello(struct spark_run *run, struct spark_conn *c, char
 		free(buf);
 		return SPARK_IO_FAILED;
 	}
-	st = send_all(run, c, buf, len, &io, "the auth hello", why, whylen);
+	st = send_all(run, c, buf, len, io, "the auth hello", why, whylen);
 	free(buf);
 	if (st == SPARK_IO_OK)
-		st = read_frame(run, c, &io, "the auth hello", why, whylen);
+		st = read_frame(run, c, io, "the auth hello", why, whylen);
 	if (st != SPARK_IO_OK)
 		return st;
 	payload = res_frame_payload(&c->reader, &len);
@@ -296,7 +293,7 @@ void spark_conn_close(struct spark_conn *c)
 enum spark_io spark_conn_call(struct spark_run *run, struct spark_conn *c, const char *what,
                               pv *request, pv **reply, char *why, size_t whylen)
 {
-	struct timespec deadline = spark_deadline_in(run, run->conf->io_timeout_ms);
+	long long deadline = spark_deadline_in(run, run->conf->io_timeout_ms);
 	struct res_auth *auth = c->authenticated ? &c->auth : NULL;
 	struct pv_limits limits = { 0 };
 	uint8_t *buf = NULL;
@@ -312,10 +309,10 @@ enum spark_io spark_conn_call(struct spark_run *run, struct spark_conn *c, const
 		return SPARK_IO_FAILED;
 	}
 	pv_free(request);
-	io = send_all(run, c, buf, len, &deadline, what, why, whylen);
+	io = send_all(run, c, buf, len, deadline, what, why, whylen);
 	free(buf);
 	if (io == SPARK_IO_OK)
-		io = read_frame(run, c, &deadline, what, why, whylen);
+		io = read_frame(run, c, deadline, what, why, whylen);
 	if (io != SPARK_IO_OK)
 		return io;
 	payload = res_frame_payload(&c->reader, &len);

@@ -10,7 +10,7 @@ plugins_spark_spark_la_SOURCES = \
 	plugins/spark/port.c \
 	plugins/spark/session.c \
 	plugins/spark/build.c
-plugins_spark_spark_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) $(LIBCRYPTO_CFLAGS)
+plugins_spark_spark_la_CPPFLAGS = $(AM_CPPFLAGS) $(LIBCRYPTO_CFLAGS)
 plugins_spark_spark_la_LDFLAGS = $(muster_plugin_ldflags)
 plugins_spark_spark_la_LIBADD = plugins/common/libplugin_common.la tfos/wire/libtfoswire.la $(LIBCRYPTO_LIBS)
 endif

@@ -18,15 +18,16 @@
 #include "config.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "spark.h"
+#include "lib/env.h"
+#include "lib/reason.h"
 
 /* Largest executor id / cluster: TFoS's ids are Spark partition numbers. */
-#define SPARK_MAX_CLUSTER 1000000LL
+#define SPARK_MAX_CLUSTER 1000000L
 
 /*
  * "host:port", "[v6]:port" or "v6::addr:port" (last colon): the pieces into
@@ -41,26 +42,23 @@ static int split_server(const char *s, char *host, size_t hostlen, char *port, s
 	char *end;
 	long v;
 
-	if (colon == NULL) {
-		snprintf(why, whylen, "\"%.80s\" is not host:port", s);
-		return -1;
-	}
+	if (colon == NULL)
+		return reason_fail(why, whylen, "\"%.80s\" is not host:port", s);
 	hl = (size_t)(colon - s);
 	p = colon + 1;
 	if (hl >= 2 && s[0] == '[' && s[hl - 1] == ']') {
 		h = s + 1;
 		hl -= 2;
 	}
-	if (hl == 0 || hl >= hostlen) {
-		snprintf(why, whylen, "\"%.80s\": %s host", s, hl == 0 ? "empty" : "too long a");
-		return -1;
-	}
+	if (hl == 0 || hl >= hostlen)
+		return reason_fail(why, whylen,
+		                   "\"%.80s\": %s host", s, hl == 0 ? "empty" : "too long a");
 	errno = 0;
 	v = strtol(p, &end, 10);
 	if (*p < '0' || *p > '9' || *end != '\0' || errno != 0 || v < 1 || v > 65535 ||
 	    strlen(p) >= portlen) {
-		snprintf(why, whylen, "\"%.80s\": the port must be a number from 1 to 65535", s);
-		return -1;
+		return reason_fail(why, whylen,
+		                   "\"%.80s\": the port must be a number from 1 to 65535", s);
 	}
 	memcpy(host, h, hl);
 	host[hl] = '\0';
@@ -199,41 +197,29 @@ int spark_conf_open(const muster_host *host, muster_plugin_ctx *pc, struct spark
 	return 0;
 }
 
-/* A decimal integer in [lo, hi] from the environment.  0, or -1. */
-static int env_int(const char *s, long long lo, long long hi, long long *out)
+/* A variable that is set and not empty; NULL otherwise. */
+static const char *nonempty(struct env_reader *env, const char *name)
 {
-	char *end;
-	long long v;
+	const char *s = env_str(env, name);
 
-	while (*s == ' ' || *s == '\t')
-		s++;
-	if (*s == '\0')
-		return -1;
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	while (*end == ' ' || *end == '\t' || *end == '\n')
-		end++;
-	if (errno != 0 || *end != '\0' || v < lo || v > hi)
-		return -1;
-	*out = v;
-	return 0;
+	return s != NULL && s[0] != '\0' ? s : NULL;
 }
 
-static muster_status server_from_env(struct spark_run *run)
+static muster_status server_from_env(struct spark_run *run, struct env_reader *env)
 {
-	const char *h = getenv("TFOS_SERVER_HOST");
-	const char *p = getenv("TFOS_SERVER_PORT");
-	long long v;
+	const char *h = nonempty(env, "TFOS_SERVER_HOST");
+	const char *p = nonempty(env, "TFOS_SERVER_PORT");
+	long v;
 
-	if ((h == NULL || h[0] == '\0') && (p == NULL || p[0] == '\0')) {
+	if (h == NULL && p == NULL) {
 		run->host->fail(run->call, "no reservation server: neither the server option nor "
 		                           "TFOS_SERVER_HOST/TFOS_SERVER_PORT is set");
 		return MUSTER_STATUS_NOTFOUND;
 	}
-	if (h == NULL || h[0] == '\0' || p == NULL || p[0] == '\0') {
+	if (h == NULL || p == NULL) {
 		run->host->fail(run->call, "%s is set but %s is not: the client needs both",
-		                h != NULL && h[0] ? "TFOS_SERVER_HOST" : "TFOS_SERVER_PORT",
-		                h != NULL && h[0] ? "TFOS_SERVER_PORT" : "TFOS_SERVER_HOST");
+		                h != NULL ? "TFOS_SERVER_HOST" : "TFOS_SERVER_PORT",
+		                h != NULL ? "TFOS_SERVER_PORT" : "TFOS_SERVER_HOST");
 		return MUSTER_STATUS_UNAVAIL;
 	}
 	if (strchr(p, '-') != NULL) {
@@ -243,9 +229,8 @@ static muster_status server_from_env(struct spark_run *run)
 		                           "the one port the server bound", p);
 		return MUSTER_STATUS_UNAVAIL;
 	}
-	if (env_int(p, 1, 65535, &v) != 0) {
-		run->host->fail(run->call, "TFOS_SERVER_PORT must be a port from 1 to 65535, "
-		                           "not \"%.40s\"", p);
+	if (env_int(env, "TFOS_SERVER_PORT", 1, 65535, &v) < 0) {
+		run->host->fail(run->call, "%s", env->why);
 		return MUSTER_STATUS_UNAVAIL;
 	}
 	if (h[0] == '[' && h[strlen(h) - 1] == ']' && strlen(h) > 2) {
@@ -257,16 +242,17 @@ static muster_status server_from_env(struct spark_run *run)
 	} else {
 		snprintf(run->server_host, sizeof(run->server_host), "%s", h);
 	}
-	snprintf(run->server_port, sizeof(run->server_port), "%lld", v);
+	snprintf(run->server_port, sizeof(run->server_port), "%ld", v);
 	return MUSTER_STATUS_SUCCESS;
 }
 
 muster_status spark_read_env(struct spark_run *run)
 {
 	const struct spark_conf *conf = run->conf;
-	const char *s;
+	struct env_reader env = ENV_READER_INIT;
 	char why[160];
-	long long v;
+	long v;
+	int rc;
 	muster_status st;
 
 	if (conf->server != NULL) {
@@ -275,23 +261,17 @@ muster_status spark_read_env(struct spark_run *run)
 			run->host->fail(run->call, "server: %s", why); /* checked by open() */
 			return MUSTER_STATUS_UNAVAIL;
 		}
-	} else if ((st = server_from_env(run)) != MUSTER_STATUS_SUCCESS) {
+	} else if ((st = server_from_env(run, &env)) != MUSTER_STATUS_SUCCESS) {
 		return st;
 	}
 
 	run->executor_id = conf->executor_id;
 	if (conf->executor_id_variable != NULL) {
-		s = getenv(conf->executor_id_variable);
-		if (s == NULL) {
-			/* Not a Spark executor of this job: let the chain go on. */
-			run->host->fail(run->call, "%s is not set: no executor id",
-			                conf->executor_id_variable);
-			return MUSTER_STATUS_NOTFOUND;
-		}
-		if (env_int(s, 0, SPARK_MAX_CLUSTER, &v) != 0) {
-			run->host->fail(run->call, "%s must be an executor id (an integer from 0), "
-			                           "not \"%.40s\"", conf->executor_id_variable, s);
-			return MUSTER_STATUS_UNAVAIL;
+		rc = env_int(&env, conf->executor_id_variable, 0, SPARK_MAX_CLUSTER, &v);
+		/* Unset: not a Spark executor of this job; let the chain go on. */
+		if (rc <= 0) {
+			run->host->fail(run->call, "%s%s", env.why, rc == 0 ? ": no executor id" : "");
+			return rc == 0 ? MUSTER_STATUS_NOTFOUND : MUSTER_STATUS_UNAVAIL;
 		}
 		run->executor_id = v;
 	}
@@ -302,14 +282,12 @@ muster_status spark_read_env(struct spark_run *run)
 	}
 
 	run->fixed_port = -1;
-	s = getenv("TENSORFLOW_PORT");
-	if (s != NULL && s[0] != '\0') {
-		if (env_int(s, 1, 65535, &v) != 0) {
-			run->host->fail(run->call, "TENSORFLOW_PORT must be a port from 1 to 65535, "
-			                           "not \"%.40s\"", s);
+	if (nonempty(&env, "TENSORFLOW_PORT") != NULL) {
+		if (env_int(&env, "TENSORFLOW_PORT", 1, 65535, &v) < 0) {
+			run->host->fail(run->call, "%s", env.why);
 			return MUSTER_STATUS_UNAVAIL;
 		}
-		run->fixed_port = (long)v;
+		run->fixed_port = v;
 	}
 	return MUSTER_STATUS_SUCCESS;
 }

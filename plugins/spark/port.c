@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "spark.h"
+#include "lib/reason.h"
 
 /* Bind `port` (0: any) on every interface of `family`.  The fd, or -1. */
 static int bind_port(int family, long port, long *bound, int *err)
@@ -78,10 +79,8 @@ int spark_port_reserve(const struct spark_run *run, int family, struct spark_por
 		return 0;
 	}
 	p->fd = bind_port(family, 0, &p->port, &err);
-	if (p->fd < 0) {
-		snprintf(why, whylen, "cannot reserve a TF port: %s", strerror(err));
-		return -1;
-	}
+	if (p->fd < 0)
+		return reason_fail(why, whylen, "cannot reserve a TF port: %s", strerror(err));
 	return 0;
 }
 

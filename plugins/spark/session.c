@@ -24,7 +24,7 @@
 #include <openssl/rand.h>
 
 #include "spark.h"
-#include "../common/clock.h"
+#include "lib/clock.h"
 
 /* What a reply was, for messages: "the str 'ERR'", "a dict". */
 static void describe(const pv *v, char *buf, size_t len)
@@ -257,11 +257,11 @@ static muster_status await_complete(struct session *s, pv **complete)
 		}
 		pv_free(list);
 		list = NULL;
-		left = spark_ms_until(&s->run->deadline);
+		left = spark_ms_until(s->run->deadline_ms);
 		if (left <= 0)
 			return out_of_time(s);
 		clock_sleep_ms(backoff < left ? backoff : left);
-		if (spark_ms_until(&s->run->deadline) <= 0)
+		if (spark_ms_until(s->run->deadline_ms) <= 0)
 			return out_of_time(s);
 		backoff = backoff * 2 > SPARK_POLL_MAX_MS ? SPARK_POLL_MAX_MS : backoff * 2;
 	}

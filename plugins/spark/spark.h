@@ -21,7 +21,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <time.h>
 
 #include <muster/plugin.h>
 
@@ -67,8 +66,8 @@ struct spark_run {
 	const muster_host *host;
 	muster_call *call;
 	const struct spark_conf *conf;
-	struct timespec start;
-	struct timespec deadline;    /* min(reservation timeout, entry budget) */
+	long long start_ms;          /* on clock_now_ms()'s clock */
+	long long deadline_ms;       /* min(reservation timeout, entry budget) */
 	bool budget_binds;           /* the entry's budget, not reservation_timeout_ms, ends first */
 	char server_host[256];
 	char server_port[8];
@@ -93,11 +92,11 @@ muster_status spark_read_env(struct spark_run *run);
 
 /* clock.c */
 void spark_clock_start(struct spark_run *run);
-/* Milliseconds until `deadline` (0 when past), capped at LONG_MAX. */
-long spark_ms_until(const struct timespec *deadline);
+/* Milliseconds until `deadline_ms` (0 when past), capped at LONG_MAX. */
+long spark_ms_until(long long deadline_ms);
 long spark_elapsed_ms(const struct spark_run *run);
 /* The earlier of the run's deadline and now + ms. */
-struct timespec spark_deadline_in(const struct spark_run *run, long ms);
+long long spark_deadline_in(const struct spark_run *run, long ms);
 
 /* conn.c */
 struct spark_conn {

@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include "tf_config.h"
+#include "lib/quote.h"
 
 #define TFC_LOG_WARNING 4 /* syslog's numbering, as the host's */
 
@@ -99,7 +100,7 @@ static void job_path(char *buf, size_t size, const char *cluster_key, const char
 	} else {
 		char quoted[80];
 
-		sjson_quote(quoted, sizeof(quoted), job, n);
+		quote_text(quoted, sizeof(quoted), job, n);
 		snprintf(buf, size, "%s[%s]", cluster_key, quoted);
 	}
 }
@@ -241,7 +242,7 @@ static muster_status sparse_key_error(const struct tfc_run *run, const char *pat
 {
 	char quoted[80];
 
-	sjson_quote(quoted, sizeof(quoted), key, strlen(key));
+	quote_text(quoted, sizeof(quoted), key, strlen(key));
 	switch (why) {
 	case TFC_INT_NEGATIVE:
 		return fail(run, "%s has key %s: a task index cannot be negative", path, quoted);
@@ -280,7 +281,7 @@ static muster_status add_sparse(const struct tfc_run *run, const char *path, con
 		if (!cJSON_IsString(c) || c->valuestring == NULL) {
 			char quoted[80];
 
-			sjson_quote(quoted, sizeof(quoted), key, strlen(key));
+			quote_text(quoted, sizeof(quoted), key, strlen(key));
 			st = fail(run, "%s[%s] must be a string, not %s", path, quoted, sjson_kind(c));
 			goto out;
 		}
@@ -293,8 +294,8 @@ static muster_status add_sparse(const struct tfc_run *run, const char *path, con
 		if (tasks[i].index == tasks[i + 1].index) {
 			char a[80], b[80];
 
-			sjson_quote(a, sizeof(a), tasks[i].key, strlen(tasks[i].key));
-			sjson_quote(b, sizeof(b), tasks[i + 1].key, strlen(tasks[i + 1].key));
+			quote_text(a, sizeof(a), tasks[i].key, strlen(tasks[i].key));
+			quote_text(b, sizeof(b), tasks[i + 1].key, strlen(tasks[i + 1].key));
 			st = fail(run, "%s has task index %ld twice (keys %s and %s)", path,
 			          tasks[i].index, a, b);
 			goto out;
@@ -434,7 +435,7 @@ static muster_status task_index(const struct tfc_run *run, const cJSON *root, lo
 		snprintf(shown, sizeof(shown), "%.17g", index->valuedouble);
 	} else if (cJSON_IsString(index) && index->valuestring != NULL) {
 		why = tfc_parse_int(index->valuestring, out); /* int("1") */
-		sjson_quote(shown, sizeof(shown), index->valuestring, strlen(index->valuestring));
+		quote_text(shown, sizeof(shown), index->valuestring, strlen(index->valuestring));
 	} else {
 		return fail(run, "task.index must be an integer, not %s", sjson_kind(index));
 	}

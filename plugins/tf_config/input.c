@@ -13,17 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/env.h"
 #include "tf_config.h"
-
-static const char *env_get(const char *name)
-{
-#ifdef HAVE_SECURE_GETENV
-	/* A setuid program must not take its cluster from the caller. */
-	return secure_getenv(name);
-#else
-	return getenv(name);
-#endif
-}
 
 static muster_status too_big(const struct tfc_run *run, size_t len, int exact)
 {

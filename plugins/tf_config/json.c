@@ -2,7 +2,7 @@
  * tf_config: parsing the JSON, and Python's semantics on top of cJSON.
  *
  * TensorFlow parses TF_CONFIG with Python's json module.  The strict JSON
- * reader every backend shares (plugins/common/strict_json.h) restores
+ * reader every backend shares (lib/strict_json.h) restores
  * Python's behaviour where cJSON differs: the syntax is checked strictly
  * first, so what json.loads refuses is refused here too, with the same
  * byte offset, and with duplicate keys the last value counts

@@ -8,7 +8,7 @@ plugins_tf_config_tf_config_la_SOURCES = \
 	plugins/tf_config/build.c
 plugins_tf_config_tf_config_la_CPPFLAGS = $(AM_CPPFLAGS) $(CJSON_CFLAGS)
 plugins_tf_config_tf_config_la_LDFLAGS = $(muster_plugin_ldflags)
-plugins_tf_config_tf_config_la_LIBADD = plugins/common/libplugin_json.la \
+plugins_tf_config_tf_config_la_LIBADD = lib/libjson.la \
 	plugins/common/libplugin_common.la $(CJSON_LIBS)
 endif
 

@@ -95,6 +95,7 @@ static muster_status tfc_resolve(void *state, const muster_host *host, muster_ca
 	run.src = conf->file != NULL ? conf->file : conf->variable;
 
 	st = tfc_read_input(&run, &text, &len);
+	muster_plugin_note_input(host, call, run.src, text); /* for muster resolve --explain */
 	if (st == MUSTER_STATUS_SUCCESS)
 		st = tfc_parse(&run, text, len, &doc);
 	free(text); /* the tree has copies of its strings */
@@ -119,7 +120,9 @@ static int tfc_watch(void *state, const muster_host *host, muster_plugin_ctx *pc
 
 static const muster_plugin tfc_plugin = {
 	MUSTER_PLUGIN_HEADER,
-	MUSTER_PLUGIN_THREADSAFE,
+	/* It detects a TensorFlow job from its environment: MUSTER_NO_DETECT
+	 * turns it off like the schedulers. */
+	MUSTER_PLUGIN_THREADSAFE | MUSTER_PLUGIN_DETECTS,
 	"tf_config",
 	PACKAGE_VERSION,
 	tfc_open,

@@ -4,7 +4,7 @@
  *   tf_config.c  descriptor, open() (config options), resolve(), close()
  *   input.c      reads the JSON text: environment variable or file, size cap
  *   json.c       parses it with the strict JSON reader every backend shares
- *                (plugins/common/strict_json.h: Python's syntax and its
+ *                (lib/strict_json.h: Python's syntax and its
  *                last duplicate key, a fast tree), and Python's int()
  *   build.c      turns the parsed TF_CONFIG into builder calls
  *
@@ -17,7 +17,7 @@
 
 #include <muster/plugin.h>
 
-#include "plugins/common/strict_json.h"
+#include "lib/strict_json.h"
 
 /* The largest TF_CONFIG accepted, in bytes. */
 #define TFC_MAX_INPUT ((size_t)16 * 1024 * 1024)

@@ -6,7 +6,9 @@
  * refuse it), as extra_export.so (linked without the export filter and with
  * one more visible symbol: loadable, but the symbol checker must flag it)
  * as newer_minor.so (a descriptor from a future ABI minor with fields
- * appended: the loader must accept it and ignore what it does not know)
+ * appended: the loader must accept it and ignore what it does not know),
+ * as old_minor.so (a descriptor of ABI 1.0, shorter than today's: it must
+ * load and answer, tests/abi/test_services)
  * and as impostor.so (a "good" answering another address: test_loader swaps
  * it with good.so while muster loads, to see which one ran).
  *
@@ -96,6 +98,15 @@ static const struct {
 	"appended field",
 };
 MUSTER_PLUGIN_DEFINE(good_plugin.base)
+#elif defined(GOOD_OLD_MINOR)
+/* What a plugin built against ABI 1.0 looks like to this core: minor 0 and
+ * a descriptor that ends before watch (1.3). */
+static const muster_plugin good_plugin = {
+	MUSTER_PLUGIN_ABI_MAJOR, 0, (uint32_t)offsetof(muster_plugin, watch),
+	MUSTER_PLUGIN_THREADSAFE, GOOD_NAME, "1.0-test", good_open, good_resolve, good_close,
+	NULL,
+};
+MUSTER_PLUGIN_DEFINE(good_plugin)
 #else
 static const muster_plugin good_plugin = {
 	MUSTER_PLUGIN_HEADER,

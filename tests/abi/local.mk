@@ -2,10 +2,15 @@
 #
 #  - good.so and deliberately broken plugins (check_LTLIBRARIES, built by
 #    `make check` only), loaded through the public API by test_loader;
+#  - placed.so, a plugin of ABI 1.7's services, and old_minor.so, one of
+#    ABI 1.0, seen through the public API by test_services;
 #  - headers.sh: each public header compiles alone as C99 -pedantic and C++,
 #    and so do the MUSTER_POPT_* rows (C and C++ holding the same fields);
-#  - exports.sh: libmuster exports only muster_*, every plugin exactly its
-#    entry symbol (check-exports.sh is the reusable checker);
+#  - exports.sh: libmuster exports only muster_*, exactly the functions of
+#    muster.h and reserve.h whatever configure found, every plugin exactly
+#    its entry symbol (check-exports.sh is the reusable checker);
+#  - test_reserve_absent: reserve.h's calls in a libmuster built without
+#    the reservation server fail with a reason;
 #  - trust.sh: plugins that others could replace are refused, as
 #    `muster plugins` and the warnings show;
 #  - man3.sh: muster(3) shows every function of muster.h, as the header
@@ -43,6 +48,17 @@ tests_abi_newer_minor_la_SOURCES = tests/abi/good.c
 tests_abi_newer_minor_la_CPPFLAGS = $(AM_CPPFLAGS) -DGOOD_NEWER_MINOR \
 	-DGOOD_NAME='"newer_minor"'
 tests_abi_newer_minor_la_LDFLAGS = $(muster_check_plugin_ldflags)
+
+# A plugin of ABI 1.0 (a descriptor without watch): must load and answer.
+check_LTLIBRARIES += tests/abi/old_minor.la
+tests_abi_old_minor_la_SOURCES = tests/abi/good.c
+tests_abi_old_minor_la_CPPFLAGS = $(AM_CPPFLAGS) -DGOOD_OLD_MINOR -DGOOD_NAME='"old_minor"'
+tests_abi_old_minor_la_LDFLAGS = $(muster_check_plugin_ldflags)
+
+# A scheduler-like plugin of ABI 1.7's services, for test_services.
+check_LTLIBRARIES += tests/abi/placed.la
+tests_abi_placed_la_SOURCES = tests/abi/placed.c
+tests_abi_placed_la_LDFLAGS = $(muster_check_plugin_ldflags)
 
 # Broken variants of broken.c, one -DBROKEN_<VARIANT> each.
 check_LTLIBRARIES += tests/abi/abi_major2.la
@@ -87,6 +103,21 @@ tests_abi_test_loader_SOURCES = tests/abi/test_loader.c
 tests_abi_test_loader_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_abi_test_loader_LDADD = core/libmuster.la $(CMOCKA_LIBS)
 TESTS += tests/abi/test_loader
+
+# ABI 1.7's services, MUSTER_NO_DETECT and the explain record (placed.so).
+check_PROGRAMS += tests/abi/test_services
+tests_abi_test_services_SOURCES = tests/abi/test_services.c
+tests_abi_test_services_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_abi_test_services_LDADD = core/libmuster.la $(CMOCKA_LIBS)
+TESTS += tests/abi/test_services
+
+# <muster/reserve.h> as a libmuster without the reservation server has it
+# (tfos/server/absent.c), tested in every configuration.
+check_PROGRAMS += tests/abi/test_reserve_absent
+tests_abi_test_reserve_absent_SOURCES = tests/abi/test_reserve_absent.c tfos/server/absent.c
+tests_abi_test_reserve_absent_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_abi_test_reserve_absent_LDADD = lib/libutil.la $(CMOCKA_LIBS)
+TESTS += tests/abi/test_reserve_absent
 endif
 
 # Shell tests.  They need the compilers configure found.

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The shipped default configuration (conf/muster.conf): tf_config, the
 # schedulers (tests/hpc/chain.sh), then a single-task static cluster on
-# localhost:2222; a broken TF_CONFIG ends the chain (exit 2).
+# localhost:2222; a broken TF_CONFIG ends the chain (exit 2);
+# MUSTER_NO_DETECT=1 skips tf_config.
 set -eu
 . "${MUSTER_TEST_SRCDIR:?}/tests/lib/tap.sh"
 
@@ -104,5 +105,23 @@ expect_status 2 "resolve, malformed TF_CONFIG: unavail"
 expect_err_match '^muster: .*tf_config\(tf_config\): unavail: TF_CONFIG is not valid JSON' \
 	"malformed TF_CONFIG: stderr names TF_CONFIG"
 check "malformed TF_CONFIG: no cluster" test ! -s "$tmp/out"
+
+# MUSTER_NO_DETECT: tf_config (an entry that detects its environment)
+# stands aside, even for a malformed TF_CONFIG, and static answers; "0"
+# leaves it on.
+status=0
+MUSTER_NO_DETECT=1 TF_CONFIG=$tfc "$MUSTER_BIN" -c "$conf" resolve >"$tmp/out" 2>"$tmp/err" ||
+	status=$?
+expect_status 0 "resolve, TF_CONFIG set, MUSTER_NO_DETECT=1"
+expect_json "$local" "MUSTER_NO_DETECT=1: tf_config stands aside, the localhost cluster"
+status=0
+MUSTER_NO_DETECT=1 TF_CONFIG='not json' "$MUSTER_BIN" -c "$conf" resolve >"$tmp/out" \
+	2>"$tmp/err" || status=$?
+expect_status 0 "resolve, malformed TF_CONFIG, MUSTER_NO_DETECT=1"
+expect_json "$local" "MUSTER_NO_DETECT=1: a malformed TF_CONFIG is not read"
+status=0
+MUSTER_NO_DETECT=0 TF_CONFIG=$tfc "$MUSTER_BIN" -c "$conf" resolve --format text >"$tmp/out" \
+	2>"$tmp/err" || status=$?
+expect_out_match '^source: tf_config$' "MUSTER_NO_DETECT=0: tf_config answers"
 
 finish

@@ -96,7 +96,7 @@ endif
 if BUILD_SPARK
 fuzz_programs += tests/fuzz/fuzz_pickle tests/fuzz/fuzz_reservation
 fuzz_res_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/fuzz -I$(top_srcdir)/tfos/wire
-fuzz_res_ldadd = $(FUZZ_DRIVER) tfos/wire/libtfoswire.la
+fuzz_res_ldadd = $(FUZZ_DRIVER) tfos/wire/libtfoswire.la lib/libutil.la
 tests_fuzz_fuzz_pickle_SOURCES = tests/fuzz/pickle.c
 tests_fuzz_fuzz_pickle_CPPFLAGS = $(fuzz_res_cppflags)
 tests_fuzz_fuzz_pickle_LDADD = $(fuzz_res_ldadd)
@@ -110,13 +110,13 @@ if HAVE_CJSON
 fuzz_programs += tests/fuzz/fuzz_strict_json
 tests_fuzz_fuzz_strict_json_SOURCES = tests/fuzz/strict_json.c tests/fuzz/fuzz.h
 tests_fuzz_fuzz_strict_json_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/fuzz $(CJSON_CFLAGS)
-tests_fuzz_fuzz_strict_json_LDADD = $(FUZZ_DRIVER) plugins/common/libplugin_json.la $(CJSON_LIBS)
+tests_fuzz_fuzz_strict_json_LDADD = $(FUZZ_DRIVER) lib/libjson.la lib/libutil.la $(CJSON_LIBS)
 endif
 
 fuzz_programs += tests/fuzz/fuzz_slurm_lists
 tests_fuzz_fuzz_slurm_lists_SOURCES = tests/fuzz/slurm_lists.c
 tests_fuzz_fuzz_slurm_lists_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/fuzz -I$(top_srcdir)/plugins/slurm
-tests_fuzz_fuzz_slurm_lists_LDADD = $(FUZZ_DRIVER) plugins/slurm/libslurm_lists.la
+tests_fuzz_fuzz_slurm_lists_LDADD = $(FUZZ_DRIVER) plugins/slurm/libslurm_lists.la lib/libutil.la
 # The scheduler backends' host files, LSB_MCPU_HOSTS and SageMaker's JSON.
 fuzz_hpc_ldadd = $(FUZZ_DRIVER) plugins/common/libplugin_common.la $(fuzz_call_ldadd)
 fuzz_programs += tests/fuzz/fuzz_hostfile tests/fuzz/fuzz_lsf_mcpu
@@ -132,7 +132,7 @@ tests_fuzz_fuzz_sagemaker_SOURCES = tests/fuzz/sagemaker.c plugins/sagemaker/hos
 	plugins/sagemaker/build.c $(fuzz_call)
 tests_fuzz_fuzz_sagemaker_CPPFLAGS = $(fuzz_cppflags) -I$(top_srcdir) \
 	-I$(top_srcdir)/plugins/sagemaker $(CJSON_CFLAGS)
-tests_fuzz_fuzz_sagemaker_LDADD = plugins/common/libplugin_json.la $(fuzz_hpc_ldadd) $(CJSON_LIBS)
+tests_fuzz_fuzz_sagemaker_LDADD = lib/libjson.la $(fuzz_hpc_ldadd) $(CJSON_LIBS)
 endif
 
 check_PROGRAMS += $(fuzz_programs)

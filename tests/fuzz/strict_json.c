@@ -1,6 +1,6 @@
 /*
  * Fuzz target: the strict JSON reader every backend shares
- * (plugins/common/strict_json.h), checked against cJSON's own parser.  A
+ * (lib/strict_json.h), checked against cJSON's own parser.  A
  * document the reader accepts, cJSON must accept as well, into the same
  * tree: node types, keys, strings and numbers, in order (the reader builds
  * its tree without cJSON, in blocks, so this is what keeps the two the
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "plugins/common/strict_json.h"
+#include "lib/strict_json.h"
 
 /* Bounds the quadratic member check, not the reader. */
 #define MAX_INPUT ((size_t)1 << 16)

@@ -1,6 +1,6 @@
 /*
  * Fuzz target: TF_CONFIG, as the tf_config backend reads it — the strict
- * syntax check and the tree (plugins/common/strict_json*.c), and every
+ * syntax check and the tree (lib/strict_json*.c), and every
  * check of tfc_build through the core's builder (what a resolve() does
  * after reading the variable).  The first byte picks the entry's
  * overrides (task_type, task_id, rpc_layer), as muster.conf may give them.

@@ -52,9 +52,9 @@ installed() {
 		check "installed: ${f#"$root"}" test -f "$f"
 	done
 }
-headers="muster.h plugin.h version.h"
-# <muster/reserve.h> goes with `muster reserve`, built with the spark backend.
-[ -f "$build/tfos/server/libtfosserver.la" ] && headers="$headers reserve.h"
+# <muster/reserve.h> whatever configure found: without the reservation
+# server its calls fail, saying so.
+headers="muster.h plugin.h reserve.h version.h"
 for h in $headers; do installed "$root$MUSTER_INST_INCLUDEDIR/muster/$h"; done
 for la in "$build"/plugins/*/*.la; do
 	name=$(basename "$la" .la)

@@ -1,5 +1,5 @@
 /* Internal pieces tested directly: the JSON string writer's escaping, the
- * builder's checks, the arena and the address check. */
+ * builder's checks, the arena and the suggestions. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -7,7 +7,6 @@
 
 #include "testutil.h"
 
-#include "../../core/address.h"
 #include "../../core/model/arena.h"
 #include "../../core/model/builder.h"
 #include "../../core/emit/jsonw.h"
@@ -162,39 +161,6 @@ static void suggestions_are_near_typos_only(void **state)
 	assert_null(suggest_nearest("x", keys, 0));
 }
 
-/* Both ways through the check: the one-pass road for plain names and the
- * careful one for the rest must agree at every edge. */
-static void addresses_at_the_edges(void **state)
-{
-	static const char *good[] = {
-		"a:1", "a-b.c_d:65535", "n0001:8888", "A9:00080", "a.b.:80", "1.2.3.4:80",
-		"x1.b2:3", "[fd00::1]:1",
-		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.b:1", /* 63 */
-	};
-	static const char *bad[] = {
-		"", "a", "a:", "a:0", "a:65536", "a:123456", "a:1x", "a:1:2", "-a:1", "a-:1",
-		"a..b:1", ".a:1", "a b:1", "1.2.3:1", "300.1.1.1:1", "a.1:1", "x1.2:3",
-		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.b:1", /* 64 */
-		"a\x01:1", "a\xc3\xa9:1", "a[1]:1",
-	};
-	char why[200], host[300];
-	(void)state;
-	for (size_t i = 0; i < sizeof(good) / sizeof(*good); i++) {
-		if (address_check(good[i], why, sizeof(why)) != 0)
-			fail_msg("\"%s\" refused: %s", good[i], why);
-	}
-	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++)
-		if (address_check(bad[i], why, sizeof(why)) == 0)
-			fail_msg("\"%s\" accepted", bad[i]);
-	/* 253 characters is the longest name, 254 one too many. */
-	for (size_t len = 253; len <= 254; len++) {
-		for (size_t i = 0; i < len; i++)
-			host[i] = i % 50 == 49 ? '.' : 'h';
-		strcpy(host + len, ":1");
-		assert_int_equal(address_check(host, why, sizeof(why)), len == 253 ? 0 : -1);
-	}
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -204,7 +170,6 @@ int main(void)
 		cmocka_unit_test(builder_keeps_accelerator_ids),
 		cmocka_unit_test(arena_aligns_and_grows),
 		cmocka_unit_test(suggestions_are_near_typos_only),
-		cmocka_unit_test(addresses_at_the_edges),
 	};
 	return run_tap_tests(tests, NULL, NULL);
 }

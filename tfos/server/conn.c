@@ -10,6 +10,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "lib/clock.h"
 #include "server.h"
 
 struct blob *blob_new(const void *data, size_t len)
@@ -46,7 +47,7 @@ struct conn *conn_new(struct muster_reserve *s, int fd, const char *peer, const 
 	c->fd = fd;
 	c->serial = ++s->next_serial;
 	c->reg = -1;
-	c->last_request_ms = reserve_now_ms();
+	c->last_request_ms = clock_now_ms();
 	snprintf(c->peer, sizeof c->peer, "%s", peer);
 	snprintf(c->peer_host, sizeof c->peer_host, "%s", peer_host);
 	res_frame_reader_init(&c->rd, s->max_frame);
@@ -185,9 +186,9 @@ static int handle_frame(struct muster_reserve *s, struct conn *c, const uint8_t 
 	 * not read again for a while). */
 	rc = dispatch_request(s, c, p, plen);
 	if (rc == DISPATCH_SERVED)
-		c->last_request_ms = reserve_now_ms();
+		c->last_request_ms = clock_now_ms();
 	else if (rc == DISPATCH_REFUSED)
-		c->quiet_until_ms = reserve_now_ms() + RESERVE_REFUSAL_PAUSE_MS;
+		c->quiet_until_ms = clock_now_ms() + RESERVE_REFUSAL_PAUSE_MS;
 	return rc < 0 ? -1 : 0;
 }
 

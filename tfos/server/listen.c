@@ -11,7 +11,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "base/error.h"
+#include "lib/error.h"
 #include "server.h"
 
 int reserve_set_nonblocking(int fd)

@@ -2,28 +2,28 @@
 # a convenience library linked into libmuster.  It needs the wire code
 # (tfos/wire, which needs libcrypto's headers to build and loads libcrypto
 # itself when a key needs it), so it is built exactly when the spark backend
-# is.
-EXTRA_DIST += include/muster/reserve.h
-if BUILD_SPARK
-muster_include_HEADERS += include/muster/reserve.h
+# is; otherwise the library holds absent.c, the same calls failing with a
+# reason, so that libmuster has one ABI (and reserve.h is installed)
+# whatever configure found.
 noinst_LTLIBRARIES += tfos/server/libtfosserver.la
+if BUILD_SPARK
 tfos_server_libtfosserver_la_SOURCES = \
 	tfos/server/server.h \
 	tfos/server/server.c \
 	tfos/server/listen.c \
 	tfos/server/admit.c \
-	tfos/server/clock.c \
 	tfos/server/conn.c \
 	tfos/server/dispatch.c \
 	tfos/server/registry.c \
 	tfos/server/report.c
-tfos_server_libtfosserver_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/core \
-	-I$(top_srcdir)/tfos/wire
 tfos_server_libtfosserver_la_LIBADD = tfos/wire/libtfoswire.la
+else
+tfos_server_libtfosserver_la_SOURCES = tfos/server/absent.c
+endif
+tfos_server_libtfosserver_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tfos/wire
 # Into libmuster (its objects carry the wire's; the version script exports
 # only muster_*), which therefore does not link libcrypto.
 core_libmuster_la_LIBADD += tfos/server/libtfosserver.la
-endif
 
 # Its tests: Python clients written from the protocol description against
 # `muster reserve` (tests/reserve/reserve_test.py, one scenario per script),
@@ -58,7 +58,7 @@ EXTRA_PROGRAMS += bench/reserve/load
 CLEANFILES += bench/reserve/load$(EXEEXT)
 bench_reserve_load_SOURCES = bench/reserve/load.c
 bench_reserve_load_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tfos/wire
-bench_reserve_load_LDADD = tfos/wire/libtfoswire.la
+bench_reserve_load_LDADD = tfos/wire/libtfoswire.la lib/libutil.la
 endif
 bench-reserve: bench/reserve/load$(EXEEXT) cli/muster$(EXEEXT)
 	$(PYTHON3) $(srcdir)/bench/reserve/bench.py '$(abs_top_builddir)/cli/muster' \

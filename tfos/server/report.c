@@ -6,13 +6,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base/error.h"
+#include "lib/clock.h"
+#include "lib/error.h"
 #include "server.h"
 
 void report_progress(struct muster_reserve *s, bool force)
 {
 	long have = (long)s->reg.len;
-	long long now = reserve_now_ms();
+	long long now = clock_now_ms();
 
 	/* On a change, at most once a second (a thousand executors register
 	 * within one); unchanged, every RESERVE_PROGRESS_MS. */

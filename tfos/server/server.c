@@ -10,7 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base/error.h"
+#include "lib/clock.h"
+#include "lib/error.h"
 #include "protocol.h"
 #include "server.h"
 
@@ -200,7 +201,7 @@ static int poll_round(muster_reserve *s, struct pollfd **pfds, size_t *cap, int 
 {
 	size_t n = 2 + s->nconns, i;
 	struct pollfd *p = *pfds;
-	long long now = reserve_now_ms();
+	long long now = clock_now_ms();
 	int rc;
 
 	if (n > *cap) {
@@ -237,7 +238,7 @@ static int poll_round(muster_reserve *s, struct pollfd **pfds, size_t *cap, int 
 		while (read(s->wake[0], buf, sizeof buf) > 0)
 			;
 	}
-	now = reserve_now_ms();
+	now = clock_now_ms();
 	for (i = 0; i < s->nconns; i++) {
 		short ev = p[2 + i].revents;
 
@@ -257,12 +258,12 @@ static int poll_round(muster_reserve *s, struct pollfd **pfds, size_t *cap, int 
 /* Let queued replies (the last executor's list) leave before closing. */
 static void drain(muster_reserve *s, struct pollfd **pfds, size_t *cap)
 {
-	long long end = reserve_now_ms() + RESERVE_DRAIN_MS;
+	long long end = clock_now_ms() + RESERVE_DRAIN_MS;
 	size_t i;
 
 	for (;;) {
 		bool pending = false;
-		long long left = end - reserve_now_ms();
+		long long left = end - clock_now_ms();
 
 		for (i = 0; i < s->nconns; i++)
 			pending |= s->conns[i]->payload != NULL;
@@ -282,10 +283,10 @@ static void drain(muster_reserve *s, struct pollfd **pfds, size_t *cap)
  */
 static void linger(muster_reserve *s, struct pollfd **pfds, size_t *cap)
 {
-	long long end = reserve_now_ms() + RESERVE_LINGER_MS;
+	long long end = clock_now_ms() + RESERVE_LINGER_MS;
 
 	for (;;) {
-		long long left = end - reserve_now_ms();
+		long long left = end - clock_now_ms();
 
 		if (s->nconns == 0 || left <= 0 || s->stop_requested)
 			return;
@@ -298,7 +299,7 @@ int muster_reserve_run(muster_reserve *s, muster_error *err)
 {
 	struct pollfd *pfds = NULL;
 	size_t cap = 0;
-	long long start = reserve_now_ms(), deadline = 0;
+	long long start = clock_now_ms(), deadline = 0;
 	int rc = 0;
 
 	error_clear(err);
@@ -312,7 +313,7 @@ int muster_reserve_run(muster_reserve *s, muster_error *err)
 	report_progress(s, true);
 
 	while (!is_done(s) && !s->stopped_by_request && !s->stop_requested) {
-		long long now = reserve_now_ms();
+		long long now = clock_now_ms();
 		long long wait = 1000; /* stall checks and progress lines */
 
 		if (s->timeout_ms >= 0) {

@@ -22,7 +22,7 @@
 #include <muster/reserve.h>
 
 #include "frame.h"
-#include "base/log.h"
+#include "lib/log.h"
 #include "pickle.h"
 
 /* A request is a registration of about 200 bytes; nothing legitimate comes
@@ -151,9 +151,6 @@ struct muster_reserve {
 int reserve_set_nonblocking(int fd);
 int reserve_listen(const char *host, int port_min, int port_max, int *fd, int *port,
                    muster_error *err);
-
-/* clock.c */
-long long reserve_now_ms(void);
 
 /* registry.c */
 /* Room for the ids of `size` executors.  0, or -1 when out of memory. */

@@ -6,7 +6,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,6 +13,7 @@
 
 #include "crypto.h"
 #include "frame.h"
+#include "lib/reason.h"
 
 /* Secrets are wiped with explicit_bzero, here and in every caller: it needs
  * no libcrypto, so a key read by a process that never loaded it is wiped too. */
@@ -22,11 +22,8 @@ int res_auth_key_load(const char *path, uint8_t *key, size_t *key_len, char *err
 {
 	uint8_t buf[RES_AUTH_MAX_KEY + 3];
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0) {
-		if (err)
-			snprintf(err, errlen, "auth key file %s: %s", path, strerror(errno));
-		return -1;
-	}
+	if (fd < 0)
+		return reason_fail(err, errlen, "auth key file %s: %s", path, strerror(errno));
 	struct stat st;
 	const char *why = NULL;
 	if (fstat(fd, &st) != 0)
@@ -61,9 +58,7 @@ int res_auth_key_load(const char *path, uint8_t *key, size_t *key_len, char *err
 	}
 	if (why) {
 		explicit_bzero(buf, sizeof(buf));
-		if (err)
-			snprintf(err, errlen, "auth key file %s: %s", path, why);
-		return -1;
+		return reason_fail(err, errlen, "auth key file %s: %s", path, why);
 	}
 	memcpy(key, buf, n);
 	*key_len = n;

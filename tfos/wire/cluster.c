@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/reason.h"
 #include "protocol.h"
 
 /* ---- template ---- */
@@ -20,22 +21,22 @@ static bool has_master(const struct res_template *t)
 int res_template_check(const struct res_template *t, char *err, size_t errlen)
 {
 	if (t->cluster_size <= 0)
-		return res_say(err, errlen, "cluster_size must be positive");
+		return reason_fail(err, errlen, "cluster_size must be positive");
 	if (t->num_ps < 0)
-		return res_say(err, errlen, "num_ps must not be negative");
+		return reason_fail(err, errlen, "num_ps must not be negative");
 	if (has_master(t) && strcmp(t->master_node, "chief") != 0 &&
 	    strcmp(t->master_node, "master") != 0)
-		return res_say(err, errlen, "master_node must be \"\", \"chief\" or \"master\", not \"%s\"",
-		           t->master_node);
+		return reason_fail(err, errlen, "master_node must be \"\", \"chief\" or \"master\", not \"%s\"",
+		                   t->master_node);
 	int64_t special = (has_master(t) ? 1 : 0) + (t->eval_node ? 1 : 0);
 	if (t->num_ps > t->cluster_size - special)
-		return res_say(err, errlen,
-		           "num_ps (%" PRId64 ") plus master and evaluator nodes (%" PRId64
-		           ") exceed cluster_size (%" PRId64 ")",
-		           t->num_ps, special, t->cluster_size);
+		return reason_fail(err, errlen,
+		                   "num_ps (%" PRId64 ") plus master and evaluator nodes (%" PRId64
+		                   ") exceed cluster_size (%" PRId64 ")",
+		                   t->num_ps, special, t->cluster_size);
 	int64_t workers = t->cluster_size - t->num_ps - special;
 	if (workers + (has_master(t) ? 1 : 0) <= 0)
-		return res_say(err, errlen, "the template has no master node and no worker");
+		return reason_fail(err, errlen, "the template has no master node and no worker");
 	return 0;
 }
 
@@ -159,30 +160,30 @@ int res_cluster_from_qinfo(const pv *list, struct res_cluster *out, char *err, s
 {
 	memset(out, 0, sizeof(*out));
 	if (!list || (list->type != PV_LIST && list->type != PV_TUPLE))
-		return res_say(err, errlen, "reservations are not a list");
+		return reason_fail(err, errlen, "reservations are not a list");
 	size_t n = pv_len(list);
 	struct entry *e = calloc(n ? n : 1, sizeof(*e));
 	if (!e)
-		return res_say(err, errlen, "out of memory");
+		return reason_fail(err, errlen, "out of memory");
 	char why[160];
 	for (size_t i = 0; i < n; i++) {
 		e[i].arrival = i;
 		if (res_node_from_pv(pv_seq_at(list, i), &e[i].node, why, sizeof(why)) != 0) {
 			free(e);
-			return res_say(err, errlen, "reservation %zu: %s", i, why);
+			return reason_fail(err, errlen, "reservation %zu: %s", i, why);
 		}
 	}
 	qsort(e, n, sizeof(*e), by_executor_id);
 	int rc = 0;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		if (i && e[i].node.executor_id == e[i - 1].node.executor_id) {
-			rc = res_say(err, errlen, "duplicate executor id %" PRId64 " (hosts %s and %s)",
-			         e[i].node.executor_id, e[i - 1].node.host, e[i].node.host);
+			rc = reason_fail(err, errlen, "duplicate executor id %" PRId64 " (hosts %s and %s)",
+			                 e[i].node.executor_id, e[i - 1].node.host, e[i].node.host);
 			break;
 		}
 		struct res_cluster_job *job = job_for(out, e[i].node.job_name);
 		if (!job || add_task(job, &e[i].node) != 0)
-			rc = res_say(err, errlen, "out of memory");
+			rc = reason_fail(err, errlen, "out of memory");
 	}
 	free(e);
 	if (rc != 0)

@@ -3,7 +3,8 @@
 # a restricted pickle codec, the length framing with opt-in HMAC-SHA256
 # (libcrypto, loaded only when a key needs it: crypto.h),
 # and the protocol's messages, template and ClusterSpec.  A convenience
-# library: its PIC objects go into libmuster and into spark.so.
+# library: its PIC objects go into libmuster and into spark.so, which have
+# lib/libutil.la already; its tests and the benchmark link that too.
 if BUILD_SPARK
 noinst_LTLIBRARIES += tfos/wire/libtfoswire.la
 tfos_wire_libtfoswire_la_SOURCES = \
@@ -33,7 +34,7 @@ TESTS += $(reservation_tests)
 
 reservation_test_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/tfos/wire $(LIBCRYPTO_CFLAGS)
 reservation_test_cflags = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-reservation_test_ldadd = tfos/wire/libtfoswire.la $(LIBCRYPTO_LIBS) $(CMOCKA_LIBS)
+reservation_test_ldadd = tfos/wire/libtfoswire.la lib/libutil.la $(LIBCRYPTO_LIBS) $(CMOCKA_LIBS)
 
 tests_reservation_test_pickle_SOURCES = tests/reservation/test_pickle.c
 tests_reservation_test_pickle_CPPFLAGS = $(reservation_test_cppflags)

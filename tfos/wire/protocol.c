@@ -3,23 +3,12 @@
  */
 #include "config.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/reason.h"
 #include "protocol.h"
-
-int res_say(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (err && errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 bool pv_truthy(const pv *v)
 {
@@ -63,12 +52,12 @@ int res_request_parse(const pv *msg, enum res_msg_type *type, const char **type_
                       const pv **data, char *err, size_t errlen)
 {
 	if (!msg || msg->type != PV_DICT)
-		return res_say(err, errlen, "request is not a dict");
+		return reason_fail(err, errlen, "request is not a dict");
 	const pv *t = pv_dict_get_str(msg, "type");
 	if (!t)
-		return res_say(err, errlen, "request has no 'type'");
+		return reason_fail(err, errlen, "request has no 'type'");
 	if (t->type != PV_STR)
-		return res_say(err, errlen, "request 'type' is not a str");
+		return reason_fail(err, errlen, "request 'type' is not a str");
 	static const struct {
 		const char *name;
 		enum res_msg_type type;
@@ -104,7 +93,7 @@ pv *res_unpack(struct res_auth *auth, const uint8_t *payload, size_t len,
 	if (auth) {
 		size_t n;
 		if (res_auth_open(auth, payload, len, &n) != 0) {
-			res_say(err, errlen, "frame failed authentication");
+			reason_fail(err, errlen, "frame failed authentication");
 			return NULL;
 		}
 		len = n;
@@ -112,7 +101,7 @@ pv *res_unpack(struct res_auth *auth, const uint8_t *payload, size_t len,
 	struct pv_error perr;
 	pv *v = pv_decode(payload, len, limits, &perr);
 	if (!v)
-		res_say(err, errlen, "%s", perr.message);
+		reason_fail(err, errlen, "%s", perr.message);
 	return v;
 }
 
@@ -160,9 +149,9 @@ static int need_int(const pv *d, const char *key, int64_t *out, char *err, size_
 {
 	const pv *v = pv_dict_get_str(d, key);
 	if (!v)
-		return res_say(err, errlen, "registration has no '%s'", key);
+		return reason_fail(err, errlen, "registration has no '%s'", key);
 	if (!pv_get_int(v, out))
-		return res_say(err, errlen, "registration '%s' is not an int", key);
+		return reason_fail(err, errlen, "registration '%s' is not an int", key);
 	return 0;
 }
 
@@ -170,9 +159,9 @@ static int need_str(const pv *d, const char *key, const char **out, char *err, s
 {
 	const pv *v = pv_dict_get_str(d, key);
 	if (!v)
-		return res_say(err, errlen, "registration has no '%s'", key);
+		return reason_fail(err, errlen, "registration has no '%s'", key);
 	if (!pv_get_str(v, out) || strlen(*out) != v->u.s.len)
-		return res_say(err, errlen, "registration '%s' is not a str", key);
+		return reason_fail(err, errlen, "registration '%s' is not a str", key);
 	return 0;
 }
 
@@ -180,7 +169,7 @@ int res_node_from_pv(const pv *d, struct res_node *n, char *err, size_t errlen)
 {
 	memset(n, 0, sizeof(*n));
 	if (!d || d->type != PV_DICT)
-		return res_say(err, errlen, "registration is not a dict");
+		return reason_fail(err, errlen, "registration is not a dict");
 	if (need_int(d, "executor_id", &n->executor_id, err, errlen) ||
 	    need_str(d, "host", &n->host, err, errlen) ||
 	    need_str(d, "job_name", &n->job_name, err, errlen) ||

@@ -24,13 +24,6 @@
 #include "frame.h"
 #include "pickle.h"
 
-/* Formats a message into err (when given) and returns -1: every check of
- * a message, template or ClusterSpec fails through it. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-int res_say(char *err, size_t errlen, const char *fmt, ...);
-
 /* ---- messages ---- */
 
 enum res_msg_type {

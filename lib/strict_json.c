@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "quote.h"
 #include "strict_json_impl.h"
 
 /* Line and column (1-based, in bytes) of offset `pos`. */
@@ -22,44 +23,6 @@ static void line_col(const char *text, size_t pos, unsigned long *line, unsigned
 		}
 	}
 	*col = (unsigned long)(pos - start + 1);
-}
-
-void sjson_quote(char *buf, size_t size, const char *s, size_t len)
-{
-	size_t o = 0, i;
-
-	if (size < 8) {
-		if (size > 0)
-			buf[0] = '\0';
-		return;
-	}
-	buf[o++] = '"';
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-		char esc[8];
-		size_t n;
-
-		if (c == '"' || c == '\\')
-			n = (size_t)snprintf(esc, sizeof(esc), "\\%c", c);
-		else if (c == '\n')
-			n = (size_t)snprintf(esc, sizeof(esc), "\\n");
-		else if (c == '\t')
-			n = (size_t)snprintf(esc, sizeof(esc), "\\t");
-		else if (c < 0x20 || c >= 0x7f)
-			n = (size_t)snprintf(esc, sizeof(esc), "\\x%02x", c);
-		else
-			n = (size_t)snprintf(esc, sizeof(esc), "%c", c);
-		/* Keep room for: closing quote, "...", NUL. */
-		if (o + n + 5 > size) {
-			memcpy(buf + o, "...", 3);
-			o += 3;
-			break;
-		}
-		memcpy(buf + o, esc, n);
-		o += n;
-	}
-	buf[o++] = '"';
-	buf[o] = '\0';
 }
 
 /* The reason for a syntax error at `pos`: where, and the text around it. */
@@ -81,7 +44,7 @@ static void syntax_reason(const char *text, size_t len, size_t pos, const char *
 	}
 	from = pos > 16 ? pos - 16 : 0;
 	to = len - pos > 16 ? pos + 16 : len;
-	sjson_quote(excerpt, sizeof(excerpt), text + from, to - from);
+	quote_text(excerpt, sizeof(excerpt), text + from, to - from);
 	snprintf(why, whylen, "not valid JSON: %s at byte %zu (line %lu, column %lu) near %s", what,
 	         pos, line, col, excerpt);
 }

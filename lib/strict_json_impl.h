@@ -1,7 +1,7 @@
 /* Strict JSON's parts (strict_json.c, strict_json_syntax.c,
  * strict_json_tree.c), between themselves: callers use strict_json.h. */
-#ifndef MUSTER_PLUGIN_COMMON_STRICT_JSON_IMPL_H
-#define MUSTER_PLUGIN_COMMON_STRICT_JSON_IMPL_H
+#ifndef MUSTER_LIB_STRICT_JSON_IMPL_H
+#define MUSTER_LIB_STRICT_JSON_IMPL_H
 
 #include "strict_json.h"
 

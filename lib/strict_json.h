@@ -13,10 +13,11 @@
  *  - A key given twice: the last value wins, as in Python (sjson_member;
  *    cJSON's own lookup would give the first).
  *
- * Self-contained: it depends on cJSON and the C library only.
+ * It depends on cJSON, the C library and lib/quote.c (strings in its
+ * messages, quoted as quote.h says) only.
  */
-#ifndef MUSTER_PLUGIN_COMMON_STRICT_JSON_H
-#define MUSTER_PLUGIN_COMMON_STRICT_JSON_H
+#ifndef MUSTER_LIB_STRICT_JSON_H
+#define MUSTER_LIB_STRICT_JSON_H
 
 #include <stddef.h>
 
@@ -51,8 +52,5 @@ void sjson_free(struct sjson_doc *doc);
 const cJSON *sjson_member(const cJSON *object, const char *key);
 /* "a string", "a number", "an object", "an array", "a boolean", "null". */
 const char *sjson_kind(const cJSON *item);
-/* A string for a message: at most `size` - 1 bytes, quoted with escapes,
- * long strings cut with "...". */
-void sjson_quote(char *buf, size_t size, const char *s, size_t len);
 
 #endif

@@ -1,6 +1,7 @@
-/* The host's log callback; the library is silent without one. */
-#ifndef MUSTER_LOG_H
-#define MUSTER_LOG_H
+/* The host's log callback (libmuster's core and its reservation server);
+ * the library is silent without one. */
+#ifndef MUSTER_LIB_LOG_H
+#define MUSTER_LIB_LOG_H
 
 #include <stdarg.h>
 

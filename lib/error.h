@@ -1,6 +1,7 @@
-/* Filling a caller's muster_error: the only way details leave the library. */
-#ifndef MUSTER_ERROR_H
-#define MUSTER_ERROR_H
+/* Filling a caller's muster_error: the only way details leave the library
+ * (libmuster's core and its reservation server). */
+#ifndef MUSTER_LIB_ERROR_H
+#define MUSTER_LIB_ERROR_H
 
 #include <stdarg.h>
 

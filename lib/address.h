@@ -2,11 +2,11 @@
  * Syntactic only (no DNS lookup): HOST is a DNS name (labels of letters,
  * digits, '-' and '_', no label starting or ending with '-'), an IPv4
  * dotted quad, or an IPv6 address in brackets (a link-local one with its
- * zone, "[fe80::1%eth0]"); PORT is 1 to 65535.  Built into libmuster and,
- * through plugins/common, into the bundled plugins, which leave out a pod
- * or instance whose address fails. */
-#ifndef MUSTER_CORE_ADDRESS_H
-#define MUSTER_CORE_ADDRESS_H
+ * zone, "[fe80::1%eth0]"); PORT is 1 to 65535.  libmuster checks every
+ * task with it; the bundled plugins leave out a pod or instance whose
+ * address fails, and read hosts from the environment with it (env.h). */
+#ifndef MUSTER_LIB_ADDRESS_H
+#define MUSTER_LIB_ADDRESS_H
 
 #include <stddef.h>
 
@@ -18,6 +18,12 @@ int address_check(const char *address, char *why, size_t size);
 /* address_check() without its fast path: for an address that
  * address_plain_length() already gave 0 for. */
 int address_check_careful(const char *address, char *why, size_t size);
+
+/* A HOST alone, as a launcher's variable names the master: a DNS name, an
+ * IPv4 address, or an IPv6 address with or without its brackets.  0, or
+ * -1 with only the reason in `why` ("' ' cannot be in a host name"), for
+ * the caller to say where the host came from. */
+int address_check_host(const char *host, char *why, size_t size);
 
 /* The common case in one pass: the length of `address` when it is a DNS
  * name (no IPv4, no brackets), one ':' and a port; 0 when it needs

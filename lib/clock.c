@@ -5,12 +5,12 @@
 
 #include "clock.h"
 
-long clock_now_ms(void)
+long long clock_now_ms(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 long long clock_wall_s(void)

@@ -1,10 +1,11 @@
-/* Time for plugins: monotonic milliseconds for budgets and elapsed time,
- * the wall clock for expiry dates, sleeps, exponential backoff. */
-#ifndef MUSTER_PLUGIN_COMMON_CLOCK_H
-#define MUSTER_PLUGIN_COMMON_CLOCK_H
+/* Time: the one reader of the monotonic clock (budgets, deadlines, elapsed
+ * time), the wall clock for expiry dates, sleeps, exponential backoff. */
+#ifndef MUSTER_LIB_CLOCK_H
+#define MUSTER_LIB_CLOCK_H
 
-/* CLOCK_MONOTONIC in milliseconds. */
-long clock_now_ms(void);
+/* CLOCK_MONOTONIC in milliseconds.  long long: a machine up for 25 days
+ * has passed 2^31 ms. */
+long long clock_now_ms(void);
 /* CLOCK_REALTIME in seconds. */
 long long clock_wall_s(void);
 /* Sleeps `ms` (again after a signal); nothing when ms <= 0. */

@@ -3,59 +3,16 @@
 #include "address.h"
 
 #include <arpa/inet.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "quote.h"
+#include "reason.h"
 
 #define MAX_HOST 253  /* a DNS name, without the final dot of an absolute one */
 #define MAX_LABEL 63
 #define MAX_ZONE 15   /* IFNAMSIZ - 1 */
 #define MAX_IPV6 45   /* INET6_ADDRSTRLEN - 1 */
-
-/* The address as shown in a message: quoted, escaped, cut when long. */
-static void quote(char *buf, size_t size, const char *s)
-{
-	size_t o = 0;
-
-	buf[o++] = '"';
-	for (; *s != '\0'; s++) {
-		unsigned char c = (unsigned char)*s;
-		char esc[8];
-		int n;
-
-		if (c == '"' || c == '\\')
-			n = snprintf(esc, sizeof(esc), "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			n = snprintf(esc, sizeof(esc), "\\x%02x", c);
-		else
-			n = snprintf(esc, sizeof(esc), "%c", c);
-		if (o + (size_t)n + 5 > size) { /* room for ...", NUL */
-			memcpy(buf + o, "...", 3);
-			o += 3;
-			break;
-		}
-		memcpy(buf + o, esc, (size_t)n);
-		o += (size_t)n;
-	}
-	buf[o++] = '"';
-	buf[o] = '\0';
-}
-
-static int bad(char *why, size_t size, const char *address, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int bad(char *why, size_t size, const char *address, const char *fmt, ...)
-{
-	char shown[104], what[160];
-	va_list ap;
-
-	quote(shown, sizeof(shown), address);
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	if (size > 0)
-		snprintf(why, size, "address %s is not HOST:PORT: %s", shown, what);
-	return -1;
-}
 
 /* A character no host name has, for the message. */
 static void show_char(char *buf, size_t size, unsigned char c)
@@ -71,7 +28,7 @@ static int is_alnum(char c)
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
-static int port_check(const char *address, const char *port, char *why, size_t size)
+static int port_check(const char *port, char *why, size_t size)
 {
 	long v = 0;
 	size_t n;
@@ -79,15 +36,16 @@ static int port_check(const char *address, const char *port, char *why, size_t s
 	for (n = 0; port[n] >= '0' && port[n] <= '9' && n < 6; n++)
 		v = v * 10 + (port[n] - '0');
 	if (port[0] == '\0')
-		return bad(why, size, address, "the port is missing");
+		return reason_fail(why, size, "the port is missing");
 	if (port[n] != '\0' || n > 5 || v < 1 || v > 65535)
-		return bad(why, size, address, "the port is not a number from 1 to 65535");
+		return reason_fail(why, size, "the port is not a number from 1 to 65535");
 	return 0;
 }
 
-/* Inside the brackets: an IPv6 address, and a zone exactly when it is
- * link-local (fe80::/10), where the address alone names no interface. */
-static int ipv6_check(const char *address, const char *host, size_t len, char *why, size_t size)
+/* An IPv6 address (`subject` in the reasons: what is in the brackets),
+ * and a zone exactly when it is link-local (fe80::/10), where the address
+ * alone names no interface. */
+static int ipv6_check(const char *subject, const char *host, size_t len, char *why, size_t size)
 {
 	char ip[MAX_IPV6 + 1];
 	unsigned char bin[16];
@@ -96,54 +54,55 @@ static int ipv6_check(const char *address, const char *host, size_t len, char *w
 	int link_local;
 
 	if (iplen > MAX_IPV6 || memchr(host, '[', len) != NULL)
-		return bad(why, size, address, "what is in brackets is not an IPv6 address");
+		return reason_fail(why, size, "%s is not an IPv6 address", subject);
 	memcpy(ip, host, iplen);
 	ip[iplen] = '\0';
 	if (inet_pton(AF_INET6, ip, bin) != 1)
-		return bad(why, size, address, "what is in brackets is not an IPv6 address");
+		return reason_fail(why, size, "%s is not an IPv6 address", subject);
 	link_local = bin[0] == 0xfe && (bin[1] & 0xc0) == 0x80;
 	if (zone == NULL)
-		return link_local ? bad(why, size, address,
-		                        "a link-local IPv6 address needs its zone (\"[fe80::1%%eth0]\")")
+		return link_local ? reason_fail(why, size, "a link-local IPv6 address needs its zone "
+		                                           "(\"[fe80::1%%eth0]\")")
 		                  : 0;
 	if (!link_local)
-		return bad(why, size, address, "only a link-local IPv6 address takes a zone");
+		return reason_fail(why, size, "only a link-local IPv6 address takes a zone");
 	zone++;
 	len -= iplen + 1;
 	if (len == 0 || len > MAX_ZONE)
-		return bad(why, size, address, "the zone is not an interface name");
+		return reason_fail(why, size, "the zone is not an interface name");
 	for (i = 0; i < len; i++)
 		if (!is_alnum(zone[i]) && zone[i] != '-' && zone[i] != '_' && zone[i] != '.')
-			return bad(why, size, address, "the zone is not an interface name");
+			return reason_fail(why, size, "the zone is not an interface name");
 	return 0;
 }
 
 /* A DNS name, or an IPv4 address when the last label is a number (a
  * top-level domain never is: "1.2.3" or "300.1.1.1" are not names). */
-static int host_check(const char *address, const char *host, size_t len, char *why, size_t size)
+static int host_check(const char *host, size_t len, char *why, size_t size)
 {
 	size_t i, start = 0;
 	int digits = 1;
 
 	if (len == 0)
-		return bad(why, size, address, "the host is empty");
+		return reason_fail(why, size, "the host is empty");
 	if (len > 1 && host[len - 1] == '.')
 		len--; /* an absolute name */
 	if (len > MAX_HOST)
-		return bad(why, size, address, "the host name is longer than %d characters", MAX_HOST);
+		return reason_fail(why, size, "the host name is longer than %d characters", MAX_HOST);
 	for (i = 0; i <= len; i++) {
 		char c = i < len ? host[i] : '.';
 		char shown[16];
 
 		if (c == '.') {
 			if (i == start)
-				return bad(why, size, address, "the host name has an empty label");
+				return reason_fail(why, size, "the host name has an empty label");
 			if (host[start] == '-' || host[i - 1] == '-')
-				return bad(why, size, address,
-				           "a label of the host name begins or ends with '-'");
+				return reason_fail(why, size,
+				                   "a label of the host name begins or ends with '-'");
 			if (i - start > MAX_LABEL)
-				return bad(why, size, address,
-				           "a label of the host name is longer than %d characters", MAX_LABEL);
+				return reason_fail(why, size,
+				                   "a label of the host name is longer than %d characters",
+				                   MAX_LABEL);
 			if (i < len) {
 				start = i + 1;
 				digits = 1;
@@ -153,13 +112,13 @@ static int host_check(const char *address, const char *host, size_t len, char *w
 		/* The good characters first: this loop runs for every task. */
 		if (!is_alnum(c) && c != '-' && c != '_') {
 			if (c == ':')
-				return bad(why, size, address, "a ':' in the host (an IPv6 address goes "
+				return reason_fail(why, size, "a ':' in the host (an IPv6 address goes "
 				                               "in brackets: \"[2001:db8::1]:8470\")");
 			if (c == '[' || c == ']')
-				return bad(why, size, address, "a bracket inside the host (an IPv6 "
+				return reason_fail(why, size, "a bracket inside the host (an IPv6 "
 				                               "address is bracketed once, from the start)");
 			show_char(shown, sizeof(shown), (unsigned char)c);
-			return bad(why, size, address, "%s cannot be in a host name", shown);
+			return reason_fail(why, size, "%s cannot be in a host name", shown);
 		}
 		digits = digits && c >= '0' && c <= '9';
 	}
@@ -168,11 +127,11 @@ static int host_check(const char *address, const char *host, size_t len, char *w
 		unsigned char bin[4];
 
 		if (len >= sizeof(ip))
-			return bad(why, size, address, "the host is not an IPv4 address");
+			return reason_fail(why, size, "the host is not an IPv4 address");
 		memcpy(ip, host, len);
 		ip[len] = '\0';
 		if (inet_pton(AF_INET, ip, bin) != 1)
-			return bad(why, size, address, "the host is not an IPv4 address");
+			return reason_fail(why, size, "the host is not an IPv4 address");
 	}
 	return 0;
 }
@@ -231,7 +190,8 @@ int address_check(const char *address, char *why, size_t size)
 	return address_plain_length(address) ? 0 : address_check_careful(address, why, size);
 }
 
-int address_check_careful(const char *address, char *why, size_t size)
+/* address_check_careful()'s reason alone. */
+static int check(const char *address, char *why, size_t size)
 {
 	const char *colon;
 
@@ -239,19 +199,41 @@ int address_check_careful(const char *address, char *why, size_t size)
 		const char *close = strchr(address, ']');
 
 		if (strchr(address + 1, '[') != NULL)
-			return bad(why, size, address, "a second '[' (an IPv6 address is bracketed once)");
+			return reason_fail(why, size, "a second '[' (an IPv6 address is bracketed once)");
 		if (close == NULL)
-			return bad(why, size, address, "'[' without ']'");
+			return reason_fail(why, size, "'[' without ']'");
 		if (close[1] != ':')
-			return bad(why, size, address, "no ':PORT' after the ']'");
-		if (ipv6_check(address, address + 1, (size_t)(close - address - 1), why, size) < 0)
+			return reason_fail(why, size, "no ':PORT' after the ']'");
+		if (ipv6_check("what is in brackets", address + 1, (size_t)(close - address - 1), why,
+		               size) < 0)
 			return -1;
-		return port_check(address, close + 2, why, size);
+		return port_check(close + 2, why, size);
 	}
 	colon = strrchr(address, ':');
 	if (colon == NULL)
-		return bad(why, size, address, address[0] ? "no ':PORT'" : "it is empty");
-	if (host_check(address, address, (size_t)(colon - address), why, size) < 0)
+		return reason_fail(why, size, address[0] ? "no ':PORT'" : "it is empty");
+	if (host_check(address, (size_t)(colon - address), why, size) < 0)
 		return -1;
-	return port_check(address, colon + 1, why, size);
+	return port_check(colon + 1, why, size);
+}
+
+int address_check_careful(const char *address, char *why, size_t size)
+{
+	char reason[160], shown[104];
+
+	if (check(address, reason, sizeof(reason)) == 0)
+		return 0;
+	quote_text(shown, sizeof(shown), address, strlen(address));
+	return reason_fail(why, size, "address %s is not HOST:PORT: %s", shown, reason);
+}
+
+int address_check_host(const char *host, char *why, size_t size)
+{
+	size_t len = strlen(host);
+
+	if (host[0] == '[' && len > 1 && host[len - 1] == ']')
+		return ipv6_check("what is in brackets", host + 1, len - 2, why, size);
+	if (strchr(host, ':') != NULL)
+		return ipv6_check("the host", host, len, why, size);
+	return host_check(host, len, why, size);
 }
