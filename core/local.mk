@@ -23,7 +23,7 @@ core_libmuster_internal_la_SOURCES = \
 	core/launch/launch.h core/launch/launch_nodes.c core/launch/launch_env.c \
 	core/launch/launch_hostfile.c \
 	core/net/lookup.c core/net/lookup.h core/net/route.c core/net/route.h \
-	core/net/netpath.c \
+	core/net/netpath.c core/net/netpath.h core/net/netenv.c core/net/netenv.h \
 	core/local/local_devices.c core/local/local_devices.h core/local/local_visible.c \
 	core/local/local_nvidia.c core/local/local_sysfs.c core/local/local_fill.c \
 	core/chain/chain.c core/chain/chain.h core/chain/ctx.c core/chain/ctx.h \

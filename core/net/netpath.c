@@ -14,6 +14,7 @@
 
 #include "lib/error.h"
 #include "lookup.h"
+#include "netpath.h"
 #include "route.h"
 
 struct peer {
@@ -89,14 +90,15 @@ static void fill_peer(struct peer *p, const struct lookup_answer *a, int route_f
 		p->pub.flags |= MUSTER_NETPEER_LOCAL;
 }
 
-/* One interface for every peer that is not this machine, or why not. */
-static void choose(struct muster_netpath *np)
+/* One interface for every peer (hosts from `from` on) that is not this
+ * machine, or why not. */
+static void choose(struct muster_netpath *np, size_t from)
 {
 	const struct peer *first = NULL;
 	size_t remote = 0;
 
 	np->chosen = MUSTER_ENOENT;
-	for (size_t i = 0; i < np->n; i++) {
+	for (size_t i = from; i < np->n; i++) {
 		const struct peer *p = &np->peer[i];
 		if (p->pub.status != MUSTER_OK) {
 			snprintf(np->why, sizeof(np->why), "%s: %s", p->pub.host, p->problem);
@@ -116,7 +118,7 @@ static void choose(struct muster_netpath *np)
 	}
 	if (first == NULL) {
 		snprintf(np->why, sizeof(np->why), "%s",
-		         np->n == 0 ? "there are no peers" : "every peer is this machine");
+		         np->n == from ? "there are no peers" : "every peer is this machine");
 		return;
 	}
 	np->chosen = MUSTER_OK;
@@ -147,8 +149,8 @@ static int copy_hosts(struct muster_netpath *np, const char *const *hosts, size_
 	return 0;
 }
 
-MUSTER_API int muster_netpath_probe(muster_netpath **out, const char *const *hosts, size_t n,
-                                    long timeout_ms, muster_error *err)
+int netpath_probe_peers(muster_netpath **out, const char *const *hosts, size_t n, size_t from,
+                        long timeout_ms, muster_error *err)
 {
 	struct muster_netpath *np;
 	struct lookup_answer *answers;
@@ -178,9 +180,15 @@ MUSTER_API int muster_netpath_probe(muster_netpath **out, const char *const *hos
 	for (size_t i = 0; i < n; i++)
 		if (np->peer[i].pub.status != MUSTER_OK)
 			np->peer[i].pub.problem = np->peer[i].problem;
-	choose(np);
+	choose(np, from);
 	*out = np;
 	return 0;
+}
+
+MUSTER_API int muster_netpath_probe(muster_netpath **out, const char *const *hosts, size_t n,
+                                    long timeout_ms, muster_error *err)
+{
+	return netpath_probe_peers(out, hosts, n, 0, timeout_ms, err);
 }
 
 MUSTER_API size_t muster_netpath_count(const muster_netpath *path)
