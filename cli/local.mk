@@ -23,6 +23,7 @@ cli_muster_SOURCES = \
 	cli/cmd_hostfile.c \
 	cli/run.h \
 	cli/run_env.c \
+	cli/run_numa.c \
 	cli/run_keeper.c \
 	cli/run_sweep.c \
 	cli/run_supervise.c \
@@ -32,6 +33,8 @@ cli_muster_SOURCES = \
 	cli/doctor.h cli/doctor_report.c cli/doctor_launch.c cli/doctor_net.c \
 	cli/doctor_port.c cli/doctor_proxy.c cli/noproxy.c cli/noproxy.h cli/cmd_doctor.c \
 	cli/local_accel.c \
+	cli/cmd_topo.c \
+	cli/topo_table.c \
 	cli/cmd_watch.c
 cli_muster_LDADD = core/libmuster.la lib/libutil.la
 
@@ -46,6 +49,8 @@ shell_tests += tests/cli/addresses.sh
 shell_tests += tests/watch/config.sh
 shell_tests += tests/launch/elastic.sh
 shell_tests += tests/net/doctor.sh
+shell_tests += tests/launch/topo.sh
+shell_tests += tests/launch/numa-binding.sh
 EXTRA_DIST += \
 	tests/net/lib.sh \
 	tests/watch/lib.sh \
