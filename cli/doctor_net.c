@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -179,10 +180,23 @@ static void interface_rows(struct doctor_rows *r, const struct env_probe *e,
 	user_ifname_row(r, chosen[0] ? chosen : NULL);
 }
 
+/* Connections in flight at once, at most: whatever the number of nodes,
+ * and a quarter of the descriptors this process may open. */
+#define REACH_IN_FLIGHT 256
+
+static size_t in_flight_max(void)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
+	    rl.rlim_cur / 4 >= REACH_IN_FLIGHT)
+		return REACH_IN_FLIGHT;
+	return rl.rlim_cur / 4 > 4 ? (size_t)(rl.rlim_cur / 4) : 4;
+}
+
 struct reach {
 	const muster_netpeer *peer;
 	int fd;
-	int error; /* 0: connected; -1: pending */
+	int error; /* 0: connected; -1: pending; -2: not started */
 };
 
 static void reach_start(struct reach *c, int port)
@@ -192,7 +206,6 @@ static void reach_start(struct reach *c, int port)
 	char service[8];
 
 	snprintf(service, sizeof(service), "%d", port);
-	c->fd = -1;
 	c->error = -1;
 	if (getaddrinfo(c->peer->address, service, &hints, &ai) != 0) {
 		c->error = EINVAL;
@@ -206,36 +219,51 @@ static void reach_start(struct reach *c, int port)
 	else if (errno != EINPROGRESS)
 		c->error = errno;
 	freeaddrinfo(ai);
+	if (c->error != -1 && c->fd >= 0) {
+		close(c->fd);
+		c->fd = -1;
+	}
 }
 
-/* Polls the pending connections until each is decided or time is up. */
-static void reach_wait(struct reach *c, size_t n, long long deadline)
+/* Connects to the peers of `c` not started yet, in_flight_max() at a
+ * time, until each is decided or time is up (those still pending then
+ * keep -1, those never started -2). */
+static void reach_all(struct reach *c, size_t n, int port, long long deadline)
 {
-	struct pollfd *fds = calloc(n ? n : 1, sizeof(*fds));
-	size_t *who = calloc(n ? n : 1, sizeof(*who));
+	struct pollfd fds[REACH_IN_FLIGHT];
+	size_t who[REACH_IN_FLIGHT], next = 0, k = 0, most = in_flight_max();
 
-	while (fds != NULL && who != NULL) {
-		size_t k = 0;
-		for (size_t i = 0; i < n; i++) {
-			if (c[i].error != -1)
+	for (;;) {
+		/* The pending ones stay in fds[0..k); new ones fill the rest. */
+		for (; next < n && k < most; next++) {
+			if (c[next].error != -2)
 				continue;
-			fds[k] = (struct pollfd){ .fd = c[i].fd, .events = POLLOUT };
-			who[k++] = i;
+			reach_start(&c[next], port);
+			if (c[next].error == -1) {
+				fds[k] = (struct pollfd){ .fd = c[next].fd, .events = POLLOUT };
+				who[k++] = next;
+			}
 		}
 		long left = remaining(deadline);
 		if (k == 0 || left == 0 || poll(fds, k, (int)left) <= 0)
 			break;
+		size_t kept = 0;
 		for (size_t j = 0; j < k; j++) {
+			struct reach *r = &c[who[j]];
 			int e = 0;
 			socklen_t len = sizeof(e);
-			if (fds[j].revents == 0)
+			if (fds[j].revents == 0) {
+				fds[kept] = fds[j];
+				who[kept++] = who[j];
 				continue;
-			getsockopt(fds[j].fd, SOL_SOCKET, SO_ERROR, &e, &len);
-			c[who[j]].error = e;
+			}
+			getsockopt(r->fd, SOL_SOCKET, SO_ERROR, &e, &len);
+			r->error = e;
+			close(r->fd);
+			r->fd = -1;
 		}
+		k = kept;
 	}
-	free(fds);
-	free(who);
 }
 
 static void reach_row(struct doctor_rows *r, const struct reach *c, int port, long timeout_ms,
@@ -275,6 +303,10 @@ static void reach_row(struct doctor_rows *r, const struct reach *c, int port, lo
 		           "%s port %d: no answer within %ld ms (via %s)", p->address, port, timeout_ms,
 		           p->ifname);
 		break;
+	case -2:
+		doctor_add(r, DOCTOR_PROBLEM, "reach", p->host, "raise --timeout",
+		           "%s port %d: not tried: the time ran out first", p->address, port);
+		break;
 	default:
 		doctor_add(r, DOCTOR_PROBLEM, "reach", p->host,
 		           "check that the node is up and its route from here",
@@ -299,14 +331,10 @@ static void reach_rows(struct doctor_rows *r, const struct doctor_launch *dl,
 		if (p->address == NULL || (p->flags & MUSTER_NETPEER_LOCAL) ||
 		    strcmp(p->host, own_host(dl)) == 0)
 			continue;
-		c[k].peer = p;
-		if (p->status == MUSTER_OK)
-			reach_start(&c[k], dl->master_port);
-		else
-			c[k].fd = -1;
-		k++;
+		/* A peer without a route is reported as such, not connected to. */
+		c[k++] = (struct reach){ p, -1, p->status == MUSTER_OK ? -2 : 0 };
 	}
-	reach_wait(c, k, deadline);
+	reach_all(c, k, dl->master_port, deadline);
 	for (size_t i = 0; i < k; i++) {
 		reach_row(r, &c[i], dl->master_port, timeout_ms, chosen);
 		if (c[i].fd >= 0)

@@ -79,6 +79,30 @@ expect_row problem port port "in use by process [0-9]+ \\(python3, uid 0\\)" \
 expect_row ok reach worker '' "the worker is still reached"
 kill "$holder"
 
+# 300 peers (addresses of a namespace P linked to the master's by mp),
+# with 64 descriptors: every one is reached (connections are made a few
+# at a time), none fails for want of a descriptor.
+ns_add P
+ns_link P pv 10.88.200.1/16 M mp 10.88.255.1/16
+i=1
+while [ $i -le 300 ]; do
+	echo "addr add 10.88.$((i / 256)).$((i % 256))/16 dev pv"
+	i=$((i + 1))
+done >"$tmp/addrs"
+ip -n "${ns_prefix}P" -batch "$tmp/addrs" || bail_out "300 addresses"
+peers=$(sed 's|^addr add \(.*\)/16 dev pv$|"\1:'"$port"'"|' "$tmp/addrs" | paste -s -d, -)
+cat >"$tmp/many.conf" <<CONF
+chain = ( { plugin = "static"; config = {
+  jobs = { master = ["master:$port"]; worker = [$peers]; }; }; } );
+CONF
+status=0
+ip netns exec "${ns_prefix}M" unshare -m -u sh -c 'mount --bind "$1" /etc/hosts && hostname master &&
+	ulimit -n 64 && exec "$2" -c "$3" doctor --task master:0' sh "$tmp/hosts.M" "$MUSTER_BIN" \
+	"$tmp/many.conf" >"$tmp/out" 2>"$tmp/err" || status=$?
+expect_status 0 "300 peers under ulimit -n 64: no problem"
+check_eq "... each of the 300 answered (refused: nothing listens)" \
+	"$(grep -c '^ok  *reach  *10\.88\.[0-9.]*  *10\.88\.[0-9.]* answers via mp' "$tmp/out")" 300
+
 # A proxy without no_proxy for the peers; its value (a password) unsaid.
 http_proxy=http://user:s3cret@proxy.invalid:3128 \
 	muster_in W worker "$tmp/hosts.W" -- -c "$tmp/cluster.conf" doctor --task worker:0
