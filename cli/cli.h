@@ -94,6 +94,8 @@ struct cli_launch {
 	const char *task;    /* --task as given */
 	char *type;          /* its type, owned */
 	const char *nproc;   /* --nproc-per-node as given: a count or "gpu" */
+	int no_ifname;       /* env, run: --no-ifname */
+	int doctor;          /* run: --doctor */
 };
 void cli_launch_init(struct cli_launch *cl, const char *command);
 /* 0 when `c` is a shared option (now recorded), -1 when it is not. */
@@ -112,6 +114,12 @@ int cli_plan_own_count(const muster_plan *plan, long *n);
 void cli_launch_free(struct cli_launch *cl);
 long cli_parse_count(const char *s, long max);
 long cli_parse_ms(const char *opt, const char *arg, long max);
+
+/* launch_net.c: the plan's network probe (lookups bounded by
+ * CLI_NET_TIMEOUT_MS) unless --no-ifname: 0 or the exit status. */
+enum { CLI_OPT_NO_IFNAME = 0x180, CLI_OPT_DOCTOR };
+#define CLI_NET_TIMEOUT_MS 2000L
+int cli_launch_network(muster_plan *plan, const struct cli_launch *cl, const struct cli_global *g);
 
 /* local_accel.c: `accelerators --local`; sysroot NULL: $MUSTER_SYSROOT or /. */
 int cli_print_local_devices(const char *sysroot);

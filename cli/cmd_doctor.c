@@ -9,7 +9,6 @@
 
 #include "doctor.h"
 
-#define DOCTOR_DEFAULT_TIMEOUT_MS 5000L
 #define DOCTOR_MAX_TIMEOUT_MS 3600000L
 
 enum { GROUP_CLUSTER, GROUP_NETWORK, GROUP_PORT, GROUP_PROXY, GROUP_LAUNCH, NGROUPS };
@@ -17,13 +16,14 @@ enum { GROUP_CLUSTER, GROUP_NETWORK, GROUP_PORT, GROUP_PROXY, GROUP_LAUNCH, NGRO
 struct network_job {
 	struct doctor_rows *rows;
 	const struct doctor_launch *dl;
+	muster_plan *plan;
 	long timeout_ms;
 };
 
 static void *network_thread(void *arg)
 {
 	struct network_job *j = arg;
-	doctor_check_network(j->rows, j->dl, j->timeout_ms);
+	doctor_check_network(j->rows, j->dl, j->plan, j->timeout_ms);
 	return NULL;
 }
 
@@ -36,20 +36,22 @@ static void cluster_row(struct doctor_rows *r, const struct doctor_launch *dl,
 	           dl->master_port);
 }
 
-int doctor_run(const muster_result *res, const struct cli_launch *cl, long timeout_ms,
-               int json, FILE *f, int always)
+int doctor_run(const muster_result *res, muster_plan *plan, long timeout_ms, int json, FILE *f,
+               int always)
 {
 	struct doctor_rows groups[NGROUPS];
 	struct doctor_launch dl;
 	pthread_t thread;
-	int rc = doctor_launch_read(&dl, res, cl);
+	int rc = doctor_launch_read(&dl, plan, res);
 
-	if (rc != 0)
+	if (rc != 0) {
+		doctor_launch_free(&dl);
 		return rc;
+	}
 	memset(groups, 0, sizeof(groups));
-	struct network_job job = { &groups[GROUP_NETWORK], &dl, timeout_ms };
-	/* The network's checks wait on peers; the others are local and run
-	 * meanwhile.  Without a thread, the same checks run one after the
+	struct network_job job = { &groups[GROUP_NETWORK], &dl, plan, timeout_ms };
+	/* The network's checks wait on peers; the others are local, read only
+	 * `dl` and `res`, and run meanwhile.  Without a thread, the same checks run one after the
 	 * other, the network's still within the timeout. */
 	int threaded = pthread_create(&thread, NULL, network_thread, &job) == 0;
 	cluster_row(&groups[GROUP_CLUSTER], &dl, res);
@@ -96,6 +98,7 @@ int cmd_doctor(const struct cli_global *g, int argc, char **argv)
 	struct cli_launch cl;
 	muster_ctx *ctx;
 	muster_result *res;
+	muster_plan *plan = NULL;
 	int json = 0, c, rc;
 
 	cli_launch_init(&cl, "doctor");
@@ -131,7 +134,9 @@ int cmd_doctor(const struct cli_global *g, int argc, char **argv)
 		cli_launch_free(&cl);
 		return rc;
 	}
-	rc = doctor_run(res, &cl, timeout_ms, json, stdout, 1);
+	if ((rc = cli_launch_plan(&plan, res, &cl, g)) == 0)
+		rc = doctor_run(res, plan, timeout_ms, json, stdout, 1);
+	muster_plan_free(plan);
 	muster_result_free(res);
 	muster_ctx_free(ctx);
 	cli_launch_free(&cl);

@@ -12,6 +12,9 @@
 
 enum doctor_level { DOCTOR_OK, DOCTOR_NOTE, DOCTOR_PROBLEM };
 
+/* --timeout's default, and run --doctor's time. */
+#define DOCTOR_DEFAULT_TIMEOUT_MS 5000L
+
 struct doctor_row {
 	enum doctor_level level;
 	const char *check; /* a static name: "name", "reach", "port", ... */
@@ -38,14 +41,13 @@ void doctor_rows_free(struct doctor_rows *r);
 
 /* A node of the launch, in node order (node 0 holds rank 0). */
 struct doctor_node {
-	char *host;
-	long nproc;      /* its processes */
-	long first_rank; /* its first global rank */
+	char *host;  /* as a lookup takes it (IPv6 without brackets) */
+	long nproc;  /* its processes */
 };
 
-/* What the checks read of the launch: the plan's view. */
+/* What the checks read of the launch, copied from its plan before they
+ * start (the network's thread probes the plan meanwhile). */
 struct doctor_launch {
-	const char *framework;
 	struct doctor_node *node;
 	size_t nnodes;
 	size_t self;           /* this node's index */
@@ -54,23 +56,24 @@ struct doctor_launch {
 	char *master_host;
 	int master_port;
 	long world_size;
-	long scheduler_tasks;  /* the tasks a scheduler started, -1: none did */
-	char *own_gpu_ids;     /* the GPUs the cluster gives this node, or NULL */
+	long scheduler_tasks;  /* the processes a scheduler started, -1: none did */
+	const char *scheduler_var; /* the variable that says so */
 };
 
 /* doctor_launch.c: reads the launch; 0 or the exit status (message
  * printed). */
-int doctor_launch_read(struct doctor_launch *dl, const muster_result *res,
-                       const struct cli_launch *cl);
+int doctor_launch_read(struct doctor_launch *dl, const muster_plan *plan,
+                       const muster_result *res);
 void doctor_launch_free(struct doctor_launch *dl);
 /* World size, duplicate ranks and addresses, visible devices. */
 void doctor_check_launch(struct doctor_rows *r, const struct doctor_launch *dl,
                          const muster_result *res);
 
-/* doctor_net.c: every peer's name, the interface chosen, and each peer's
- * reachability, within `timeout_ms`. */
+/* doctor_net.c: every peer's name, the interface that `plan`'s probe
+ * chooses (a probe made now unless one was), and each peer's reachability,
+ * within `timeout_ms`. */
 void doctor_check_network(struct doctor_rows *r, const struct doctor_launch *dl,
-                          long timeout_ms);
+                          muster_plan *plan, long timeout_ms);
 
 /* doctor_port.c: on the master's node, the master port is free, or what
  * holds it. */
@@ -85,10 +88,11 @@ void doctor_print(FILE *f, const struct doctor_rows *groups, size_t ngroups, int
 /* The worst level among them. */
 enum doctor_level doctor_worst(const struct doctor_rows *groups, size_t ngroups);
 
-/* cmd_doctor.c: the checks of `res` and `cl` within `timeout_ms`, the
- * report on `f` (table, or JSON with `json`), when `always` or when a
- * problem is found; 0 when none is, CLI_EXIT_PROBLEM when one is. */
-int doctor_run(const muster_result *res, const struct cli_launch *cl, long timeout_ms,
-               int json, FILE *f, int always);
+/* cmd_doctor.c: the checks of the launch `plan` of `res` within
+ * `timeout_ms`, the report on `f` (table, or JSON with `json`) when
+ * `always` or when a problem is found; 0 when none is, CLI_EXIT_PROBLEM
+ * when one is, or the exit status of a failure (message printed). */
+int doctor_run(const muster_result *res, muster_plan *plan, long timeout_ms, int json, FILE *f,
+               int always);
 
 #endif

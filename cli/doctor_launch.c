@@ -9,29 +9,15 @@
 #include <string.h>
 
 #include "doctor.h"
+#include "lib/env.h"
 
-static char *env_value(char **env, const char *name)
+/* A host as a lookup takes it: an IPv6 address without its brackets. */
+static char *bare_copy(const char *host)
 {
-	size_t len = strlen(name);
-	for (size_t i = 0; env[i] != NULL; i++)
-		if (strncmp(env[i], name, len) == 0 && env[i][len] == '=')
-			return env[i] + len + 1;
-	return NULL;
-}
-
-static int add_node(struct doctor_launch *dl, const char *host, size_t hlen, long nproc)
-{
-	struct doctor_node *p = realloc(dl->node, (dl->nnodes + 1) * sizeof(*p));
-	if (p == NULL)
-		return -1;
-	dl->node = p;
-	p = &dl->node[dl->nnodes];
-	if ((p->host = strndup(host, hlen)) == NULL)
-		return -1;
-	p->nproc = nproc;
-	p->first_rank = dl->nnodes ? p[-1].first_rank + p[-1].nproc : 0;
-	dl->nnodes++;
-	return 0;
+	size_t len = strlen(host);
+	if (len >= 2 && host[0] == '[' && host[len - 1] == ']')
+		return strndup(host + 1, len - 2);
+	return strdup(host);
 }
 
 /* The nodes' distinct hosts, in node order. */
@@ -50,39 +36,47 @@ static int distinct_hosts(struct doctor_launch *dl)
 	return 0;
 }
 
-int doctor_launch_read(struct doctor_launch *dl, const muster_result *res,
-                       const struct cli_launch *cl)
+/* Under a scheduler that started the processes, its count of them. */
+static long scheduler_tasks(const muster_result *res, const char **var)
 {
-	muster_launch l = cl->l;
-	muster_error err = { 0, "" };
-	char *hostfile = NULL, **env = NULL;
-	int rc;
-
-	memset(dl, 0, sizeof(*dl));
-	dl->framework = cl->l.framework;
-	dl->scheduler_tasks = -1;
-	l.framework = "openmpi";
-	if ((rc = muster_launch_hostfile(&hostfile, res, &l, &err)) != 0)
-		return cli_fail(rc, &err);
-	for (char *line = hostfile; *line != '\0'; line += strcspn(line, "\n") + 1) {
-		const char *slots = strstr(line, " slots=");
-		if (slots == NULL || add_node(dl, line, (size_t)(slots - line), atol(slots + 7)) != 0) {
-			muster_free(hostfile);
-			return cli_fail(MUSTER_ENOMEM, NULL);
+	static const char *const names[] = { "SLURM_STEP_NUM_TASKS", "SLURM_NTASKS",
+	                                     "OMPI_COMM_WORLD_SIZE", "PMI_SIZE" };
+	if (muster_result_placement(res) != MUSTER_PLACEMENT_PROCESSES)
+		return -1;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const char *v = env_get(names[i]);
+		char *end;
+		long n = v ? strtol(v, &end, 10) : 0;
+		if (v != NULL && *v != '\0' && *end == '\0' && n > 0) {
+						return n;
 		}
 	}
-	muster_free(hostfile);
-	l.framework = "pytorch";
-	if ((rc = muster_launch_env(&env, res, &l, &err)) != 0)
-		return cli_fail(rc, &err);
-	const char *node_rank = env_value(env, "NODE_RANK");
-	dl->self = node_rank ? (size_t)atol(node_rank) : 0;
-	dl->master_host = strdup(env_value(env, "MASTER_ADDR"));
-	dl->master_port = atoi(env_value(env, "MASTER_PORT"));
-	dl->world_size = atol(env_value(env, "WORLD_SIZE"));
-	muster_free(env);
-	if (dl->self >= dl->nnodes)
-		dl->self = 0;
+	return -1;
+}
+
+int doctor_launch_read(struct doctor_launch *dl, const muster_plan *plan, const muster_result *res)
+{
+	memset(dl, 0, sizeof(*dl));
+	if (muster_plan_node_rank(plan) < 0) {
+		cli_error("doctor: this node's own task is unknown or not a training task; name it "
+		          "with --task TYPE:ID");
+		return CLI_EXIT_NOENT;
+	}
+	dl->nnodes = muster_plan_node_count(plan);
+	dl->node = calloc(dl->nnodes ? dl->nnodes : 1, sizeof(*dl->node));
+	if (dl->node == NULL)
+		return cli_fail(MUSTER_ENOMEM, NULL);
+	for (size_t i = 0; i < dl->nnodes; i++) {
+		const char *host;
+		muster_plan_node_at(plan, i, &host, &dl->node[i].nproc);
+		if ((dl->node[i].host = bare_copy(host)) == NULL)
+			return cli_fail(MUSTER_ENOMEM, NULL);
+	}
+	dl->self = (size_t)muster_plan_node_rank(plan);
+	dl->master_host = strdup(muster_plan_master_host(plan));
+	dl->master_port = muster_plan_master_port(plan);
+	dl->world_size = muster_plan_world_size(plan);
+	dl->scheduler_tasks = scheduler_tasks(res, &dl->scheduler_var);
 	if (dl->master_host == NULL || distinct_hosts(dl) != 0)
 		return cli_fail(MUSTER_ENOMEM, NULL);
 	return 0;
@@ -95,7 +89,6 @@ void doctor_launch_free(struct doctor_launch *dl)
 	free(dl->node);
 	free(dl->host);
 	free(dl->master_host);
-	free(dl->own_gpu_ids);
 	memset(dl, 0, sizeof(*dl));
 }
 
@@ -105,17 +98,18 @@ static void world_size_row(struct doctor_rows *r, const struct doctor_launch *dl
 
 	snprintf(subject, sizeof(subject), "WORLD_SIZE %ld", dl->world_size);
 	if (dl->scheduler_tasks < 0 || dl->scheduler_tasks == dl->world_size) {
-		doctor_add(r, DOCTOR_OK, "world-size", subject, NULL, "%zu node%s, %ld process%s%s",
+		doctor_add(r, DOCTOR_OK, "world-size", subject, NULL, "%zu node%s, %ld process%s%s%s",
 		           dl->nnodes, dl->nnodes == 1 ? "" : "s", dl->world_size,
 		           dl->world_size == 1 ? "" : "es",
-		           dl->scheduler_tasks < 0 ? "" : ", one per task the scheduler started");
+		           dl->scheduler_tasks < 0 ? "" : ": as many as the scheduler started, ",
+		           dl->scheduler_tasks < 0 ? "" : dl->scheduler_var);
 		return;
 	}
 	doctor_add(r, DOCTOR_PROBLEM, "world-size", subject,
-	           "start one task per node (srun --ntasks-per-node=1) for --nproc-per-node, or "
-	           "leave --nproc-per-node out",
-	           "the scheduler started %ld tasks, and each would start %ld processes",
-	           dl->scheduler_tasks, dl->world_size / (dl->scheduler_tasks ? dl->scheduler_tasks : 1));
+	           "leave --nproc-per-node out (each task already is one process), or start one "
+	           "task per node (srun --ntasks-per-node=1)",
+	           "but the scheduler started %ld processes (%s): each of its tasks would start "
+	           "more", dl->scheduler_tasks, dl->scheduler_var);
 }
 
 static int by_string(const void *a, const void *b)

@@ -21,6 +21,7 @@
 
 #include "doctor.h"
 #include "lib/clock.h"
+#include "lib/env.h"
 
 static long remaining(long long deadline_ms)
 {
@@ -85,25 +86,10 @@ static void name_row(struct doctor_rows *r, const struct doctor_launch *dl,
 	}
 }
 
-/* The peers whose routes decide the interface, as muster env decides it:
- * on the master's node every other node, elsewhere the master. */
-static size_t env_peers(const struct doctor_launch *dl, const char **out)
-{
-	size_t n = 0;
-	if (dl->self != 0) {
-		out[n++] = dl->master_host;
-		return n;
-	}
-	for (size_t i = 0; i < dl->nhosts; i++)
-		if (strcmp(dl->host[i], own_host(dl)) != 0)
-			out[n++] = dl->host[i];
-	return n;
-}
-
 /* GLOO_SOCKET_IFNAME, when the user set it, against the choice. */
 static void user_ifname_row(struct doctor_rows *r, const char *chosen)
 {
-	const char *gloo = getenv("GLOO_SOCKET_IFNAME");
+	const char *gloo = env_get("GLOO_SOCKET_IFNAME");
 	size_t len = chosen ? strlen(chosen) : 0;
 
 	if (gloo == NULL || chosen == NULL)
@@ -131,26 +117,21 @@ static int all_local(const muster_netpath *path)
 	return 1;
 }
 
-/* The probe of the peers that decide the interface, beside the probe of
- * all the hosts: each within the lookup deadline. */
+/* The plan's probe of the peers that decide the interface, as env and run
+ * make it, beside the probe of all the hosts: each within the lookup
+ * time.  A plan probed already (run --doctor) is not probed again. */
 struct env_probe {
-	const struct doctor_launch *dl;
+	muster_plan *plan;
 	long lookup_ms;
-	muster_netpath *path;
 	muster_error err;
 };
 
 static void *env_probe_run(void *arg)
 {
 	struct env_probe *e = arg;
-	const char **peers = calloc(e->dl->nhosts + 1, sizeof(*peers));
 
-	if (peers == NULL)
-		snprintf(e->err.message, sizeof(e->err.message), "%s",
-		         muster_strerror(MUSTER_ENOMEM));
-	else
-		muster_netpath_probe(&e->path, peers, env_peers(e->dl, peers), e->lookup_ms, &e->err);
-	free(peers);
+	if (muster_plan_network_note(e->plan) == NULL)
+		muster_plan_probe_network(e->plan, e->lookup_ms, &e->err);
 	return NULL;
 }
 
@@ -158,18 +139,21 @@ static void *env_probe_run(void *arg)
 static void interface_rows(struct doctor_rows *r, const struct env_probe *e,
                            char chosen[IF_NAMESIZE])
 {
-	const char *ifname, *why;
+	const muster_netpath *path = muster_plan_netpath(e->plan);
+	const char *note = muster_plan_network_note(e->plan), *ifname, *why;
 
 	chosen[0] = '\0';
-	if (e->path == NULL) {
+	if (note == NULL) {
 		doctor_add(r, DOCTOR_PROBLEM, "interface", "-", NULL, "cannot probe: %s",
-		           e->err.message);
+		           e->err.message[0] ? e->err.message : "a launch without this node's task");
 		return;
 	}
-	if (muster_netpath_interface(e->path, &ifname, NULL, &why) == MUSTER_OK) {
+	if (path == NULL) { /* turned off */
+		doctor_add(r, DOCTOR_OK, "interface", "-", NULL, "%s", note);
+	} else if (muster_netpath_interface(path, &ifname, NULL, &why) == MUSTER_OK) {
 		snprintf(chosen, IF_NAMESIZE, "%s", ifname);
 		doctor_add(r, DOCTOR_OK, "interface", ifname, NULL, "%s", why);
-	} else if (all_local(e->path)) {
+	} else if (all_local(path)) {
 		doctor_add(r, DOCTOR_OK, "interface", "-", NULL, "none needed: %s", why);
 	} else {
 		doctor_add(r, DOCTOR_PROBLEM, "interface", "-",
@@ -387,13 +371,14 @@ static void duplicate_rows(struct doctor_rows *r, const struct doctor_launch *dl
 		           "to one address", self_local ? "this node's host is this machine, and " : "");
 }
 
-void doctor_check_network(struct doctor_rows *r, const struct doctor_launch *dl, long timeout_ms)
+void doctor_check_network(struct doctor_rows *r, const struct doctor_launch *dl,
+                          muster_plan *plan, long timeout_ms)
 {
 	/* Name lookups may take half the time, so that one resolver that
 	 * never answers leaves the connections the other half. */
 	long lookup_ms = timeout_ms / 2 > 0 ? timeout_ms / 2 : 1;
 	long long deadline = clock_now_ms() + timeout_ms;
-	struct env_probe e = { dl, lookup_ms, NULL, { 0, "" } };
+	struct env_probe e = { plan, lookup_ms, { 0, "" } };
 	muster_error err = { 0, "" };
 	muster_netpath *path = NULL;
 	char chosen[IF_NAMESIZE];
@@ -406,7 +391,6 @@ void doctor_check_network(struct doctor_rows *r, const struct doctor_launch *dl,
 	if (threaded)
 		pthread_join(thread, NULL);
 	interface_rows(r, &e, chosen);
-	muster_netpath_free(e.path);
 	if (rc != 0) {
 		doctor_add(r, DOCTOR_PROBLEM, "name", "-", NULL, "cannot look the peers up: %s",
 		           err.message);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "doctor.h"
+#include "lib/env.h"
 #include "noproxy.h"
 
 struct proxy_var {
@@ -44,13 +45,13 @@ static void list_add(char *buf, size_t size, const char *s)
 
 static void check_var(struct doctor_rows *r, const struct proxy_var *v, const struct doctor_launch *dl)
 {
-	const char *cover_name = v->cover[0], *list = getenv(v->cover[0]);
+	const char *cover_name = v->cover[0], *list = env_get(v->cover[0]);
 	char missing[512] = "", all[512] = "", fix[1024];
 	size_t nmissing = 0;
 
 	if (list == NULL) {
 		cover_name = v->cover[1];
-		list = getenv(v->cover[1]);
+		list = env_get(v->cover[1]);
 	}
 	for (size_t i = 0; i < dl->nhosts; i++) {
 		const char *host = dl->host[i];
@@ -81,7 +82,7 @@ void doctor_check_proxy(struct doctor_rows *r, const struct doctor_launch *dl)
 	int any = 0;
 
 	for (size_t i = 0; i < sizeof(proxy_vars) / sizeof(proxy_vars[0]); i++) {
-		const char *value = getenv(proxy_vars[i].name);
+		const char *value = env_get(proxy_vars[i].name);
 		if (value == NULL || value[0] == '\0')
 			continue;
 		any = 1;

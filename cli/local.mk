@@ -19,6 +19,7 @@ cli_muster_SOURCES = \
 	cli/cmd_check.c \
 	cli/cmd_reserve.c \
 	cli/launch_opts.c \
+	cli/launch_net.c \
 	cli/cmd_env.c \
 	cli/cmd_hostfile.c \
 	cli/run.h \
@@ -53,6 +54,8 @@ shell_tests += tests/launch/elastic.sh
 shell_tests += tests/net/doctor.sh
 shell_tests += tests/launch/topo.sh
 shell_tests += tests/launch/numa-binding.sh
+shell_tests += tests/net/env.sh
+shell_tests += tests/net/torch.sh
 EXTRA_DIST += \
 	tests/net/lib.sh \
 	tests/watch/lib.sh \

@@ -68,7 +68,7 @@ const struct cli_command cli_commands[] = {
 	  cmd_tf_config },
 	{ "env",
 	  "env --for FRAMEWORK [--task TYPE:ID] [--jobs J,...] [--nproc-per-node N|gpu]\n"
-	  "              [--format sh|json|dotenv]",
+	  "              [--format sh|json|dotenv] [--no-ifname]",
 	  "print the environment a framework's process reads",
 	  "  --for FRAMEWORK          tensorflow (TF_CONFIG), pytorch (MASTER_ADDR,\n"
 	  "                           MASTER_PORT, WORLD_SIZE, RANK, LOCAL_RANK,\n"
@@ -85,6 +85,9 @@ const struct cli_command cli_commands[] = {
 	  "  --format FORMAT          sh (default): export NAME='VALUE' lines, safe to\n"
 	  "                           eval in any POSIX shell; json: one object;\n"
 	  "                           dotenv: NAME=VALUE lines\n"
+	  "  --no-ifname              leave out the interface variables (GLOO_,\n"
+	  "                           NCCL_, TP_SOCKET_IFNAME, Open MPI's if_include)\n"
+	  "                           and keep a loopback master address\n"
 	  "  -h, --help               print this help and exit\n"
 	  "The master task (chief, else master, else the first training job's task\n"
 	  "0) holds rank 0; ranks count each task's processes in turn.  Where a\n"
@@ -109,7 +112,7 @@ const struct cli_command cli_commands[] = {
 	{ "run",
 	  "run --for FRAMEWORK [--task TYPE:ID] [--jobs J,...] [--nproc-per-node N|gpu]\n"
 	  "              [--gpus-per-proc K] [--numa-binding node|socket|exclusive]\n"
-	  "              [--tee-prefix]\n"
+	  "              [--tee-prefix] [--no-ifname] [--doctor]\n"
 	  "              [--elastic [--min-nodes A] [--max-nodes B] [--settle-ms N]]\n"
 	  "              [--] COMMAND [ARGS...]",
 	  "start this node's worker processes of a training job",
@@ -129,6 +132,9 @@ const struct cli_command cli_commands[] = {
 	  "                           share of the node's cores per GPU); -v says what\n"
 	  "                           each is pinned to\n"
 	  "  --tee-prefix             prefix each output line with \"[RANK]: \"\n"
+	  "  --no-ifname              as for env: no interface variables\n"
+	  "  --doctor                 run muster doctor's checks first (5 s at most);\n"
+	  "                           on a problem, print them and exit 6\n"
 	  "  --elastic                follow the cluster (pytorch, jax): restart the\n"
 	  "                           workers with new ranks when this node's launch\n"
 	  "                           changes\n"

@@ -23,7 +23,7 @@ core_libmuster_internal_la_SOURCES = \
 	core/emit/master.c \
 	core/launch/launch.h core/launch/plan.c core/launch/plan_units.c \
 	core/launch/plan_counts.c core/launch/plan_port.c core/launch/launch_env.c \
-	core/launch/launch_hostfile.c \
+	core/launch/launch_hostfile.c core/launch/plan_net.c \
 	core/net/lookup.c core/net/lookup.h core/net/route.c core/net/route.h \
 	core/net/netpath.c core/net/netpath.h core/net/netenv.c core/net/netenv.h \
 	core/local/local_devices.c core/local/local_devices.h core/local/local_visible.c \

@@ -445,6 +445,29 @@ MUSTER_API int muster_netpath_interface(const muster_netpath *path, const char *
                                         const char **source, const char **why);
 
 /*
+ * The network path of a plan's own node: the peers whose routes decide
+ * its interface (on the master's node the other nodes, at most 64 spread
+ * over the list; elsewhere the master) probed as muster_netpath_probe()
+ * does, within `timeout_ms`.  From then on muster_plan_env() adds, for
+ * pytorch, GLOO_SOCKET_IFNAME, TP_SOCKET_IFNAME, NCCL_SOCKET_IFNAME (as
+ * "=IF", NCCL's exact match) and Open MPI's OMPI_MCA_btl_tcp_if_include
+ * and OMPI_MCA_oob_tcp_if_include; for jax the NCCL and Open MPI ones:
+ * each unless this process's environment has it (an Open MPI include
+ * also when it has the matching exclude).  On the master's node, when the
+ * master's host resolves here to a loopback address, MASTER_ADDR and
+ * PET_MASTER_ADDR (jax: JAX_COORDINATOR_ADDRESS's host) become the
+ * interface's address.  Nothing is probed for a tensorflow plan, a plan
+ * without its own unit, or a configuration with choose_interface = false.
+ * Not while another thread reads the plan.  0, or MUSTER_ENOMEM.
+ */
+MUSTER_API int muster_plan_probe_network(muster_plan *plan, long timeout_ms, muster_error *err);
+/* The probe, the master's host first, then the peers; NULL before one. */
+MUSTER_API const muster_netpath *muster_plan_netpath(const muster_plan *plan);
+/* A sentence on what was chosen ("interface eth1: the kernel routes ...")
+ * or why nothing was ("no interface variable: ..."); NULL before a probe. */
+MUSTER_API const char *muster_plan_network_note(const muster_plan *plan);
+
+/*
  * The accelerators of this machine.  `sysroot` stands for "/" (its sys,
  * dev and proc are read, NVML is not used); NULL: $MUSTER_SYSROOT when set,
  * else the real machine.  NVIDIA GPUs come from the driver's /proc; NVML

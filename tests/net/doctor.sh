@@ -77,7 +77,18 @@ expect_status $EX_PROBLEM "master: the taken port is a problem"
 expect_row problem port port "in use by process [0-9]+ \\(python3, uid 0\\)" \
 	"the port's holder is named"
 expect_row ok reach worker '' "the worker is still reached"
+# muster run --doctor stops on it, before the command.
+muster_in M master "$tmp/hosts.M" -- -c "$tmp/cluster.conf" run --for pytorch --task master:0 \
+	--doctor -- touch "$tmp/ran"
+expect_status $EX_PROBLEM "run --doctor: stops on the taken port"
+expect_err_match "^problem +port +port $port +in use by process" "run --doctor: the report is on stderr"
+check "run --doctor: the command did not run" test ! -e "$tmp/ran"
 kill "$holder"
+muster_in M master "$tmp/hosts.M" -- -c "$tmp/cluster.conf" run --for pytorch --task master:0 \
+	--doctor -- touch "$tmp/ran"
+expect_status 0 "run --doctor: no problem"
+check "run --doctor: the command ran" test -e "$tmp/ran"
+expect_empty_err "run --doctor: nothing said without a problem"
 
 # 300 peers (addresses of a namespace P linked to the master's by mp),
 # with 64 descriptors: every one is reached (connections are made a few

@@ -114,8 +114,9 @@ wait_port() {
 	bail_out "nothing listens on port $2 in $1"
 }
 
-# net_setup: the tests' network.  A master node M and a worker W, linked
-# by mv (10.77.1.1) - wa (10.77.1.2); a gateway G linked to W by
+# net_setup [NET]: the tests' network, in NET (default 10.77; the
+# addresses below are 10.77's).  A master node M and a worker W, linked by
+# mv (10.77.1.1) - wa (10.77.1.2); a gateway G linked to W by
 # gv (10.77.2.1) - wb (10.77.2.2), W's default route.  The master's
 # service address 10.77.9.1 (on M's loopback) is routed to W through wa
 # by a route of its own: the default route's interface is the wrong
@@ -125,21 +126,22 @@ wait_port() {
 # $port (29500).
 port=29500
 net_setup() {
+	net=${1:-10.77}
 	ns_add M W G
-	ns_link M mv 10.77.1.1/24 W wa 10.77.1.2/24
-	ns_link G gv 10.77.2.1/24 W wb 10.77.2.2/24
-	ns_ip M addr add 10.77.9.1/32 dev lo
-	ns_ip W route add default via 10.77.2.1 dev wb
-	ns_ip W route add 10.77.9.0/24 via 10.77.1.1 dev wa
+	ns_link M mv "$net.1.1/24" W wa "$net.1.2/24"
+	ns_link G gv "$net.2.1/24" W wb "$net.2.2/24"
+	ns_ip M addr add "$net.9.1/32" dev lo
+	ns_ip W route add default via "$net.2.1" dev wb
+	ns_ip W route add "$net.9.0/24" via "$net.1.1" dev wa
 	cat >"$tmp/hosts.M" <<HOSTS
 127.0.0.1 localhost
 127.0.1.1 master
-10.77.1.2 worker
+$net.1.2 worker
 HOSTS
 	cat >"$tmp/hosts.W" <<HOSTS
 127.0.0.1 localhost
-10.77.9.1 master
-10.77.1.2 worker
+$net.9.1 master
+$net.1.2 worker
 HOSTS
 	cat >"$tmp/cluster.conf" <<CONF
 chain = ( { plugin = "static"; config = {
