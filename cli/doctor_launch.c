@@ -48,7 +48,8 @@ static long scheduler_tasks(const muster_result *res, const char **var)
 		char *end;
 		long n = v ? strtol(v, &end, 10) : 0;
 		if (v != NULL && *v != '\0' && *end == '\0' && n > 0) {
-						return n;
+			*var = names[i];
+			return n;
 		}
 	}
 	return -1;

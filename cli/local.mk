@@ -51,6 +51,7 @@ shell_tests += tests/cli/addresses.sh
 shell_tests += tests/watch/config.sh
 shell_tests += tests/watch/overflow.sh
 shell_tests += tests/launch/elastic.sh
+shell_tests += tests/cli/doctor.sh
 shell_tests += tests/net/doctor.sh
 shell_tests += tests/launch/topo.sh
 shell_tests += tests/launch/numa-binding.sh
