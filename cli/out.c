@@ -14,7 +14,7 @@
 /* Where out_* writes: stdout, or a frame being drawn (out_capture). */
 static FILE *target;
 
-static FILE *out(void)
+FILE *out_file(void)
 {
 	return target ? target : stdout;
 }
@@ -26,7 +26,7 @@ void out_capture(FILE *f)
 
 void out_puts(const char *s)
 {
-	fputs(s, out());
+	fputs(s, out_file());
 }
 
 void out_printf(const char *fmt, ...)
@@ -34,7 +34,7 @@ void out_printf(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vfprintf(out(), fmt, ap);
+	vfprintf(out_file(), fmt, ap);
 	va_end(ap);
 }
 
@@ -92,31 +92,31 @@ void cli_put_escaped(FILE *f, const char *text, int backslash)
 	}
 }
 
-void out_json_string(const char *text)
+void cli_put_json(FILE *f, const char *text)
 {
 	const unsigned char *s = (const unsigned char *)text;
 	size_t n;
 
-	fputc('"', out());
+	fputc('"', f);
 	while (*s != '\0') {
 		if (*s == '"' || *s == '\\') {
-			fprintf(out(), "\\%c", *s++);
+			fprintf(f, "\\%c", *s++);
 		} else if (*s >= 0x20 && *s < 0x7F) {
-			fputc(*s++, out());
+			fputc(*s++, f);
 		} else if (*s < 0x20 || *s == 0x7F) {
-			fprintf(out(), "\\u%04x", *s++);
+			fprintf(f, "\\u%04x", *s++);
 		} else if ((n = printable_utf8(s)) != 0) {
-			fwrite(s, 1, n, out());
+			fwrite(s, 1, n, f);
 			s += n;
 		} else if (s[0] == 0xC2 && s[1] >= 0x80 && s[1] <= 0x9F) {
-			fprintf(out(), "\\u%04x", s[1]); /* a C1 control */
+			fprintf(f, "\\u%04x", s[1]); /* a C1 control */
 			s += 2;
 		} else {
-			fputs("\\ufffd", out()); /* not UTF-8: JSON cannot carry it */
+			fputs("\\ufffd", f); /* not UTF-8: JSON text cannot carry it */
 			s++;
 		}
 	}
-	fputc('"', out());
+	fputc('"', f);
 }
 
 void cli_error(const char *fmt, ...)
@@ -135,13 +135,13 @@ void cli_error(const char *fmt, ...)
 
 void out_text(const char *s)
 {
-	cli_put_escaped(out(), s, 1);
+	cli_put_escaped(out_file(), s, 1);
 }
 
 void out_line_free(char *s)
 {
-	fputs(s, out());
-	fputc('\n', out());
+	fputs(s, out_file());
+	fputc('\n', out_file());
 	muster_free(s);
 }
 

@@ -1,11 +1,16 @@
 /* muster status --format json: the frame as one line of JSON, for
- * scripts.  Every string goes through out_json_string(). */
+ * scripts.  Every string goes through cli_put_json(). */
 #include <config.h>
 
 #include <stdio.h>
 
 #include "cli.h"
 #include "status.h"
+
+static void json_string(const char *s)
+{
+	cli_put_json(out_file(), s);
+}
 
 static void key(const char *k, int first)
 {
@@ -15,7 +20,7 @@ static void key(const char *k, int first)
 static void string_or_null(const char *s)
 {
 	if (s)
-		out_json_string(s);
+		json_string(s);
 	else
 		out_puts("null");
 }
@@ -27,7 +32,7 @@ static void accels(const muster_result *r, const char *job, long index)
 	out_puts("{");
 	for (size_t k = 0; muster_result_accelerator_at(r, job, index, k, &kind, &count) == 0; k++) {
 		out_puts(k ? "," : "");
-		out_json_string(kind);
+		json_string(kind);
 		out_printf(":%ld", count);
 	}
 	out_puts("}");
@@ -37,14 +42,14 @@ static void node(const struct status_view *v, const struct status_node *n)
 {
 	out_puts("{");
 	key("host", 1);
-	out_json_string(n->host);
+	json_string(n->host);
 	key("self", 0);
 	out_puts(n->self ? "true" : "false");
 	key("accelerators", 0);
 	out_puts("{");
 	for (size_t i = 0; i < n->naccels; i++) {
 		out_puts(i ? "," : "");
-		out_json_string(n->accels[i].kind);
+		json_string(n->accels[i].kind);
 		out_printf(":%ld", n->accels[i].count);
 	}
 	out_puts("}");
@@ -54,11 +59,11 @@ static void node(const struct status_view *v, const struct status_node *n)
 		const struct status_task *t = &n->tasks[i];
 		out_puts(i ? ",{" : "{");
 		key("job", 1);
-		out_json_string(t->job);
+		json_string(t->job);
 		key("index", 0);
 		out_printf("%ld", t->index);
 		key("address", 0);
-		out_json_string(t->address);
+		json_string(t->address);
 		key("port", 0);
 		if (t->port >= 0)
 			out_printf("%ld", t->port);
@@ -81,7 +86,7 @@ static void pending(const muster_result *r)
 	for (size_t i = 0; muster_result_pending_at(r, i, &job, &index, &name, &why) == 0; i++) {
 		out_puts(i ? ",{" : "{");
 		key("job", 1);
-		out_json_string(job);
+		json_string(job);
 		key("index", 0);
 		if (index >= 0)
 			out_printf("%ld", index);
@@ -104,11 +109,11 @@ static void entries(const muster_explain *x)
 		muster_explain_entry_at(x, i, &e);
 		out_puts(i ? ",{" : "{");
 		key("instance", 1);
-		out_json_string(e.instance);
+		json_string(e.instance);
 		key("plugin", 0);
-		out_json_string(e.plugin);
+		json_string(e.plugin);
 		key("answer", 0);
-		out_json_string(status_word(e.code));
+		json_string(status_word(e.code));
 		key("reason", 0);
 		string_or_null(e.reason);
 		key("ms", 0);
@@ -127,7 +132,7 @@ int status_print_json(const struct status_view *v)
 
 	out_puts("{");
 	key("status", 1);
-	out_json_string(status_word(v->code));
+	json_string(status_word(v->code));
 	key("message", 0);
 	string_or_null(v->code ? v->message : NULL);
 	key("source", 0);
@@ -136,7 +141,7 @@ int status_print_json(const struct status_view *v)
 	if (type) {
 		out_puts("{");
 		key("job", 1);
-		out_json_string(type);
+		json_string(type);
 		key("index", 0);
 		out_printf("%ld", muster_result_task_index(r));
 		out_puts("}");

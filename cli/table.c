@@ -119,7 +119,7 @@ void table_hide(struct table *t, size_t column)
 	t->hidden[column] = 1;
 }
 
-void table_print_color(const struct table *t, int color)
+void table_fprint_color(const struct table *t, FILE *f, int color)
 {
 	size_t r, i, last = 0;
 
@@ -135,15 +135,25 @@ void table_print_color(const struct table *t, int color)
 			if (t->hidden[i])
 				continue;
 			if (style != NULL)
-				out_printf("\033[%sm%s\033[0m", style, s);
+				fprintf(f, "\033[%sm%s\033[0m", style, s);
 			else
-				out_puts(s);
+				fputs(s, f);
 			if (i < last)
-				out_printf("%*s", pad, "");
+				fprintf(f, "%*s", pad, "");
 			else
-				out_puts("\n");
+				fputc('\n', f);
 		}
 	}
+}
+
+void table_fprint(const struct table *t, FILE *f)
+{
+	table_fprint_color(t, f, 0);
+}
+
+void table_print_color(const struct table *t, int color)
+{
+	table_fprint_color(t, out_file(), color);
 }
 
 void table_print(const struct table *t)

@@ -4,6 +4,7 @@
 #define MUSTER_CLI_TABLE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 struct table;
 
@@ -25,11 +26,14 @@ size_t table_width(const struct table *t);
 int table_fit(struct table *t, size_t width, size_t column, size_t min);
 /* Leaves `column` out when printing. */
 void table_hide(struct table *t, size_t column);
-/* Print through out_printf: columns separated by two spaces, each padded
- * to its widest cell, the last one not padded; styles as SGR escapes when
- * `color`. */
+/* Print where out_* writes (stdout, or a captured frame): columns
+ * separated by two spaces, each padded to its widest cell, the last one
+ * not padded; styles as SGR escapes when `color`. */
 void table_print(const struct table *t);
 void table_print_color(const struct table *t, int color);
+/* ... on `f`. */
+void table_fprint(const struct table *t, FILE *f);
+void table_fprint_color(const struct table *t, FILE *f, int color);
 void table_free(struct table *t);
 
 #endif /* MUSTER_CLI_TABLE_H */
