@@ -139,10 +139,7 @@ sed 's/"h2:3333"/"h4:3333"/' "$conf" >"$conf.new" && mv "$conf.new" "$conf"
 await 2 "--watch: a config edit draws a frame"
 line_is 2 "[n['host'] for n in c['nodes']]==['h3','h1','h2','h4'] and c['entries'] is None" \
 	"--watch: the new frame has the edited cluster (h4 is not in the node order: last)"
-kill -TERM $pid
-rc=0
-wait $pid || rc=$?
-check_eq "--watch: SIGTERM ends it with status 0" "$rc" 0
+watch_stop "--watch: SIGTERM ends it with status 0"
 
 # --watch on a terminal: each frame clears the screen and replaces the last.
 : >"$tmp/tty"

@@ -59,8 +59,5 @@ line_is 1 "c['status']=='tryagain' and len(c['pending'])==2" "--watch: first, th
 await 2 "--watch: a frame once the pods run" 10
 line_is 2 "c['status']=='success' and c['pending']==[] and sum(len(n['tasks']) for n in c['nodes'])==12" \
 	"--watch: then the whole cluster"
-kill -TERM $pid
-rc=0
-wait $pid || rc=$?
-check_eq "--watch: SIGTERM ends it with status 0" "$rc" 0
+watch_stop "--watch: SIGTERM ends it with status 0"
 finish

@@ -61,10 +61,7 @@ check_eq "... and is no change" "$(sample muster_watch_changes_total)" 2.0
 page_ok "after a failed run"
 curl -sS -m 5 -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$port/metrics" >"$tmp/code"
 check_eq "POST: 405" "$(cat "$tmp/code")" 405
-kill -TERM $pid
-rc=0
-wait $pid || rc=$?
-check_eq "SIGTERM ends the watch with status 0" "$rc" 0
+watch_stop "SIGTERM ends the watch with status 0"
 
 run -c "$conf" watch --metrics-host 127.0.0.1
 expect_status 64 "--metrics-host without --metrics-port: usage error"
