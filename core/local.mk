@@ -17,7 +17,7 @@ core_libmuster_internal_la_SOURCES = \
 	core/model/arena.c core/model/arena.h core/model/builder.c core/model/builder.h \
 	core/model/model.c core/model/model.h core/model/result.c core/model/nameindex.c \
 	core/model/nameindex.h core/model/merge.c core/model/merge.h core/model/diff.c \
-	core/model/diff.h \
+	core/model/diff.h core/model/placeholder.c \
 	core/emit/jsonw.c core/emit/jsonw.h core/emit/emit_json.c core/emit/emit_tf_config.c \
 	core/emit/master.c \
 	core/launch/launch.h core/launch/launch_nodes.c core/launch/launch_env.c \
@@ -26,6 +26,7 @@ core_libmuster_internal_la_SOURCES = \
 	core/local/local_nvidia.c core/local/local_sysfs.c core/local/local_fill.c \
 	core/chain/chain.c core/chain/chain.h core/chain/ctx.c core/chain/ctx.h \
 	core/chain/host.c core/chain/host.h core/chain/explain.c core/chain/explain.h \
+	core/chain/gate.c core/chain/gate.h \
 	core/watch/watch.c core/watch/watch.h core/watch/watch_entries.c \
 	core/watch/watch_files.c
 core_libmuster_internal_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/core

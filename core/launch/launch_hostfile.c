@@ -70,7 +70,8 @@ MUSTER_API int muster_launch_hostfile(char **out, const muster_result *r,
 	if (!out || !r || !l || !l->framework)
 		return error_set(err, MUSTER_EINVAL, "muster_launch_hostfile: NULL argument");
 	*out = NULL;
-	if ((rc = launch_check(l, err)) != 0)
+	if ((rc = launch_check(l, err)) != 0 ||
+	    (rc = model_refuse_placeholders(r, "a hostfile", err)) != 0)
 		return rc;
 	if (strcmp(l->framework, "openmpi") == 0 || strcmp(l->framework, "deepspeed") == 0)
 		sep = " slots=";
