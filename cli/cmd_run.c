@@ -1,6 +1,6 @@
 /* muster run --for FRAMEWORK [--task TYPE:ID] [--jobs J,...]
  *            [--nproc-per-node N|gpu] [--gpus-per-proc K] [--tee-prefix]
- *            [--elastic [--min-nodes A] [--max-nodes B] [--settle-ms N]]
+ *            [--allow-nested] [--elastic [--min-nodes A] [--max-nodes B] [--settle-ms N]]
  *            [--] COMMAND [ARGS...] */
 #include <config.h>
 
@@ -82,12 +82,26 @@ static long parse_nodes(const char *opt, const char *arg)
 	return v;
 }
 
+/* Inside a torchrun worker (PyTorch's own test: TORCHELASTIC_RUN_ID), a
+ * launch would start its processes under each of torchrun's: processes ×
+ * processes, ranks counted twice.  Only --allow-nested goes on. */
+static int refuse_nested(void)
+{
+	if (getenv("TORCHELASTIC_RUN_ID") == NULL)
+		return 0;
+	cli_error("run: this process is a torchrun worker (TORCHELASTIC_RUN_ID is set): a launch "
+	          "here would start its processes under each of torchrun's; run COMMAND directly "
+	          "(muster env gives it torchrun's ranks), or pass --allow-nested");
+	return CLI_EXIT_USAGE;
+}
+
 int cmd_run(const struct cli_global *g, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		CLI_LAUNCH_LONGOPTS,
 		{ "gpus-per-proc", required_argument, NULL, 'G' },
 		{ "tee-prefix", no_argument, NULL, 'T' },
+		{ "allow-nested", no_argument, NULL, 'N' },
 		{ "elastic", no_argument, NULL, 'E' },
 		{ "min-nodes", required_argument, NULL, 'm' },
 		{ "max-nodes", required_argument, NULL, 'M' },
@@ -100,7 +114,7 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 	struct run_elastic_opts eo = { 1, LONG_MAX, 1000 };
 	struct cli_launch cl;
 	long gpus_per_proc = 0;
-	int tee = 0, elastic = 0, given = 0, c, rc;
+	int tee = 0, elastic = 0, given = 0, nested = 0, c, rc;
 
 	cli_launch_init(&cl, "run");
 	cli_getopt_reset();
@@ -116,6 +130,9 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 			break;
 		case 'T':
 			tee = 1;
+			break;
+		case 'N':
+			nested = 1;
 			break;
 		case 'E':
 			elastic = 1;
@@ -143,6 +160,10 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 	}
 	if (optind >= argc)
 		return cli_usage_error("run: no command given (muster run --for F -- COMMAND ...)");
+	if (!nested && (rc = refuse_nested()) != 0) {
+		cli_launch_free(&cl);
+		return rc;
+	}
 	if ((rc = cli_launch_finish(&cl, "tensorflow pytorch jax")) == 0 &&
 	    (rc = check_elastic(elastic, given, &eo, cl.l.framework)) == 0)
 		rc = elastic ? run_elastic(g, &cl, &eo, gpus_per_proc, tee, argv + optind)

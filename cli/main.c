@@ -89,7 +89,7 @@ const struct cli_command cli_commands[] = {
 	  cmd_hostfile },
 	{ "run",
 	  "run --for FRAMEWORK [--task TYPE:ID] [--jobs J,...] [--nproc-per-node N|gpu]\n"
-	  "              [--gpus-per-proc K] [--tee-prefix]\n"
+	  "              [--gpus-per-proc K] [--tee-prefix] [--allow-nested]\n"
 	  "              [--elastic [--min-nodes A] [--max-nodes B] [--settle-ms N]]\n"
 	  "              [--] COMMAND [ARGS...]",
 	  "start this node's worker processes of a training job",
@@ -102,6 +102,8 @@ const struct cli_command cli_commands[] = {
 	  "  --gpus-per-proc K        give each process its own K local GPUs through\n"
 	  "                           CUDA_VISIBLE_DEVICES (ROCR_VISIBLE_DEVICES on AMD)\n"
 	  "  --tee-prefix             prefix each output line with \"[RANK]: \"\n"
+	  "  --allow-nested           run even inside a torchrun worker (refused\n"
+	  "                           otherwise: processes under each of torchrun's)\n"
 	  "  --elastic                follow the cluster (pytorch, jax): restart the\n"
 	  "                           workers with new ranks when this node's launch\n"
 	  "                           changes\n"

@@ -9,7 +9,8 @@
  *  - once something has been merged, the chain succeeds with it whatever
  *    later entries answer (NSS's rule for merged data).
  * When the chain fails, the error lists every entry's answer and reason,
- * and its code is the status of the entry that ended it.  When it succeeds
+ * those that failed before those that found nothing of theirs, and its
+ * code is the status of the entry that ended it.  When it succeeds
  * past an entry that answered unavail or tryagain, each such entry is one
  * warning (notfound is "not my environment", no failure); with strict,
  * such an entry fails the chain at once.
@@ -277,11 +278,13 @@ static int chain_run(struct muster_ctx *ctx, struct muster_result **out, muster_
 {
 	struct failure *failures = NULL, **tail = &failures;
 	struct muster_result *merged = NULL;
-	char summary[sizeof(err->message)];
-	size_t used = 0;
+	/* Failures first, then what found nothing of its own: in a long chain
+	 * of detectors the one that failed must not be cut off the message. */
+	char failed[sizeof(err->message)], absent[sizeof(err->message)];
+	size_t failed_len = 0, absent_len = 0;
 	int code = MUSTER_ENOTFOUND, no_detect = detection_off();
 	size_t i;
-	summary[0] = '\0';
+	failed[0] = absent[0] = '\0';
 
 	for (i = 0; i < ctx->nentries; i++) {
 		struct entry *e = &ctx->entries[i];
@@ -295,7 +298,10 @@ static int chain_run(struct muster_ctx *ctx, struct muster_result **out, muster_
 		int action = last ? ACTION_RETURN : e->set->actions[a.status];
 
 		if (a.status != MUSTER_STATUS_SUCCESS) {
-			note(summary, sizeof(summary), &used, e, &a);
+			if (a.status == MUSTER_STATUS_NOTFOUND)
+				note(absent, sizeof(absent), &absent_len, e, &a);
+			else
+				note(failed, sizeof(failed), &failed_len, e, &a);
 			code = status_code(a.status);
 			if (a.status != MUSTER_STATUS_NOTFOUND && ctx->settings.strict) {
 				release_failures(ctx, failures, 0, NULL);
@@ -345,7 +351,8 @@ static int chain_run(struct muster_ctx *ctx, struct muster_result **out, muster_
 		*out = merged;
 		return 0;
 	}
-	return error_set(err, code, "no backend could resolve the cluster: %s", summary);
+	return error_set(err, code, "no backend could resolve the cluster: %s%s%s", failed,
+	                 failed_len && absent_len ? "; " : "", absent);
 }
 
 int chain_resolve(struct muster_ctx *ctx, struct muster_result **out, muster_error *err)

@@ -18,3 +18,20 @@ plugins_platforms_platforms_la_LDFLAGS = $(muster_plugin_ldflags)
 plugins_platforms_platforms_la_LIBADD = lib/libjson.la \
 	plugins/common/libplugin_common.la $(CJSON_LIBS)
 endif
+
+# Its tests: each platform's variables and files exactly as the platform
+# sets them, through the shipped chain (conf/muster.conf), so that the
+# order and each entry's detect list are checked with them.
+shell_tests += tests/platforms/torchrun.sh
+shell_tests += tests/platforms/launcher.sh
+shell_tests += tests/platforms/kubeflow.sh
+shell_tests += tests/platforms/trainer.sh
+shell_tests += tests/platforms/mpi_operator.sh
+shell_tests += tests/platforms/volcano.sh
+shell_tests += tests/platforms/tpu.sh
+shell_tests += tests/platforms/lws.sh
+shell_tests += tests/platforms/skypilot.sh
+shell_tests += tests/platforms/aws_batch.sh
+shell_tests += tests/platforms/azureml.sh
+shell_tests += tests/platforms/vertex.sh
+EXTRA_DIST += tests/platforms/lib.sh

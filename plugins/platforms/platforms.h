@@ -57,8 +57,8 @@ struct pf_run {
  * launcher first). */
 #define PF_PLATFORMS(X)                                                                    \
 	X(torchrun, 2222) X(launcher, 2222) X(kubeflow, 2222) X(trainer, 2222)                \
-	X(mpi_operator, 2222) X(volcano, 2222) X(lws, 2222) X(skypilot, 2222)                 \
-	X(aws_batch, 2222) X(azureml, 2222) X(vertex, 2222) X(tpu, 8482) X(bare, 2222)
+	X(mpi_operator, 2222) X(volcano, 2222) X(tpu, 8482) X(lws, 2222) X(skypilot, 2222)    \
+	X(aws_batch, 2222) X(azureml, 2222) X(vertex, 2222) X(bare, 2222)
 
 struct pf_run;
 #define PF_DECLARE(name, port) muster_status pf_##name(struct pf_run *run);

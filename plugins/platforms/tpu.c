@@ -98,7 +98,8 @@ static long product(const char *text, const char *seps)
 	long p = 1, v;
 	char buf[64], *save = NULL;
 
-	if (text == NULL || snprintf(buf, sizeof(buf), "%s", text) >= (int)sizeof(buf))
+	if (text == NULL || text[0] == '\0' ||
+	    snprintf(buf, sizeof(buf), "%s", text) >= (int)sizeof(buf))
 		return 0;
 	for (char *t = strtok_r(buf, seps, &save); t != NULL; t = strtok_r(NULL, seps, &save)) {
 		if (env_parse_int(t, 1, 1L << 16, &v) < 0 || p > (1L << 20) / v)
