@@ -50,7 +50,8 @@ tests_unit_libtestutil_la_SOURCES = tests/unit/testutil.c tests/unit/testutil.h
 tests_unit_libtestutil_la_CFLAGS = $(unit_test_cflags)
 
 unit_tests = tests/unit/test_static tests/unit/test_chain tests/unit/test_merge \
-	tests/unit/test_settings tests/unit/test_threads tests/unit/test_internals
+	tests/unit/test_settings tests/unit/test_threads tests/unit/test_internals \
+	tests/unit/test_detect
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 
@@ -66,4 +67,6 @@ tests_unit_test_threads_CFLAGS = $(unit_test_cflags)
 tests_unit_test_threads_LDADD = tests/unit/libtestutil.la $(unit_test_ldadd)
 tests_unit_test_internals_CFLAGS = $(unit_test_cflags)
 tests_unit_test_internals_LDADD = tests/unit/libtestutil.la $(unit_test_ldadd)
+tests_unit_test_detect_CFLAGS = $(unit_test_cflags)
+tests_unit_test_detect_LDADD = tests/unit/libtestutil.la $(unit_test_ldadd) -lpthread
 endif
