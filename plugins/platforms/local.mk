@@ -34,4 +34,6 @@ shell_tests += tests/platforms/skypilot.sh
 shell_tests += tests/platforms/aws_batch.sh
 shell_tests += tests/platforms/azureml.sh
 shell_tests += tests/platforms/vertex.sh
-EXTRA_DIST += tests/platforms/lib.sh
+# Live: Debian's torchrun starting workers that ask muster.
+shell_tests += tests/platforms/torchrun-live.sh
+EXTRA_DIST += tests/platforms/lib.sh tests/platforms/torchrun_worker.py
