@@ -22,6 +22,7 @@ endif
 # Its tests: each platform's variables and files exactly as the platform
 # sets them, through the shipped chain (conf/muster.conf), so that the
 # order and each entry's detect list are checked with them.
+shell_tests += tests/platforms/detect.sh
 shell_tests += tests/platforms/torchrun.sh
 shell_tests += tests/platforms/launcher.sh
 shell_tests += tests/platforms/kubeflow.sh
