@@ -38,25 +38,29 @@ static void pf_close(void *state)
 	free(conf);
 }
 
+/* The platform is required; its absence names every choice. */
+static int check_platform(const muster_host *host, muster_plugin_ctx *pc,
+                          const struct pf_conf *conf)
+{
+	char list[256];
+	size_t used = 0;
+
+	if (conf->platform >= 0)
+		return 0;
+	for (size_t i = 0; names[i] != NULL && used < sizeof(list); i++)
+		used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s", i == 0 ? "" : ", ",
+		                         names[i]);
+	host->open_error(pc, NULL, "platform is required: one of %s", list);
+	return -1;
+}
+
 static int pf_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 {
 	muster_popts o = { host, pc, host->cfg_root(pc) };
 	struct pf_conf *conf = muster_plugin_conf_new(host, pc, sizeof(*conf));
 
-	if (conf == NULL)
-		return -1;
-	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), conf) != 0) {
-		pf_close(conf);
-		return -1;
-	}
-	if (conf->platform < 0) {
-		char list[256];
-		size_t used = 0;
-
-		for (size_t i = 0; names[i] != NULL && used < sizeof(list); i++)
-			used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s",
-			                         i == 0 ? "" : ", ", names[i]);
-		host->open_error(pc, NULL, "platform is required: one of %s", list);
+	if (conf == NULL || muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), conf) != 0 ||
+	    check_platform(host, pc, conf) != 0) {
 		pf_close(conf);
 		return -1;
 	}

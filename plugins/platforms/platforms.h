@@ -75,10 +75,11 @@ extern const struct pf_platform pf_platforms[];
 /* read.c */
 void pf_run_init(struct pf_run *run, const muster_host *host, muster_call *call,
                  const struct pf_conf *conf);
-muster_status pf_notfound(struct pf_run *run, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-muster_status pf_unavail(struct pf_run *run, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/* `status`, after fail() with the reason. */
+muster_status pf_answer(struct pf_run *run, muster_status status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+#define pf_notfound(run, ...) pf_answer(run, MUSTER_STATUS_NOTFOUND, __VA_ARGS__)
+#define pf_unavail(run, ...) pf_answer(run, MUSTER_STATUS_UNAVAIL, __VA_ARGS__)
 /* unavail with the reader's last reason (a variable unset or bad). */
 muster_status pf_env_failed(struct pf_run *run);
 /* Which of `names` are set: a bit each; the first unset one in *missing. */

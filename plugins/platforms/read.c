@@ -33,35 +33,16 @@ void pf_run_init(struct pf_run *run, const muster_host *host, muster_call *call,
 	run->env.record_data = run;
 }
 
-static muster_status answer(struct pf_run *run, muster_status st, const char *fmt, va_list ap)
+muster_status pf_answer(struct pf_run *run, muster_status status, const char *fmt, ...)
 {
 	char why[1024];
+	va_list ap;
 
+	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
 	run->host->fail(run->call, "%s", why);
-	return st;
-}
-
-muster_status pf_notfound(struct pf_run *run, const char *fmt, ...)
-{
-	va_list ap;
-	muster_status st;
-
-	va_start(ap, fmt);
-	st = answer(run, MUSTER_STATUS_NOTFOUND, fmt, ap);
-	va_end(ap);
-	return st;
-}
-
-muster_status pf_unavail(struct pf_run *run, const char *fmt, ...)
-{
-	va_list ap;
-	muster_status st;
-
-	va_start(ap, fmt);
-	st = answer(run, MUSTER_STATUS_UNAVAIL, fmt, ap);
-	va_end(ap);
-	return st;
+	return status;
 }
 
 muster_status pf_env_failed(struct pf_run *run)
