@@ -240,7 +240,7 @@ int address_check_host(const char *host, char *why, size_t size)
 
 int address_is_placeholder(const char *address)
 {
-	static const char tld[] = ".invalid";
+	static const char tld[] = ".unknown.invalid";
 	const size_t n = sizeof(tld) - 1;
 	const char *colon = address[0] == '[' ? NULL : strrchr(address, ':');
 	size_t len = colon ? (size_t)(colon - address) : strlen(address);

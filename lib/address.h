@@ -36,8 +36,10 @@ size_t address_plain_length(const char *address);
 void address_join(char *out, const char *host, size_t hostlen, long port);
 
 /* Whether the host of "HOST:PORT" (or a HOST alone) is a placeholder: a
- * name under the top-level domain .invalid, which RFC 6761 reserves for
- * names that never resolve.  A backend names so a member whose address
+ * name under unknown.invalid, in the top-level domain RFC 6761 reserves
+ * for names that never resolve ("aws-batch-node-3.unknown.invalid"; a
+ * name elsewhere under .invalid, which tests and examples use for hosts
+ * that must not be reached, is no placeholder).  A backend names so a member whose address
  * its platform does not publish (AWS Batch's other nodes, a torchrun
  * worker's other agents), keeping the member's place in the cluster; what
  * needs every address (a cluster spec, TF_CONFIG, a hostfile) refuses

@@ -9,7 +9,7 @@
  *
  * AWS publishes only the main node's address.  The answer keeps every
  * node's place: the main node first (it is the master, rank 0), then the
- * others in index order, each at a placeholder "aws-batch-node-<index>.invalid"
+ * others in index order, each at a placeholder "aws-batch-node-<index>.unknown.invalid"
  * — so env and run, which need only the master and the ranks, work, and
  * resolve, tf-config and hostfile say which addresses are unknown.  Node
  * rank = AWS_BATCH_JOB_NODE_INDEX when the main node is 0 (the default).

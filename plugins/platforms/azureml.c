@@ -12,7 +12,7 @@
  *    and NODE_RANK, read as any launcher's (launcher.c), which the
  *    launcher entry, earlier, answers for a per-process launch.
  * AZUREML_RUN_ID alone is a run without a distribution: notfound.
- * Other nodes' hosts are not given: placeholders "azureml-node-<n>.invalid".
+ * Other nodes' hosts are not given: placeholders "azureml-node-<n>.unknown.invalid".
  */
 #include "config.h"
 

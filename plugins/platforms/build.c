@@ -36,7 +36,7 @@ int pf_add_hosts(struct pf_run *run, const char *job, const char *const *hosts, 
 
 void pf_placeholder(char *buf, size_t size, const char *stem, long n)
 {
-	snprintf(buf, size, "%s-%ld.invalid", stem, n);
+	snprintf(buf, size, "%s-%ld.unknown.invalid", stem, n);
 }
 
 void pf_name_split(struct pf_name *n, const char *host)

@@ -103,7 +103,7 @@ const char *pf_host_form(char *buf, size_t size, const char *host);
 int pf_add_hosts(struct pf_run *run, const char *job, const char *const *hosts, size_t n,
                  long port);
 /* A member whose address the platform does not publish: a host under the
- * reserved .invalid ("aws-batch-node-3.invalid", lib/address.h), so that
+ * reserved .invalid ("aws-batch-node-3.unknown.invalid", lib/address.h), so that
  * it keeps its place and what needs its address says so. */
 void pf_placeholder(char *buf, size_t size, const char *stem, long n);
 
@@ -126,7 +126,7 @@ void pf_name_derive(char *buf, size_t size, const struct pf_name *n, size_t keep
 
 /* Processes a launcher started, `per_node` on each node, node 0 holding
  * rank 0 at the master's host; the others' hosts unknown (placeholders
- * "<stem>-<node>.invalid").  The k-th process of a node listens on
+ * "<stem>-<node>.unknown.invalid").  The k-th process of a node listens on
  * master_port + k (past 65535: on from 1024).  Job "worker", task r =
  * rank r, own task `rank`, placement processes. */
 struct pf_procs {
@@ -142,7 +142,7 @@ muster_status pf_add_processes(struct pf_run *run, const struct pf_procs *p);
 muster_status pf_finish(struct pf_run *run, const char *job, long index, int placement);
 /* launcher.c: MASTER_ADDR, MASTER_PORT, WORLD_SIZE and RANK, known to be
  * set, with what LOCAL_RANK, LOCAL_WORLD_SIZE and NODE_RANK say, as
- * processes whose other nodes are "<stem>-<node>.invalid". */
+ * processes whose other nodes are "<stem>-<node>.unknown.invalid". */
 muster_status pf_env_contract(struct pf_run *run, const char *stem);
 
 /* set_job_id(), for a platform that names no master port. */

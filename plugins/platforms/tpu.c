@@ -10,7 +10,7 @@
  * MEGASCALE_SLICE_ID; worker w of slice s is task s × (workers a slice)
  * + w.  Only this slice's hosts are given: slice 0's first is
  * MEGASCALE_COORDINATOR_ADDRESS's host, the others placeholders
- * ("tpu-slice-<s>-host-<h>.invalid", laid out as this slice is).
+ * ("tpu-slice-<s>-host-<h>.unknown.invalid", laid out as this slice is).
  *
  * Accelerators: TPU chips a host from TPU_CHIPS_PER_HOST_BOUNDS ("2,2,1"),
  * else TPU_TOPOLOGY ("4x4") over the slice's hosts, shared evenly by a

@@ -31,7 +31,7 @@ expect_err "tf-config too" 2 "TF_CONFIG needs every task's address"
 child 2 -- hostfile --for openmpi
 expect_err "hostfile too" 2 "a hostfile needs every task's address"
 child 2 -- master
-expect_err "master of this (unknown) node names the placeholder" 2 "aws-batch-node-2.invalid"
+expect_err "master of this (unknown) node names the placeholder" 2 "aws-batch-node-2.unknown.invalid"
 child 2 -- master --task worker:0
 expect "master of the main node" 0 "10.0.1.23:2222"
 
