@@ -47,6 +47,7 @@ extern const size_t cli_command_count;
 int cmd_resolve(const struct cli_global *g, int argc, char **argv);
 int cmd_master(const struct cli_global *g, int argc, char **argv);
 int cmd_accelerators(const struct cli_global *g, int argc, char **argv);
+int cmd_topo(const struct cli_global *g, int argc, char **argv);
 int cmd_tf_config(const struct cli_global *g, int argc, char **argv);
 int cmd_plugins(const struct cli_global *g, int argc, char **argv);
 int cmd_check(const struct cli_global *g, int argc, char **argv);
@@ -98,12 +99,22 @@ int cli_launch_option(struct cli_launch *cl, int c, const char *arg);
 /* Parses what was recorded, --for one of `frameworks` (space-separated);
  * 0 or the exit status (message printed). */
 int cli_launch_finish(struct cli_launch *cl, const char *frameworks);
+/* The launch plan of `res`, its note said once on stderr (unless -q); 0
+ * or the exit status (message printed). */
+struct cli_global;
+int cli_launch_plan(muster_plan **plan, const muster_result *res, const struct cli_launch *cl,
+                    const struct cli_global *g);
+/* The processes of the plan's own task into *n: 0, or the exit status
+ * (the message names the missing task). */
+int cli_plan_own_count(const muster_plan *plan, long *n);
 void cli_launch_free(struct cli_launch *cl);
 long cli_parse_count(const char *s, long max);
 long cli_parse_ms(const char *opt, const char *arg, long max);
 
 /* local_accel.c: `accelerators --local`; sysroot NULL: $MUSTER_SYSROOT or /. */
 int cli_print_local_devices(const char *sysroot);
+/* topo_table.c: muster topo's table; 0 or the exit status. */
+int topo_print_table(const struct cli_global *g, const muster_devices *d);
 
 /* exitcode.c: print "muster: <message>" for a failed call; returns its
  * exit status. */

@@ -23,6 +23,7 @@ cli_muster_SOURCES = \
 	cli/cmd_hostfile.c \
 	cli/run.h \
 	cli/run_env.c \
+	cli/run_numa.c \
 	cli/run_keeper.c \
 	cli/run_sweep.c \
 	cli/run_supervise.c \
@@ -30,6 +31,8 @@ cli_muster_SOURCES = \
 	cli/run_elastic.c \
 	cli/cmd_run.c \
 	cli/local_accel.c \
+	cli/cmd_topo.c \
+	cli/topo_table.c \
 	cli/cmd_watch.c
 cli_muster_LDADD = core/libmuster.la lib/libutil.la
 
@@ -37,12 +40,16 @@ cli_muster_LDADD = core/libmuster.la lib/libutil.la
 shell_tests += tests/cli/usage.sh
 shell_tests += tests/cli/static.sh
 shell_tests += tests/cli/errors.sh
+shell_tests += tests/cli/include.sh
 shell_tests += tests/cli/logging.sh
 shell_tests += tests/cli/silent.sh
 shell_tests += tests/cli/default-conf.sh
 shell_tests += tests/cli/addresses.sh
 shell_tests += tests/watch/config.sh
+shell_tests += tests/watch/overflow.sh
 shell_tests += tests/launch/elastic.sh
+shell_tests += tests/launch/topo.sh
+shell_tests += tests/launch/numa-binding.sh
 EXTRA_DIST += \
 	tests/watch/lib.sh \
 	tests/cli/static.conf \
