@@ -15,25 +15,26 @@ chain = ( { plugin = "static"; config = {
 CONF
 inner="$MUSTER_BIN -c $shipped env --for pytorch --format dotenv"
 conf=$tmp/two.conf on -- run --for pytorch --task worker:0 --nproc-per-node 2 -- \
-	sh -c 'echo "$RANK $WORLD_SIZE $MASTER_ADDR $MASTER_PORT / $($0 | grep -E "^(RANK|WORLD_SIZE|MASTER_ADDR|MASTER_PORT)=" | cut -d= -f2 | tr "\n" " ")"' \
+	sh -c 'echo "$MASTER_ADDR $MASTER_PORT $WORLD_SIZE $RANK $LOCAL_RANK $LOCAL_WORLD_SIZE $GROUP_RANK $NODE_RANK / $($0 | grep -E "^(MASTER_ADDR|MASTER_PORT|WORLD_SIZE|RANK|LOCAL_RANK|LOCAL_WORLD_SIZE|GROUP_RANK|NODE_RANK)=" | cut -d= -f2 | tr "\n" " ")"' \
 	"$inner"
 printf '%s\n' "$out" | sort >"$tmp/sorted"
 check_eq "muster env inside muster run's workers gives what muster run gave them" \
-	"$(cat "$tmp/sorted")" "0 4 127.0.0.1 $port / 127.0.0.1 $port 4 0 
-1 4 127.0.0.1 $port / 127.0.0.1 $port 4 1 "
+	"$(cat "$tmp/sorted")" "127.0.0.1 $port 4 0 0 2 0 0 / 127.0.0.1 $port 4 0 0 2 0 0 
+127.0.0.1 $port 4 1 1 2 0 0 / 127.0.0.1 $port 4 1 1 2 0 0 "
 
 # accelerate / DeepSpeed style: the whole per-process contract.
 on MASTER_ADDR=10.0.0.4 MASTER_PORT=29500 WORLD_SIZE=8 RANK=5 LOCAL_RANK=1 LOCAL_WORLD_SIZE=4 \
 	SLURM_JOB_ID=12 SLURM_PROCID=1 SLURM_NTASKS=2 -- env --for pytorch
 expect_env "a launcher's worker inside a Slurm step is the launcher's" MASTER_ADDR=10.0.0.4 \
-	MASTER_PORT=29500 WORLD_SIZE=8 RANK=5
+	MASTER_PORT=29500 WORLD_SIZE=8 RANK=5 LOCAL_RANK=1 LOCAL_WORLD_SIZE=4 NODE_RANK=1
 on MASTER_ADDR=10.0.0.4 MASTER_PORT=29500 WORLD_SIZE=8 RANK=5 LOCAL_RANK=1 LOCAL_WORLD_SIZE=4 -- resolve
 expect_err "resolve names the other node's processes" 2 "launcher does not know 4 of the 8 (worker:4, worker:5, worker:6, ...)"
 on MASTER_ADDR=127.0.0.1 MASTER_PORT=29500 WORLD_SIZE=2 RANK=1 LOCAL_RANK=1 LOCAL_WORLD_SIZE=2 -- resolve
 expect_json '{"cluster":{"worker":["127.0.0.1:29500","127.0.0.1:29501"]},"task":{"type":"worker","index":1}}' \
 	"one node: every process at the master's host"
 on MASTER_ADDR=10.0.0.4 MASTER_PORT=29500 WORLD_SIZE=8 RANK=6 LOCAL_RANK=2 NODE_RANK=1 -- env --for pytorch
-expect_env "no LOCAL_WORLD_SIZE: (RANK - LOCAL_RANK) / NODE_RANK a node" RANK=6 WORLD_SIZE=8
+expect_env "no LOCAL_WORLD_SIZE: (RANK - LOCAL_RANK) / NODE_RANK a node" RANK=6 WORLD_SIZE=8 \
+	LOCAL_RANK=2 LOCAL_WORLD_SIZE=4 NODE_RANK=1
 on MASTER_ADDR=10.0.0.4 MASTER_PORT=29500 WORLD_SIZE=4 RANK=3 LOCAL_RANK=1 -- resolve
 expect_err "LOCAL_RANK alone: the processes a node are unknown" 2 \
 	"platforms(launcher): unavail: LOCAL_RANK is set but not LOCAL_WORLD_SIZE nor NODE_RANK"
@@ -56,7 +57,8 @@ pod 2 -- env --for pytorch
 expect_env "the bare contract: WORLD_SIZE nodes, RANK this one" MASTER_ADDR=dlc1x-master-0 \
 	MASTER_PORT=23456 WORLD_SIZE=3 RANK=2
 pod 2 -- env --for pytorch --nproc-per-node 8
-expect_env "--nproc-per-node 8: 24 processes, this node's from 16" WORLD_SIZE=24 RANK=16
+expect_env "--nproc-per-node 8: 24 processes, this node's from 16" WORLD_SIZE=24 RANK=16 \
+	LOCAL_RANK=0 LOCAL_WORLD_SIZE=8 NODE_RANK=2
 pod 0 -- run --for pytorch -- sh -c 'echo "$MASTER_ADDR $WORLD_SIZE $RANK"'
 expect "muster run in the master's pod: never localhost world 1" 0 "dlc1x-master-0 3 0"
 pod 3 -- resolve

@@ -20,7 +20,7 @@ node 1 -- resolve
 expect_json '{"cluster":{"worker":["10.128.0.5:2222","10.128.0.7:2222","10.128.0.6:2222"]},"task":{"type":"worker","index":1},"accelerators":{"worker":{"0":{"GPU":8},"1":{"GPU":8},"2":{"GPU":8}}}}' \
 	"the IPs in rank order, 8 GPUs each, this node rank 1"
 node 2 -- env --for pytorch
-expect_env "rank 0's IP is the master" MASTER_ADDR=10.128.0.5 WORLD_SIZE=3 RANK=2
+expect_env "rank 0's IP is the master" MASTER_ADDR=10.128.0.5 WORLD_SIZE=3 RANK=2 NODE_RANK=2
 node 2 -- env --for pytorch
 port=$(sed -n "s/^export MASTER_PORT='\(.*\)'/\1/p" "$tmp/out")
 node 0 -- env --for pytorch

@@ -12,7 +12,7 @@ py=/usr/bin/python3
 	skip_all "python3-torch is not installed for $py"
 unset ASAN_OPTIONS UBSAN_OPTIONS # the workers' muster is not in python's process tree
 worker=$MUSTER_TEST_SRCDIR/tests/platforms/torchrun_worker.py
-vars=MASTER_ADDR,MASTER_PORT,WORLD_SIZE,RANK
+vars=MASTER_ADDR,MASTER_PORT,WORLD_SIZE,RANK,LOCAL_RANK,LOCAL_WORLD_SIZE,GROUP_RANK
 port=$("$py" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 
 # torchrun ARGS...: Debian's torch 1.13 on Python 3.11 needs --redirects

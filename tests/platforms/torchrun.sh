@@ -16,8 +16,13 @@ worker() {
 }
 
 worker -- env --for pytorch
-expect_env "a torchrun worker: torchrun's master, rank and world" MASTER_ADDR=node0.example \
-	MASTER_PORT=29500 WORLD_SIZE=8 RANK=5
+expect_env "a torchrun worker: torchrun's master, ranks and world" MASTER_ADDR=node0.example \
+	MASTER_PORT=29500 WORLD_SIZE=8 RANK=5 LOCAL_RANK=1 LOCAL_WORLD_SIZE=4 GROUP_RANK=1 NODE_RANK=1
+if grep -q '^export PET_' "$tmp/out"; then
+	fail "no torchrun arguments inside a torchrun worker"
+else
+	pass "no torchrun arguments inside a torchrun worker"
+fi
 
 worker -- master --task worker:0
 expect "rank 0 is at the master's address and port" 0 "node0.example:29500"
@@ -39,7 +44,8 @@ expect_json '{"cluster":{"worker":["127.0.0.1:29400","127.0.0.1:29401","127.0.0.
 # --virtual-local-rank: LOCAL_RANK is 0 for every worker.
 on TORCHELASTIC_RUN_ID=none RANK=6 WORLD_SIZE=8 LOCAL_RANK=0 LOCAL_WORLD_SIZE=4 GROUP_RANK=1 \
 	GROUP_WORLD_SIZE=2 MASTER_ADDR=node0 MASTER_PORT=29500 -- env --for pytorch
-expect_env "--virtual-local-rank: the worker keeps its rank" RANK=6 WORLD_SIZE=8
+expect_env "--virtual-local-rank: the worker keeps its rank, and learns its place" RANK=6 \
+	WORLD_SIZE=8 LOCAL_RANK=2 NODE_RANK=1
 
 # An older torchrun without GROUP_WORLD_SIZE.
 on TORCHELASTIC_RUN_ID=none RANK=1 WORLD_SIZE=2 LOCAL_RANK=1 LOCAL_WORLD_SIZE=2 GROUP_RANK=0 \
@@ -67,7 +73,8 @@ expect_err "nodes with different worker counts cannot be laid out" 2 \
 # PyTorchJob pod is torchrun's.
 worker SLURM_JOB_ID=7 SLURM_PROCID=0 SLURM_NTASKS=2 KUBERNETES_SERVICE_HOST=10.0.0.1 \
 	PET_NNODES=2 TF_CONFIG='{' -- env --for pytorch
-expect_env "inside a Slurm step and a pod, the torchrun worker answers" RANK=5 WORLD_SIZE=8
+expect_env "inside a Slurm step and a pod, the torchrun worker answers" RANK=5 WORLD_SIZE=8 \
+	LOCAL_RANK=1 NODE_RANK=1
 
 # muster run refuses to start processes under each of torchrun's.
 worker -- run --for pytorch -- true

@@ -23,7 +23,7 @@ expect_json '{"cluster":{"master":["vj-master-0.vj:23456"],"worker":["vj-worker-
 	"the tasks' hosts, master first; this pod by its host name"
 pod vj-worker-1 1 2 -- env --for pytorch
 expect_env "PyTorch ranks as Volcano's pytorch plugin numbers them" MASTER_ADDR=vj-master-0.vj \
-	MASTER_PORT=23456 WORLD_SIZE=3 RANK=2
+	MASTER_PORT=23456 WORLD_SIZE=3 RANK=2 NODE_RANK=2 LOCAL_RANK=0
 pod vj-master-0 0 0 -- env --for pytorch
 expect_env "the master pod is rank 0" RANK=0 WORLD_SIZE=3
 
