@@ -60,7 +60,6 @@ struct pf_run {
 	X(mpi_operator, 2222) X(volcano, 2222) X(tpu, 8482) X(lws, 2222) X(skypilot, 2222)    \
 	X(aws_batch, 2222) X(azureml, 2222) X(vertex, 2222) X(bare, 2222)
 
-struct pf_run;
 #define PF_DECLARE(name, port) muster_status pf_##name(struct pf_run *run);
 PF_PLATFORMS(PF_DECLARE)
 #undef PF_DECLARE
@@ -84,7 +83,8 @@ muster_status pf_answer(struct pf_run *run, muster_status status, const char *fm
 muster_status pf_env_failed(struct pf_run *run);
 /* Which of `names` are set: a bit each; the first unset one in *missing. */
 unsigned pf_which(struct pf_run *run, const char *const *names, const char **missing);
-/* unavail: "NAMES... set, but not MISSING: <platform> sets them all". */
+/* unavail: "MISSING is not set, but NAME is: PLATFORM sets them together",
+ * NAME the first of `names` that is set. */
 muster_status pf_half(struct pf_run *run, const char *platform, const char *const *names,
                       const char *missing);
 /* This machine's host name, as a pod's is its name: 0, or -1 after fail(). */
@@ -102,9 +102,9 @@ const char *pf_host_form(char *buf, size_t size, const char *host);
 /* `n` members of `job`, the i-th at hosts[i]:port. */
 int pf_add_hosts(struct pf_run *run, const char *job, const char *const *hosts, size_t n,
                  long port);
-/* A member whose address the platform does not publish: a host under the
- * reserved .invalid ("aws-batch-node-3.unknown.invalid", lib/address.h), so that
- * it keeps its place and what needs its address says so. */
+/* A member whose address the platform does not publish: a host under
+ * unknown.invalid ("aws-batch-node-3.unknown.invalid", lib/address.h), so
+ * that it keeps its place and what needs its address says so. */
 void pf_placeholder(char *buf, size_t size, const char *stem, long n);
 
 /* Members named after another, as the platforms name their pods:
