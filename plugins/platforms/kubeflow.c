@@ -11,9 +11,10 @@
  * The trap: RANK counts pods (master 0, worker i is i + 1) while
  * WORLD_SIZE counts processes, pods × nprocPerNode where nprocPerNode is
  * an integer (else 1).  PET_NNODES is the pod count; WORLD_SIZE must be it
- * times the integer PET_NPROC_PER_NODE (or times 1).  The answer is the
- * pods, one node each: `muster run --nproc-per-node N` then runs pods × N
- * processes, ranks RANK × N + local rank.
+ * times the integer PET_NPROC_PER_NODE (times 1 without one), or it
+ * alone.  The answer is the pods, one node each: `muster run
+ * --nproc-per-node N` then runs pods × N processes, ranks RANK × N +
+ * local rank.
  *
  * Members: job master, "<job>-master-0" (MASTER_ADDR), and job worker,
  * "<job>-worker-<i>" (each replica's Service, namespace-relative, as the
@@ -34,7 +35,9 @@
 static const char *const master_mode[] = { "MASTER_ADDR", "MASTER_PORT", "WORLD_SIZE", "RANK",
                                            NULL };
 
-/* WORLD_SIZE over pods: the integer nprocPerNode, else 1. */
+/* WORLD_SIZE over pods: the integer nprocPerNode, else 1.  WORLD_SIZE
+ * equal to the pods is accepted too: the answer counts pods either way,
+ * and WORLD_SIZE only checks that the variables belong together. */
 static muster_status check_world(struct pf_run *run, long pods, long world)
 {
 	long nproc = 1;
@@ -42,7 +45,7 @@ static muster_status check_world(struct pf_run *run, long pods, long world)
 
 	if (given != NULL && env_parse_int(given, 1, PF_MAX_TASKS, &nproc) < 0)
 		nproc = 1; /* "auto", "gpu", "cpu": the operator counts 1 */
-	if (world == pods * nproc)
+	if (world == pods * nproc || world == pods)
 		return MUSTER_STATUS_SUCCESS;
 	return pf_unavail(run, "WORLD_SIZE %ld is not PET_NNODES %ld pods times %ld processes "
 	                       "(PET_NPROC_PER_NODE%s%s), as the training operator sets it",

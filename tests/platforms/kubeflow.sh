@@ -45,9 +45,11 @@ expect_env "LOCAL_RANK set: the launcher's worker, not the pod" WORLD_SIZE=8 RAN
 on KUBERNETES_SERVICE_HOST=10.96.0.1 PET_NNODES=4 PET_NPROC_PER_NODE=auto MASTER_ADDR=pj-master-0 \
 	MASTER_PORT=23456 WORLD_SIZE=4 -- resolve
 expect_err "RANK missing: unavail naming it" 2 "platforms(kubeflow): unavail: RANK is not set, but MASTER_ADDR is"
-nodes=2 pod 1 4 2 -- resolve
-expect_err "WORLD_SIZE not pods x nprocPerNode" 2 \
-	"WORLD_SIZE 2 is not PET_NNODES 2 pods times 4 processes (PET_NPROC_PER_NODE=4)"
+nodes=2 pod 1 4 6 -- resolve
+expect_err "WORLD_SIZE neither pods x nprocPerNode nor the pods" 2 \
+	"WORLD_SIZE 6 is not PET_NNODES 2 pods times 4 processes (PET_NPROC_PER_NODE=4)"
+nodes=2 pod 1 4 2 -- env --for pytorch --nproc-per-node 4
+expect_env "WORLD_SIZE of the pods alone: the same pods" WORLD_SIZE=8 RANK=4
 pod 4 auto 4 -- resolve
 expect_err "RANK past the pods" 2 'RANK must be an index below 4 (PET_NNODES, the pods), not "4"'
 pod 1 auto 4 PET_NODE_RANK=3 -- resolve
