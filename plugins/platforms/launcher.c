@@ -8,9 +8,11 @@
  *
  * Two entries of the chain read it:
  *   launcher  early, right after torchrun: only the complete contract of
- *             a per-process launcher (the four and LOCAL_RANK).  Such a
- *             worker is the innermost layer, whatever platform or
- *             scheduler variables it inherited.  Anything less: notfound.
+ *             a per-process launcher (the four and LOCAL_RANK, or JAX's
+ *             JAX_COORDINATOR_ADDRESS, JAX_NUM_PROCESSES and
+ *             JAX_PROCESS_ID).  Such a worker is the innermost layer,
+ *             whatever platform or scheduler variables it inherited.
+ *             Anything less: notfound.
  *   bare      last before static: the contract at node level.  Without
  *             LOCAL_RANK each rank is one process on a node of its own
  *             (the pods of Alibaba PAI, Baidu AIHC or an old PyTorchJob:
@@ -91,11 +93,17 @@ muster_status pf_env_contract(struct pf_run *run, const char *stem)
 
 muster_status pf_launcher(struct pf_run *run)
 {
+	static const char *const jax[] = { "JAX_COORDINATOR_ADDRESS", "JAX_NUM_PROCESSES",
+	                                   "JAX_PROCESS_ID", NULL };
 	const char *missing;
 
-	if (env_str(&run->env, "LOCAL_RANK") == NULL)
+	if (env_str(&run->env, "LOCAL_RANK") == NULL) {
+		/* JAX's per-process contract (muster run --for jax sets it). */
+		if (pf_which(run, jax, &missing) != 0 && missing == NULL)
+			return pf_jax_contract(run);
 		return pf_notfound(run, "LOCAL_RANK is not set: no per-process launcher started "
 		                        "this process");
+	}
 	pf_which(run, contract, &missing);
 	if (missing != NULL)
 		return pf_notfound(run, "LOCAL_RANK is set but %s is not: not a launcher's whole "

@@ -145,6 +145,11 @@ muster_status pf_finish(struct pf_run *run, const char *job, long index, int pla
  * processes whose other nodes are "<stem>-<node>.unknown.invalid". */
 muster_status pf_env_contract(struct pf_run *run, const char *stem);
 
+/* trainer.c: JAX_COORDINATOR_ADDRESS, JAX_NUM_PROCESSES and JAX_PROCESS_ID,
+ * known to be set, one process a node, named after the coordinator's host
+ * ("<job>-node-0-<i>.<job>") or at placeholders. */
+muster_status pf_jax_contract(struct pf_run *run);
+
 /* set_job_id(), for a platform that names no master port. */
 int pf_job_id(struct pf_run *run, const char *id);
 

@@ -68,8 +68,9 @@ static muster_status torch(struct pf_run *run)
 	return build(run, master, port, nodes, rank);
 }
 
-/* "host:port" split at its last ':' (an IPv6 host in brackets). */
-static muster_status jax(struct pf_run *run)
+/* JAX_COORDINATOR_ADDRESS ("host:port", an IPv6 host in brackets),
+ * JAX_NUM_PROCESSES and JAX_PROCESS_ID, known to be set. */
+muster_status pf_jax_contract(struct pf_run *run)
 {
 	struct env_reader *env = &run->env;
 	const char *coordinator;
@@ -108,5 +109,5 @@ muster_status pf_trainer(struct pf_run *run)
 		                        "a TrainJob node");
 	if (missing != NULL)
 		return pf_half(run, "the Trainer's JAX runtime", jax_vars, missing);
-	return jax(run);
+	return pf_jax_contract(run);
 }

@@ -22,6 +22,17 @@ check_eq "muster env inside muster run's workers gives what muster run gave them
 	"$(cat "$tmp/sorted")" "127.0.0.1 $port 4 0 0 2 0 0 / 127.0.0.1 $port 4 0 0 2 0 0 
 127.0.0.1 $port 4 1 1 2 0 0 / 127.0.0.1 $port 4 1 1 2 0 0 "
 
+# muster run --for jax's workers, inside a Slurm step: JAX's contract.
+inner="$MUSTER_BIN -c $shipped env --for jax --format dotenv"
+conf=$tmp/two.conf on SLURM_JOB_ID=12 SLURM_PROCID=0 SLURM_NTASKS=1 SLURM_STEP_NODELIST=n0 -- \
+	run --for jax --task worker:0 --nproc-per-node 2 -- \
+	sh -c 'echo "$JAX_COORDINATOR_ADDRESS $JAX_NUM_PROCESSES $JAX_PROCESS_ID / $($0 | grep -E "^JAX_(COORDINATOR_ADDRESS|NUM_PROCESSES|PROCESS_ID)=" | cut -d= -f2 | tr "\n" " ")"' \
+	"$inner"
+printf '%s\n' "$out" | sort >"$tmp/sorted"
+check_eq "muster env --for jax inside muster run --for jax's workers (in a Slurm step)" \
+	"$(cat "$tmp/sorted")" "127.0.0.1:$port 4 0 / 127.0.0.1:$port 4 0 
+127.0.0.1:$port 4 1 / 127.0.0.1:$port 4 1 "
+
 # accelerate / DeepSpeed style: the whole per-process contract.
 on MASTER_ADDR=10.0.0.4 MASTER_PORT=29500 WORLD_SIZE=8 RANK=5 LOCAL_RANK=1 LOCAL_WORLD_SIZE=4 \
 	SLURM_JOB_ID=12 SLURM_PROCID=1 SLURM_NTASKS=2 -- env --for pytorch
