@@ -40,6 +40,13 @@ bench-watch: cli/muster$(EXEEXT) all
 	$(SHELL) $(srcdir)/bench/watch/run.sh '$(abs_top_builddir)' '$(abs_top_srcdir)'
 .PHONY: bench-watch
 
+# bench/doctor: muster doctor over 64 peers, in network namespaces as root
+# (`make bench-doctor`).
+EXTRA_DIST += bench/doctor/run.sh
+bench-doctor: bench/bench_process$(EXEEXT) cli/muster$(EXEEXT) all
+	$(SHELL) $(srcdir)/bench/doctor/run.sh '$(abs_top_builddir)' '$(abs_top_srcdir)'
+.PHONY: bench-doctor
+
 # bench/devices: this machine's GPUs from /proc and sysfs, beside the NVML
 # path they replace (`make bench-devices`).
 EXTRA_PROGRAMS += bench/devices/bench_devices

@@ -1,6 +1,7 @@
 /* muster run --for FRAMEWORK [--task TYPE:ID] [--jobs J,...]
  *            [--nproc-per-node N|gpu] [--gpus-per-proc K]
- *            [--numa-binding node|socket|exclusive] [--tee-prefix] [--allow-nested]
+ *            [--numa-binding node|socket|exclusive] [--tee-prefix] [--no-ifname]
+ *            [--doctor] [--allow-nested]
  *            [--elastic [--min-nodes A] [--max-nodes B] [--settle-ms N]]
  *            [--] COMMAND [ARGS...] */
 #include <config.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "doctor.h"
 #include "run.h"
 
 /* One process: become it, with no launcher left behind. */
@@ -47,7 +49,8 @@ static int launch(const struct cli_global *g, struct cli_launch *cl, long gpus_p
 		return rc;
 	/* One plan for every worker: their ranks are read from it, not
 	 * computed again per worker. */
-	if ((rc = cli_launch_plan(&plan, p.res, cl, g)) == 0)
+	if ((rc = cli_launch_plan(&plan, p.res, cl, g)) == 0 &&
+	    (rc = cli_launch_network(plan, cl, g)) == 0)
 		rc = cli_plan_own_count(plan, &p.n);
 	if (rc == 0 && (p.w = calloc((size_t)p.n, sizeof(*p.w))) == NULL) {
 		cli_error("%s", muster_strerror(MUSTER_ENOMEM));
@@ -57,6 +60,8 @@ static int launch(const struct cli_global *g, struct cli_launch *cl, long gpus_p
 			p.w[i].out[0] = p.w[i].out[1] = p.w[i].err[0] = p.w[i].err[1] = -1;
 		rc = run_build_env(&p, plan, cl->command, gpus_per_proc, NULL);
 	}
+	if (rc == 0 && cl->doctor)
+		rc = doctor_run(p.res, plan, DOCTOR_DEFAULT_TIMEOUT_MS, 0, stderr, g->verbosity >= 1);
 	muster_plan_free(plan);
 	if (rc == 0)
 		rc = p.n == 1 && !tee ? exec_one(&p) : run_supervise(&p);
@@ -82,6 +87,13 @@ static int check_elastic(int elastic, int given, const struct run_elastic_opts *
 		return cli_usage_error("run: --max-nodes %ld is below --min-nodes %ld", o->max_nodes,
 		                       o->min_nodes);
 	return 0;
+}
+
+/* --doctor checks one launch before it starts, not --elastic's series. */
+static int check_doctor(int elastic, int doctor)
+{
+	return elastic && doctor ? cli_usage_error("run: --doctor checks one launch, not "
+	                                           "--elastic's (run muster doctor first)") : 0;
 }
 
 /* --numa-binding's mode: MUSTER_BIND_*, 0 (message printed) for none. */
@@ -124,6 +136,8 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 		{ "gpus-per-proc", required_argument, NULL, 'G' },
 		{ "tee-prefix", no_argument, NULL, 'T' },
 		{ "numa-binding", required_argument, NULL, 'N' },
+		{ "no-ifname", no_argument, NULL, CLI_OPT_NO_IFNAME },
+		{ "doctor", no_argument, NULL, CLI_OPT_DOCTOR },
 		{ "allow-nested", no_argument, NULL, 'A' },
 		{ "elastic", no_argument, NULL, 'E' },
 		{ "min-nodes", required_argument, NULL, 'm' },
@@ -161,6 +175,12 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 			if ((numa = parse_numa(optarg)) == 0)
 				return CLI_EXIT_USAGE;
 			break;
+		case CLI_OPT_NO_IFNAME:
+			cl.no_ifname = 1;
+			break;
+		case CLI_OPT_DOCTOR:
+			cl.doctor = 1;
+			break;
 		case 'E':
 			elastic = 1;
 			break;
@@ -192,7 +212,8 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 		return rc;
 	}
 	if ((rc = cli_launch_finish(&cl, "tensorflow pytorch jax")) == 0 &&
-	    (rc = check_elastic(elastic, given, &eo, cl.l.framework)) == 0)
+	    (rc = check_elastic(elastic, given, &eo, cl.l.framework)) == 0 &&
+	    (rc = check_doctor(elastic, cl.doctor)) == 0)
 		rc = elastic ? run_elastic(g, &cl, &eo, gpus_per_proc, numa, tee, argv + optind)
 		             : launch(g, &cl, gpus_per_proc, numa, tee, argv + optind);
 	cli_launch_free(&cl);

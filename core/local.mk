@@ -4,8 +4,8 @@
 noinst_LTLIBRARIES += core/libmuster-internal.la
 # By layer, from the bottom (lib/ below it all: error and log filling,
 # addresses, time): the public API's small functions; configuration and loading; the
-# built-in backends; the result model; emitters; launch contracts; local
-# devices; contexts and the chain; watch.
+# built-in backends; the result model; emitters; launch contracts; the
+# network path to the peers; local devices; contexts and the chain; watch.
 core_libmuster_internal_la_SOURCES = \
 	core/base/error.c \
 	core/config/settings.c core/config/settings.h core/config/cfgview.c \
@@ -23,7 +23,9 @@ core_libmuster_internal_la_SOURCES = \
 	core/emit/master.c \
 	core/launch/launch.h core/launch/plan.c core/launch/plan_units.c \
 	core/launch/plan_counts.c core/launch/plan_port.c core/launch/launch_env.c \
-	core/launch/launch_hostfile.c \
+	core/launch/launch_hostfile.c core/launch/plan_net.c \
+	core/net/lookup.c core/net/lookup.h core/net/route.c core/net/route.h \
+	core/net/netpath.c core/net/netpath.h core/net/netenv.c core/net/netenv.h \
 	core/local/local_devices.c core/local/local_devices.h core/local/local_visible.c \
 	core/local/local_nvidia.c core/local/local_nvml.c core/local/local_nvml.h \
 	core/local/local_sysfs.c core/local/local_fill.c core/local/local_cpus.c \

@@ -350,6 +350,7 @@ static int chain_run(struct muster_ctx *ctx, struct muster_result **out, muster_
 	if (merged) {
 		/* The config's word on the launch's port travels with its answer. */
 		merged->master_port = ctx->settings.master_port;
+		merged->no_interface = ctx->settings.no_interface;
 		error_clear(err);
 		*out = merged;
 		return 0;

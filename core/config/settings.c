@@ -26,7 +26,7 @@ static const char *const action_keys[STATUS_COUNT] = {"on_success", "on_notfound
                                                       "on_tryagain"};
 /* What a typo is compared with. */
 static const char *const top_keys[] = {"chain", "strict", "plugin_path", "local_accelerators",
-                                       "master_port"};
+                                       "master_port", "choose_interface"};
 static const char *const entry_keys[] = {"plugin",      "name",       "config",
                                          "timeout_ms",  "on_success", "on_notfound",
                                          "on_unavail",  "on_tryagain", "watch_interval_ms",
@@ -430,6 +430,10 @@ static int parse_top(struct settings *s, config_t *cfg, config_setting_t **chain
 			if (config_setting_type(m) != CONFIG_TYPE_BOOL)
 				return fail_at(err, m, "'local_accelerators' must be true or false");
 			s->local_accelerators = config_setting_get_bool(m);
+		} else if (strcmp(key, "choose_interface") == 0) {
+			if (config_setting_type(m) != CONFIG_TYPE_BOOL)
+				return fail_at(err, m, "'choose_interface' must be true or false");
+			s->no_interface = !config_setting_get_bool(m);
 		} else if (strcmp(key, "master_port") == 0) {
 			if ((rc = integer_setting(m, key, 1, 65535, &s->master_port, err)) < 0)
 				return rc;

@@ -43,6 +43,7 @@ struct settings {
 	int strict;                 /* the file's, or the caller's MUSTER_CTX_STRICT */
 	int local_accelerators;     /* the own task's unknown accelerators are local_fill()'s */
 	long master_port;           /* the launch's MASTER_PORT; 0: not set */
+	int no_interface;           /* choose_interface = false */
 	struct unknowns unknown;    /* names nobody knows, in all the files */
 	struct pathlist plugin_path; /* directories from the config, in order */
 	struct entry_settings *entries;

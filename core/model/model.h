@@ -57,6 +57,7 @@ struct muster_result {
 	size_t nnode_order;
 	const char *job_id;     /* the launcher's; NULL: none */
 	long master_port;       /* the config's master_port, set by the chain; 0: none */
+	int no_interface;       /* the config's choose_interface = false, set by the chain */
 	char *union_source;     /* a merge's growing "a+b+...", which source shows */
 	size_t union_source_len, union_source_cap;
 	int held_fd;            /* reserved port's socket, -1: none (atomic) */

@@ -403,6 +403,77 @@ MUSTER_API int muster_launch_hostfile(char **out, const muster_result *result,
                                       const muster_launch *launch, muster_error *err);
 
 /*
+ * The network path to peers: which local interface reaches them.  Each
+ * host (a name or a numeric address) is looked up here as a connecting
+ * client would (getaddrinfo(), any family), all of them at once and within
+ * `timeout_ms`: a lookup still running then is abandoned, its thread left
+ * to end on its own, and that host reported as timed out.  The first
+ * address of each is routed by the kernel (a route lookup over rtnetlink,
+ * as `ip route get` asks), giving the interface and source address a
+ * connection to it would use.  Free with muster_netpath_free().
+ */
+typedef struct muster_netpath muster_netpath;
+
+/* One host of a probe, owned by it; fields are only ever appended. */
+typedef struct muster_netpeer {
+	const char *host;     /* as given */
+	int status;           /* MUSTER_OK; MUSTER_ENOENT: the name does not
+	                         resolve here; MUSTER_EUNAVAIL: the lookup failed
+	                         or timed out, or no route reaches the address */
+	const char *problem;  /* why, when status is not MUSTER_OK; else NULL */
+	const char *address;  /* the first address it resolved to; NULL: none */
+	size_t address_count; /* how many it resolved to */
+	const char *ifname;   /* the interface the kernel routes it through */
+	const char *source;   /* the local address a connection would use */
+	unsigned flags;       /* MUSTER_NETPEER_* */
+} muster_netpeer;
+
+/* The address is this machine's own (the kernel's route is "local"). */
+#define MUSTER_NETPEER_LOCAL 0x1u
+/* The address is a loopback one (127.0.0.0/8, ::1). */
+#define MUSTER_NETPEER_LOOPBACK 0x2u
+
+MUSTER_API int muster_netpath_probe(muster_netpath **out, const char *const *hosts, size_t n,
+                                    long timeout_ms, muster_error *err);
+MUSTER_API void muster_netpath_free(muster_netpath *path);
+MUSTER_API size_t muster_netpath_count(const muster_netpath *path);
+/* The i-th host, in the order given; NULL past the last. */
+MUSTER_API const muster_netpeer *muster_netpath_peer(const muster_netpath *path, size_t i);
+/*
+ * The one interface whose routes reach every host that is not this
+ * machine, and its source address: 0 with *ifname and *source set, or
+ * MUSTER_ENOENT (both NULL) when a host failed, the hosts are reached
+ * through different interfaces, or every host is this machine.  *why says
+ * which, in a sentence naming the hosts, either way.  Any pointer may be
+ * NULL.
+ */
+MUSTER_API int muster_netpath_interface(const muster_netpath *path, const char **ifname,
+                                        const char **source, const char **why);
+
+/*
+ * The network path of a plan's own node: the peers whose routes decide
+ * its interface (on the master's node the other nodes, at most 64 spread
+ * over the list; elsewhere the master) probed as muster_netpath_probe()
+ * does, within `timeout_ms`.  From then on muster_plan_env() adds, for
+ * pytorch, GLOO_SOCKET_IFNAME, TP_SOCKET_IFNAME, NCCL_SOCKET_IFNAME (as
+ * "=IF", NCCL's exact match) and Open MPI's OMPI_MCA_btl_tcp_if_include
+ * and OMPI_MCA_oob_tcp_if_include; for jax the NCCL and Open MPI ones:
+ * each unless this process's environment has it (an Open MPI include
+ * also when it has the matching exclude).  On the master's node, when the
+ * master's host resolves here to a loopback address, MASTER_ADDR and
+ * PET_MASTER_ADDR (jax: JAX_COORDINATOR_ADDRESS's host) become the
+ * interface's address.  Nothing is probed for a tensorflow plan, a plan
+ * without its own unit, or a configuration with choose_interface = false.
+ * Not while another thread reads the plan.  0, or MUSTER_ENOMEM.
+ */
+MUSTER_API int muster_plan_probe_network(muster_plan *plan, long timeout_ms, muster_error *err);
+/* The probe, the master's host first, then the peers; NULL before one. */
+MUSTER_API const muster_netpath *muster_plan_netpath(const muster_plan *plan);
+/* A sentence on what was chosen ("interface eth1: the kernel routes ...")
+ * or why nothing was ("no interface variable: ..."); NULL before a probe. */
+MUSTER_API const char *muster_plan_network_note(const muster_plan *plan);
+
+/*
  * The accelerators of this machine.  `sysroot` stands for "/" (its sys,
  * dev and proc are read, NVML is not used); NULL: $MUSTER_SYSROOT when set,
  * else the real machine.  NVIDIA GPUs come from the driver's /proc; NVML
