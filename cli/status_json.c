@@ -120,6 +120,8 @@ static void entries(const muster_explain *x)
 		out_printf("%ld", e.ms);
 		key("used", 0);
 		out_puts(e.used ? "true" : "false");
+		key("after", 0);
+		out_puts(e.after ? "true" : "false");
 		out_puts("}");
 	}
 	out_puts("]");

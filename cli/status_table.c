@@ -232,7 +232,10 @@ static int entries_table(const muster_explain *x, size_t width, int color)
 			put(&t, e.reason ? e.reason : "");
 			reason = text_close(&t);
 		}
-		const char *cells[5] = { e.instance, e.plugin, status_word(e.code), ms, reason };
+		char answer[32];
+		/* Asked after the chain ended (a detector): for the record. */
+		snprintf(answer, sizeof(answer), "%s%s", status_word(e.code), e.after ? " (after)" : "");
+		const char *cells[5] = { e.instance, e.plugin, answer, ms, reason };
 		const char *styles[5] = { NULL, NULL, e.code == MUSTER_ENOTFOUND ? NULL : BAD, NULL,
 		                          NULL };
 		rc = reason ? table_add_styled(tb, cells, styles) : -1;

@@ -96,7 +96,8 @@ assert [(t["job"], t["index"], t["port"], t["self"]) for t in h2["tasks"]] == \
 assert d["nodes"][1]["accelerators"] == {"GPU": 8}
 assert d["pending"] == [] and d["pending_dropped"] == 0
 assert d["entries"] == [{"instance": "static", "plugin": "static", "answer": "success",
-                         "reason": None, "ms": d["entries"][0]["ms"], "used": True}]
+                         "reason": None, "ms": d["entries"][0]["ms"], "used": True,
+                         "after": False}]
 EOP
 then pass "JSON: nodes, tasks, self, accelerators, entries"; else fail "JSON: nodes, tasks, self, accelerators, entries"; fi
 
