@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "lib/address.h"
 #include "status.h"
 
 static void json_string(const char *s)
@@ -45,6 +46,8 @@ static void node(const struct status_view *v, const struct status_node *n)
 	json_string(n->host);
 	key("self", 0);
 	out_puts(n->self ? "true" : "false");
+	key("address_known", 0);
+	out_puts(address_is_placeholder(n->host) ? "false" : "true");
 	key("accelerators", 0);
 	out_puts("{");
 	for (size_t i = 0; i < n->naccels; i++) {

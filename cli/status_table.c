@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "lib/address.h"
 #include "status.h"
 #include "table.h"
 
@@ -129,8 +130,12 @@ static int node_row(struct table *tb, const struct status_node *n)
 		host = text_close(&t);
 	}
 	int rc = host && accel && task_cells(n, &tasks, &ports) == 0 ? 0 : -1;
-	const char *cells[NCOL] = { host, tasks, ports, accel, "ready" };
-	const char *styles[NCOL] = { n->self ? SELF : NULL, NULL, NULL, NULL, GOOD };
+	/* A member whose platform does not publish its address keeps its
+	 * place under a name that never resolves (lib/address.h). */
+	int unknown = address_is_placeholder(n->host);
+	const char *cells[NCOL] = { host, tasks, ports, accel,
+		                    unknown ? "address not published" : "ready" };
+	const char *styles[NCOL] = { n->self ? SELF : NULL, NULL, NULL, NULL, unknown ? WAIT : GOOD };
 	if (rc == 0)
 		rc = table_add_styled(tb, cells, styles);
 	free(host);

@@ -5,8 +5,9 @@
 # colour rules through a real pseudo-terminal (script(1)): colour on a
 # terminal, none with TERM=dumb, with NO_COLOR set to any value, or on a
 # pipe; lines fitted to COLUMNS; text from a backend escaped; JSON; a
-# chain that found nothing shows each entry's answer; --watch follows a
-# config edit, as JSON lines and as frames that replace each other.
+# member whose address is not published; a chain that found nothing shows
+# each entry's answer; --watch follows a config edit, as JSON lines and as
+# frames that replace each other.
 set -u
 . "${MUSTER_TEST_SRCDIR:?run me with make check}/tests/lib/tap.sh"
 . "$MUSTER_TEST_SRCDIR/tests/watch/lib.sh"
@@ -112,6 +113,15 @@ if grep -q 'w\\x1b\[2J:0' "$tmp/tty" && ! grep -q "${esc}\[2J" "$tmp/tty"; then
 else
 	fail "a job name's escape is shown as \x1b, never sent" "$(cat -v "$tmp/tty")"
 fi
+
+# A member whose platform does not publish its address (a placeholder
+# host under unknown.invalid): its place shown, its state said.
+printf 'chain = ( { plugin = "static"; config = { jobs = { worker = ["h1:1", "aws-batch-node-2.unknown.invalid:1"]; }; }; } );\n' \
+	>"$tmp/ph.conf"
+run -c "$tmp/ph.conf" status
+expect_out_match '^  aws-batch-node-2\.unknown\.invalid +worker:1 +1 +- +address not published$' \
+	"a placeholder host: address not published"
+expect_out_match '^  h1 +worker:0 +1 +- +ready$' "... the others ready"
 
 # No cluster: each entry's answer, and the chain's exit status.
 run -c "$tmp/tf.conf" status
