@@ -1,5 +1,5 @@
-# plugins/slurm: TensorFlow's SlurmClusterResolver over a Slurm task's
-# environment.  The list parsers are a convenience library of their own
+# plugins/slurm: a Slurm task's environment, laid out in Slurm's order
+# (or TensorFlow's SlurmClusterResolver's).  The list parsers are a convenience library of their own
 # (with lib/libutil.la beside it, not in it: the plugin has lib/ already),
 # which the fuzz target, the tests' expander and the benchmark link too.
 noinst_LTLIBRARIES += plugins/slurm/libslurm_lists.la
@@ -12,6 +12,9 @@ plugins_slurm_slurm_la_SOURCES = \
 	plugins/slurm/slurm.c plugins/slurm/slurm.h \
 	plugins/slurm/options.c \
 	plugins/slurm/env.c \
+	plugins/slurm/dist.c \
+	plugins/slurm/order_slurm.c \
+	plugins/slurm/order_tensorflow.c \
 	plugins/slurm/build.c
 plugins_slurm_slurm_la_LDFLAGS = $(muster_plugin_ldflags)
 plugins_slurm_slurm_la_LIBADD = plugins/slurm/libslurm_lists.la plugins/common/libplugin_common.la

@@ -12,29 +12,84 @@ conf() {
 }
 plain=$(conf plain '')
 
-# slurm CONF [VAR=VALUE...] [-- MUSTER_ARGS...]: `muster -c CONF resolve`
-# (or MUSTER_ARGS) in an environment holding only the given variables;
-# sets rc, out and err as run_muster does.
-slurm() {
-	c=$1
+# quote WORD: WORD as one single-quoted shell word.
+quote() {
+	printf '%s' "$1" | sed "s/'/'\\\\''/g; s/^/'/; s/\$/'/"
+}
+
+# run_only CMD [VAR=VALUE...] [-- ARGS...]: the command CMD (shell words,
+# evaluated) with ARGS, in an environment holding only the given
+# variables and the harness's; sets rc, out and err as run_muster does.
+run_only() {
+	cmd=$1
 	shift
 	set -- "$@" --
 	vars=""
 	while [ "$1" != "--" ]; do
-		vars="$vars $(printf '%s' "$1" | sed "s/'/'\\\\''/g; s/^/'/; s/\$/'/")"
+		vars="$vars $(quote "$1")"
 		shift
 	done
 	shift
-	[ $# -gt 0 ] || set -- resolve
+	args=""
+	while [ $# -gt 1 ]; do
+		args="$args $(quote "$1")"
+		shift
+	done
 	rc=0
 	eval "env -i PATH=\"\$PATH\" ASAN_OPTIONS=\"\$ASAN_OPTIONS\" \
 		LSAN_OPTIONS=\"\${LSAN_OPTIONS:-}\" UBSAN_OPTIONS=\"\${UBSAN_OPTIONS:-}\" \
-		MUSTER_PLUGIN_PATH=\"\$MUSTER_PLUGIN_PATH\" $vars \"\$MUSTER_BIN\" -c \"\$c\" \"\$@\"" \
+		MUSTER_PLUGIN_PATH=\"\$MUSTER_PLUGIN_PATH\" $vars $cmd $args" \
 		>"$tmp/out" 2>"$tmp/err" || rc=$?
 	status=$rc
 	out=$(cat "$tmp/out")
 	err=$(cat "$tmp/err")
-	no_sanitizer_report "muster -c $c $*"
+	no_sanitizer_report "$cmd$args"
+}
+
+# slurm CONF [VAR=VALUE...] [-- MUSTER_ARGS...]: `muster -c CONF resolve`
+# (or MUSTER_ARGS) under exactly the given variables.
+slurm() {
+	c=$1
+	shift
+	case " $* " in
+	*" -- "*) ;;
+	*) set -- "$@" -- resolve ;;
+	esac
+	run_only '"$MUSTER_BIN" -c "$c"' "$@"
+}
+
+# placed CONF [VAR=VALUE...]: what the answer tells a launch
+# (tests/hpc/placement: placement, nodes, job, task, ranks, inputs).
+placement="$MUSTER_TEST_BUILDDIR/tests/hpc/placement"
+placed() {
+	c=$1
+	shift
+	run_only '"$placement" -c "$c" --explain' "$@"
+}
+
+# peers [jax] -- VAR=VALUE...: what Lightning and JAX compute for the task
+# of these variables (tests/slurm/peers.py), one line.
+peers() {
+	p=""
+	[ "$1" = "--" ] || { p=$1; shift; }
+	shift
+	env -i "$@" /usr/bin/python3 "$MUSTER_TEST_SRCDIR/tests/slurm/peers.py" $p
+}
+
+# expect_ranks WHAT CONF VAR=VALUE...: the launch's ranks for this task
+# (placed's "ranks" line) are what the peers compute from its variables.
+expect_ranks() {
+	what=$1
+	c=$2
+	shift 2
+	want=$(peers -- "$@" 2>&1)
+	placed "$c" "$@"
+	got=$(printf '%s\n' "$out" | sed -n 's/^ranks //p')
+	if [ "$rc" = 0 ] && [ "$got" = "$want" ]; then
+		pass "$what"
+	else
+		fail "$what: exit $rc" "want: $want" "got:  $got"
+	fi
 }
 
 # expect_result WHAT WANT_RC WANT_JSON: the status, and stdout equal to
