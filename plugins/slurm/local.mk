@@ -25,4 +25,4 @@ check_PROGRAMS += tests/slurm/expand
 tests_slurm_expand_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/slurm
 tests_slurm_expand_LDADD = plugins/slurm/libslurm_lists.la lib/libutil.la
 shell_tests += tests/slurm/env.sh tests/slurm/hostlist.sh tests/slurm/cluster.sh
-EXTRA_DIST += tests/slurm/lib.sh
+EXTRA_DIST += tests/slurm/lib.sh tests/slurm/peers.py
