@@ -1,5 +1,7 @@
 /* muster run --for FRAMEWORK [--task TYPE:ID] [--jobs J,...]
- *            [--nproc-per-node N|gpu] [--gpus-per-proc K] [--tee-prefix]
+ *            [--nproc-per-node N|gpu] [--gpus-per-proc K]
+ *            [--numa-binding node|socket|exclusive] [--tee-prefix] [--no-ifname]
+ *            [--doctor]
  *            [--elastic [--min-nodes A] [--max-nodes B] [--settle-ms N]]
  *            [--] COMMAND [ARGS...] */
 #include <config.h>
@@ -12,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "doctor.h"
 #include "run.h"
 
 /* One process: become it, with no launcher left behind. */
@@ -21,6 +24,11 @@ static int exec_one(struct run_plan *p)
 
 	fflush(stdout);
 	fflush(stderr);
+	if (run_pin(&p->w[0]) != 0) {
+		cli_error("run: cannot run %s on its --numa-binding CPUs: %s", p->argv[0],
+		          strerror(errno));
+		return 126;
+	}
 	muster_result_release_port(p->res);
 	run_clean_signals();
 	execvpe(p->argv[0], p->argv, p->w[0].envp);
@@ -30,23 +38,31 @@ static int exec_one(struct run_plan *p)
 }
 
 static int launch(const struct cli_global *g, struct cli_launch *cl, long gpus_per_proc,
-                  int tee, char **argv)
+                  int numa, int tee, char **argv)
 {
-	struct run_plan p = { NULL, cl->l.nproc_per_node, argv, tee, NULL, g->verbosity < 0 };
+	struct run_plan p = { NULL, 0, argv, tee, NULL, g->verbosity < 0, numa, g->verbosity > 0, 0 };
+	muster_plan *plan = NULL;
 	muster_ctx *ctx;
 	int rc = cli_open_resolve(&ctx, &p.res, g);
 
 	if (rc != 0)
 		return rc;
-	p.w = calloc((size_t)p.n, sizeof(*p.w));
-	if (p.w == NULL) {
+	/* One plan for every worker: their ranks are read from it, not
+	 * computed again per worker. */
+	if ((rc = cli_launch_plan(&plan, p.res, cl, g)) == 0 &&
+	    (rc = cli_launch_network(plan, cl, g)) == 0)
+		rc = cli_plan_own_count(plan, &p.n);
+	if (rc == 0 && (p.w = calloc((size_t)p.n, sizeof(*p.w))) == NULL) {
 		cli_error("%s", muster_strerror(MUSTER_ENOMEM));
 		rc = CLI_EXIT_SOFTWARE;
-	} else {
+	} else if (rc == 0) {
 		for (long i = 0; i < p.n; i++)
 			p.w[i].out[0] = p.w[i].out[1] = p.w[i].err[0] = p.w[i].err[1] = -1;
-		rc = run_build_env(&p, p.res, cl, gpus_per_proc, NULL);
+		rc = run_build_env(&p, plan, cl->command, gpus_per_proc, NULL);
 	}
+	if (rc == 0 && cl->doctor)
+		rc = doctor_run(p.res, plan, DOCTOR_DEFAULT_TIMEOUT_MS, 0, stderr, g->verbosity >= 1);
+	muster_plan_free(plan);
 	if (rc == 0)
 		rc = p.n == 1 && !tee ? exec_one(&p) : run_supervise(&p);
 	if (p.w != NULL)
@@ -73,6 +89,24 @@ static int check_elastic(int elastic, int given, const struct run_elastic_opts *
 	return 0;
 }
 
+/* --doctor checks one launch before it starts, not --elastic's series. */
+static int check_doctor(int elastic, int doctor)
+{
+	return elastic && doctor ? cli_usage_error("run: --doctor checks one launch, not "
+	                                           "--elastic's (run muster doctor first)") : 0;
+}
+
+/* --numa-binding's mode: MUSTER_BIND_*, 0 (message printed) for none. */
+static int parse_numa(const char *arg)
+{
+	static const char *const modes[] = { "node", "socket", "exclusive" };
+	for (int i = 0; i < 3; i++)
+		if (strcmp(arg, modes[i]) == 0)
+			return MUSTER_BIND_NODE + i;
+	cli_usage_error("run: --numa-binding '%s': expected node, socket or exclusive", arg);
+	return 0;
+}
+
 /* A node count; 0 (message printed) when it is not one. */
 static long parse_nodes(const char *opt, const char *arg)
 {
@@ -88,6 +122,9 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 		CLI_LAUNCH_LONGOPTS,
 		{ "gpus-per-proc", required_argument, NULL, 'G' },
 		{ "tee-prefix", no_argument, NULL, 'T' },
+		{ "numa-binding", required_argument, NULL, 'N' },
+		{ "no-ifname", no_argument, NULL, CLI_OPT_NO_IFNAME },
+		{ "doctor", no_argument, NULL, CLI_OPT_DOCTOR },
 		{ "elastic", no_argument, NULL, 'E' },
 		{ "min-nodes", required_argument, NULL, 'm' },
 		{ "max-nodes", required_argument, NULL, 'M' },
@@ -100,7 +137,7 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 	struct run_elastic_opts eo = { 1, LONG_MAX, 1000 };
 	struct cli_launch cl;
 	long gpus_per_proc = 0;
-	int tee = 0, elastic = 0, given = 0, c, rc;
+	int tee = 0, elastic = 0, given = 0, numa = 0, c, rc;
 
 	cli_launch_init(&cl, "run");
 	cli_getopt_reset();
@@ -116,6 +153,16 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 			break;
 		case 'T':
 			tee = 1;
+			break;
+		case 'N':
+			if ((numa = parse_numa(optarg)) == 0)
+				return CLI_EXIT_USAGE;
+			break;
+		case CLI_OPT_NO_IFNAME:
+			cl.no_ifname = 1;
+			break;
+		case CLI_OPT_DOCTOR:
+			cl.doctor = 1;
 			break;
 		case 'E':
 			elastic = 1;
@@ -144,9 +191,10 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 	if (optind >= argc)
 		return cli_usage_error("run: no command given (muster run --for F -- COMMAND ...)");
 	if ((rc = cli_launch_finish(&cl, "tensorflow pytorch jax")) == 0 &&
-	    (rc = check_elastic(elastic, given, &eo, cl.l.framework)) == 0)
-		rc = elastic ? run_elastic(g, &cl, &eo, gpus_per_proc, tee, argv + optind)
-		             : launch(g, &cl, gpus_per_proc, tee, argv + optind);
+	    (rc = check_elastic(elastic, given, &eo, cl.l.framework)) == 0 &&
+	    (rc = check_doctor(elastic, cl.doctor)) == 0)
+		rc = elastic ? run_elastic(g, &cl, &eo, gpus_per_proc, numa, tee, argv + optind)
+		             : launch(g, &cl, gpus_per_proc, numa, tee, argv + optind);
 	cli_launch_free(&cl);
 	return out_finish(rc);
 }

@@ -26,6 +26,9 @@ t muster --ver
 t muster env --format ""
 t muster -c x resolve --format ""
 t muster watch --format ""
+t muster doctor --format ""
+t muster doctor --for ""
+t muster topo --format ""
 t muster env --for ""
 t muster -q run --for ""
 t muster hostfile --for ""
@@ -46,7 +49,8 @@ frameworks() {
 	"$MUSTER_BIN" -c "$MUSTER_TEST_SRCDIR/tests/cli/static.conf" "$cmd" --for nonesuch "$@" 2>&1 |
 		sed -n "s/.*unknown framework 'nonesuch' (\(.*\))\$/\1/p"
 }
-for list in "$(formats env)" "$(formats resolve)" "$(formats watch)" "$(frameworks env)" \
+for list in "$(formats env)" "$(formats resolve)" "$(formats watch)" "$(formats topo)" \
+	"$(formats doctor)" "$(frameworks env)" "$(frameworks doctor)" \
 	"$(frameworks run -- true)" "$(frameworks hostfile)"; do
 	[ -n "$list" ] || bail_out "a value list could not be read from muster's help or errors"
 done
@@ -59,6 +63,9 @@ muster --ver|--verbose --version
 muster env --format |$(formats env)
 muster -c x resolve --format |$(formats resolve)
 muster watch --format |$(formats watch)
+muster doctor --format |$(formats doctor)
+muster doctor --for |$(frameworks doctor)
+muster topo --format |$(formats topo)
 muster env --for |$(frameworks env)
 muster -q run --for |$(frameworks run -- true)
 muster hostfile --for |$(frameworks hostfile)

@@ -26,6 +26,12 @@ tests_fuzz_fuzz_local_devices_SOURCES = tests/fuzz/local_devices.c tests/fuzz/fu
 tests_fuzz_fuzz_local_devices_CPPFLAGS = $(fuzz_cppflags)
 tests_fuzz_fuzz_local_devices_LDADD = $(FUZZ_DRIVER) $(fuzz_call_ldadd)
 
+# muster doctor's no_proxy matching: the list a user's environment holds.
+fuzz_programs += tests/fuzz/fuzz_noproxy
+tests_fuzz_fuzz_noproxy_SOURCES = tests/fuzz/noproxy.c cli/noproxy.c cli/noproxy.h tests/fuzz/fuzz.h
+tests_fuzz_fuzz_noproxy_CPPFLAGS = $(fuzz_cppflags) -I$(top_srcdir)/cli
+tests_fuzz_fuzz_noproxy_LDADD = $(FUZZ_DRIVER)
+
 if BUILD_TF_CONFIG
 check_LTLIBRARIES += tests/fuzz/libfuzz_tf_config.la
 tests_fuzz_libfuzz_tf_config_la_SOURCES = $(plugins_tf_config_tf_config_la_SOURCES)

@@ -2,6 +2,7 @@
 # and PyTorch, and local device detection on sysfs trees.
 TESTS += \
 	tests/launch/env.sh \
+	tests/launch/ranks.sh \
 	tests/launch/hostfile.sh \
 	tests/launch/run.sh \
 	tests/launch/devices.sh \
@@ -9,9 +10,11 @@ TESTS += \
 	tests/launch/spark-port.sh
 EXTRA_DIST += \
 	tests/launch/env.sh \
+	tests/launch/ranks.sh \
 	tests/launch/hostfile.sh \
 	tests/launch/run.sh \
 	tests/launch/devices.sh \
+	tests/launch/topo-tree.sh \
 	tests/launch/torch.sh \
 	tests/launch/spark-port.sh \
 	tests/launch/procs.sh \
