@@ -101,9 +101,9 @@ slurm "$badorder" SLURM_PROCID=0
 expect_err "order must be slurm or tensorflow" "$EX_CONFIG" "order"
 
 # --- Slurm's order and distributions: docs/ranks.md's vectors ------------
-# Each task's ranks as the launch numbers them (tests/hpc/placement) are
-# what Lightning and JAX compute from its own variables (peers.py); the
-# layout, node order and job id besides.
+# Each task's ranks as `muster env` numbers them are what Lightning and
+# JAX compute from its own variables (peers.py); the layout, node order
+# and job id besides (tests/hpc/placement).
 s1='SLURM_JOB_ID=123456 SLURM_STEP_NODELIST=node[01-04] SLURM_NODELIST=node[01-04]
 	SLURM_STEP_TASKS_PER_NODE=2(x4) SLURM_STEP_NUM_TASKS=8 SLURM_NTASKS=8 SLURM_NTASKS_PER_NODE=2'
 # shellcheck disable=SC2086
@@ -116,6 +116,10 @@ check_eq "S1: a scheduler's processes, Slurm's node order, the job id" \
 nodes node01 node02 node03 node04
 job 123456
 task worker 5"
+# shellcheck disable=SC2086
+slurm "$plain" $s1 SLURM_PROCID=5 -- env --for pytorch --format dotenv
+expect_out_has "S1: the master port derives from SLURM_JOB_ID, not the tasks' 8888" \
+	"MASTER_PORT=19818"
 # shellcheck disable=SC2086
 expect_ranks "S2 cyclic, rank 5: node 1, local 1" "$plain" $s1 SLURM_DISTRIBUTION=cyclic \
 	SLURM_PROCID=5 SLURM_LOCALID=1 SLURM_NODEID=1 SLURMD_NODENAME=node02
@@ -278,12 +282,15 @@ step2='SLURM_STEP_NUM_TASKS=4 SLURM_STEP_NODELIST=g[1-2] SLURM_STEP_TASKS_PER_NO
 slurm "$plain" SLURM_PROCID=1 $step2 SLURM_GPUS_ON_NODE=4 CUDA_VISIBLE_DEVICES=4,5,6,7
 expect_result "Slurm's GPU ids, split by local rank" 0 \
 	'{"cluster":{"worker":["g1:8888","g1:8889","g2:8888","g2:8889"]},"task":{"type":"worker","index":1},"rpc_layer":"grpc","accelerators":{"worker":{"0":{"GPU":2},"1":{"GPU":2},"2":{"GPU":2},"3":{"GPU":2}}},"accelerator_ids":{"worker":{"0":[4,5],"1":[6,7],"2":[4,5],"3":[6,7]}}}'
-# The task's ids reach the process it launches (a library does not set
-# CUDA_VISIBLE_DEVICES in its own process, as TensorFlow's resolver does).
+# The ids reach the process it launches (a library does not set
+# CUDA_VISIBLE_DEVICES in its own process, as TensorFlow's resolver does):
+# for PyTorch and JAX the node's GPUs, its tasks' slices in local-rank
+# order, the same for every process of the node (muster(1)); TensorFlow
+# keeps the task's own.
 # shellcheck disable=SC2086
 slurm "$plain" SLURM_PROCID=1 $step2 SLURM_GPUS_ON_NODE=4 CUDA_VISIBLE_DEVICES=4,5,6,7 -- \
 	env --for pytorch --format dotenv
-expect_out_has "muster env exports the task's GPU ids" 'CUDA_VISIBLE_DEVICES=6,7'
+expect_out_has "muster env exports the node's GPU ids" 'CUDA_VISIBLE_DEVICES=4,5,6,7'
 # shellcheck disable=SC2086
 slurm "$plain" SLURM_PROCID=3 $step2 SLURM_GPUS_ON_NODE=4 CUDA_VISIBLE_DEVICES=4,5,6,7 -- \
 	env --for tensorflow --format dotenv
@@ -291,8 +298,8 @@ expect_out_has "... for TensorFlow too" 'CUDA_VISIBLE_DEVICES=6,7'
 # shellcheck disable=SC2086
 slurm "$plain" SLURM_PROCID=2 $step2 SLURM_GPUS_ON_NODE=4 CUDA_VISIBLE_DEVICES=4,5,6,7 -- \
 	run --for jax --nproc-per-node 2 -- sh -c 'echo "$JAX_PROCESS_ID:$CUDA_VISIBLE_DEVICES"'
-check_eq "muster run: each process of the node sees the task's GPUs" "$(sort "$tmp/out" | tr '\n' ' ')" \
-	"4:4,5 5:4,5 "
+check_eq "muster run: each process of the node sees the node's GPUs" "$(sort "$tmp/out" | tr '\n' ' ')" \
+	"4:4,5,6,7 5:4,5,6,7 "
 # shellcheck disable=SC2086
 slurm "$plain" SLURM_PROCID=1 $step2 -- env --for pytorch --format dotenv
 if grep -q CUDA_VISIBLE_DEVICES "$tmp/out"; then

@@ -59,7 +59,7 @@ slurm() {
 }
 
 # placed CONF [VAR=VALUE...]: what the answer tells a launch
-# (tests/hpc/placement: placement, nodes, job, task, ranks, inputs).
+# (tests/hpc/placement: placement, nodes, job, task, noted inputs).
 placement="$MUSTER_TEST_BUILDDIR/tests/hpc/placement"
 placed() {
 	c=$1
@@ -76,20 +76,40 @@ peers() {
 	env -i "$@" /usr/bin/python3 "$MUSTER_TEST_SRCDIR/tests/slurm/peers.py" $p
 }
 
-# expect_ranks WHAT CONF VAR=VALUE...: the launch's ranks for this task
-# (placed's "ranks" line) are what the peers compute from its variables.
+# launch_line pytorch|jax DOTENV_FILE: the peers.py line of `muster env`'s
+# output (JAX's coordinator without its port).
+launch_line() {
+	(
+		set +u
+		. "$2"
+		if [ "$1" = jax ]; then
+			echo "JAX_PROCESS_ID=$JAX_PROCESS_ID JAX_NUM_PROCESSES=$JAX_NUM_PROCESSES" \
+				"JAX_COORDINATOR_HOST=${JAX_COORDINATOR_ADDRESS%:*}" \
+				"JAX_LOCAL_DEVICE_IDS=${JAX_LOCAL_DEVICE_IDS-$LOCAL_RANK}"
+		else
+			echo "RANK=$RANK LOCAL_RANK=$LOCAL_RANK NODE_RANK=$NODE_RANK" \
+				"LOCAL_WORLD_SIZE=$LOCAL_WORLD_SIZE WORLD_SIZE=$WORLD_SIZE MASTER_ADDR=$MASTER_ADDR"
+		fi
+	)
+}
+
+# expect_ranks WHAT CONF VAR=VALUE...: `muster env --for pytorch` and
+# `--for jax` give this task what Lightning and JAX compute from its
+# variables.  JAX's local device is checked where muster exports one.
 expect_ranks() {
 	what=$1
 	c=$2
 	shift 2
-	want=$(peers -- "$@" 2>&1)
-	placed "$c" "$@"
-	got=$(printf '%s\n' "$out" | sed -n 's/^ranks //p')
-	if [ "$rc" = 0 ] && [ "$got" = "$want" ]; then
-		pass "$what"
-	else
-		fail "$what: exit $rc" "want: $want" "got:  $got"
-	fi
+	for fw in pytorch jax; do
+		want=$(peers "$fw" -- "$@" 2>&1)
+		slurm "$c" "$@" -- env --for "$fw" --format dotenv
+		got=$(LOCAL_RANK=${want##*=} launch_line "$fw" "$tmp/out")
+		if [ "$rc" = 0 ] && [ "$got" = "$want" ]; then
+			pass "$what (--for $fw)"
+		else
+			fail "$what (--for $fw): exit $rc" "want: $want" "got:  $got"
+		fi
+	done
 }
 
 # expect_result WHAT WANT_RC WANT_JSON: the status, and stdout equal to
