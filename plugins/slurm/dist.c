@@ -7,16 +7,13 @@
  *
  * An arbitrary step's tasks follow a list the user gave srun, which a
  * task can see only when it was inherited: SLURM_ARBITRARY_NODELIST
- * (sbatch/salloc -m arbitrary export it) or the file SLURM_HOSTFILE names,
- * read as Slurm reads it (slurm_read_hostfile: lines of comma-separated
- * host names, "name*N" for N of them, '#' comments unless escaped as
- * "\#", blank lines skipped, a line starting with a letter or digit).
- * Task r runs on the r-th host; Slurm reads only as many as the step has
- * tasks, and so does this.
+ * (sbatch/salloc -m arbitrary export it) or the file SLURM_HOSTFILE names
+ * (read as Slurm reads it: slurm_hostfile_parse()).  Task r runs on the
+ * r-th host; Slurm reads only as many as the step has tasks, and so does
+ * this.
  */
 #include "config.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,53 +68,6 @@ static muster_status plane_size(struct noted *n, const char *value, const char *
 	return MUSTER_STATUS_SUCCESS;
 }
 
-/* Slurm's hostfile, cut in place into at most `tasks` hosts. */
-static int parse_hostfile(char *data, size_t len, long tasks, const char **hosts, size_t *n,
-                          char *why, size_t whylen)
-{
-	char *line = data, *end = data + len;
-	long number = 0;
-
-	if (memchr(data, '\0', len) != NULL)
-		return snprintf(why, whylen, "a NUL byte: not a text file"), -1;
-	while (line < end && (long)*n < tasks) {
-		char *nl = memchr(line, '\n', (size_t)(end - line)), *next, *item, *save = NULL;
-		char *w, *p;
-
-		number++;
-		next = nl != NULL ? nl + 1 : end;
-		*(nl != NULL ? nl : end) = '\0';
-		/* '#' starts a comment; "\#" is a '#'. */
-		for (p = w = line; *p != '\0'; p++) {
-			if (*p == '#' && (p == line || p[-1] != '\\'))
-				break;
-			if (*p == '#')
-				w--;
-			*w++ = *p;
-		}
-		while (w > line && isspace((unsigned char)w[-1]))
-			w--;
-		*w = '\0';
-		if (*line != '\0' && !isalnum((unsigned char)*line)) {
-			snprintf(why, whylen, "line %ld does not start with a host name (a letter or "
-			         "digit)", number);
-			return -1;
-		}
-		for (item = strtok_r(line, ",", &save); item != NULL && (long)*n < tasks;
-		     item = strtok_r(NULL, ",", &save)) {
-			char *star = strchr(item, '*');
-			long times = star != NULL ? atol(star + 1) : 0;
-
-			if (times > 0)
-				*star = '\0';
-			for (long k = 0; k < (times > 0 ? times : 1) && (long)*n < tasks; k++)
-				hosts[(*n)++] = item;
-		}
-		line = next;
-	}
-	return 0;
-}
-
 static muster_status from_hostfile(struct noted *n, const char *path, long tasks,
                                    struct slurm_dist *dist)
 {
@@ -131,8 +81,8 @@ static muster_status from_hostfile(struct noted *n, const char *path, long tasks
 		return MUSTER_STATUS_UNAVAIL;
 	}
 	muster_plugin_note_input(n->host, n->call, path, dist->file);
-	if (parse_hostfile(dist->file, len, tasks, dist->rank_hosts, &dist->nrank_hosts, why,
-	                   sizeof(why)) != 0) {
+	if (slurm_hostfile_parse(dist->file, len, (size_t)tasks, dist->rank_hosts,
+	                         &dist->nrank_hosts, why, sizeof(why)) != 0) {
 		n->host->fail(n->call, "%s: %s", dist->from, why);
 		return MUSTER_STATUS_UNAVAIL;
 	}

@@ -5,7 +5,8 @@
 noinst_LTLIBRARIES += plugins/slurm/libslurm_lists.la
 plugins_slurm_libslurm_lists_la_SOURCES = \
 	plugins/slurm/hostlist.c plugins/slurm/hostlist.h \
-	plugins/slurm/tasks_per_node.c
+	plugins/slurm/tasks_per_node.c \
+	plugins/slurm/hostfile.c
 
 plugins_LTLIBRARIES += plugins/slurm/slurm.la
 plugins_slurm_slurm_la_SOURCES = \
@@ -25,4 +26,4 @@ check_PROGRAMS += tests/slurm/expand
 tests_slurm_expand_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/slurm
 tests_slurm_expand_LDADD = plugins/slurm/libslurm_lists.la lib/libutil.la
 shell_tests += tests/slurm/env.sh tests/slurm/hostlist.sh tests/slurm/cluster.sh
-EXTRA_DIST += tests/slurm/lib.sh tests/slurm/peers.py
+EXTRA_DIST += tests/slurm/lib.sh tests/slurm/peers.py tests/slurm/worker.py

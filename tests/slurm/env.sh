@@ -245,6 +245,11 @@ expect_err "another step's task list (inherited)" "$EX_UNAVAIL" \
 slurm "$plain" $s9 SLURM_PROCID=0 SLURM_ARBITRARY_NODELIST=n2,n3,n2
 expect_err "a task on a node outside the step" "$EX_UNAVAIL" \
 	"SLURM_ARBITRARY_NODELIST puts task 1 on n3, which is not a node of SLURM_STEP_NODELIST"
+printf 'n2,*1\n' >"$tmp/nameless"
+# shellcheck disable=SC2086
+slurm "$plain" $s9 SLURM_PROCID=0 SLURM_HOSTFILE="$tmp/nameless"
+expect_err "a host file's \"*N\" without a name" "$EX_UNAVAIL" \
+	"SLURM_HOSTFILE $tmp/nameless: line 1: \"*1\" repeats no host name"
 printf 'n2\n-n1\n' >"$tmp/badfile"
 # shellcheck disable=SC2086
 slurm "$plain" $s9 SLURM_PROCID=0 SLURM_HOSTFILE="$tmp/badfile"
