@@ -63,26 +63,21 @@ slurm "$mgpu" SLURM_PROCID=1 "$T3" SLURM_STEP_TASKS_PER_NODE='2(x2),1'
 expect_out_has "rank 1 gets GPUs 2,3" '"worker":{"0":[2,3],'
 
 # --- Slurm's own forms ---------------------------------------------------
-slurm "$tf" SLURM_PROCID=3 SLURM_STEP_NUM_TASKS=4 SLURM_STEP_NODELIST='n[8-10],gpu[01-02]x[1]' \
-	SLURM_STEP_TASKS_PER_NODE='1(x4),0' -- resolve --format text
-expect "tensorflow: hosts sorted as strings, bracket groups, zero padding, a node of 0 tasks" \
-	"$EX_OK" 'worker 0 gpu01x1:8888
-worker 1 n10:8888
-worker 2 n8:8888
-worker 3 n9:8888
+# forms CONF WHAT HOST...: the step n[8-10],gpu[01-02]x[1] of one task a
+# node (the last none), its workers on these hosts in rank order.
+forms() {
+	c=$1 what=$2
+	shift 2
+	want=$(i=0; for h in "$@"; do echo "worker $i $h:8888"; i=$((i + 1)); done)
+	slurm "$c" SLURM_PROCID=3 SLURM_STEP_NUM_TASKS=4 SLURM_STEP_NODELIST='n[8-10],gpu[01-02]x[1]' \
+		SLURM_STEP_TASKS_PER_NODE='1(x4),0' -- resolve --format text
+	expect "$what, bracket groups, zero padding, a node of 0 tasks" "$EX_OK" "$want
 task: worker 3
 rpc_layer: grpc
-source: slurm'
-slurm "$plain" SLURM_PROCID=3 SLURM_STEP_NUM_TASKS=4 SLURM_STEP_NODELIST='n[8-10],gpu[01-02]x[1]' \
-	SLURM_STEP_TASKS_PER_NODE='1(x4),0' -- resolve --format text
-expect "Slurm's order: the list as written, bracket groups, zero padding, a node of 0 tasks" \
-	"$EX_OK" 'worker 0 n8:8888
-worker 1 n9:8888
-worker 2 n10:8888
-worker 3 gpu01x1:8888
-task: worker 3
-rpc_layer: grpc
-source: slurm'
+source: slurm"
+}
+forms "$tf" "tensorflow: hosts sorted as strings" gpu01x1 n10 n8 n9
+forms "$plain" "Slurm's order: the list as written" n8 n9 n10 gpu01x1
 slurm "$tf" SLURM_PROCID=0 SLURM_STEP_NUM_TASKS=3 SLURM_STEP_NODELIST='t1,t1,t2' \
 	SLURM_STEP_TASKS_PER_NODE='1,2,1' -- resolve --format text
 expect "tensorflow: a host listed twice keeps its last count (TensorFlow's dict)" "$EX_OK" \
