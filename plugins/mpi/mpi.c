@@ -42,7 +42,8 @@ static int mpi_open(const muster_host *host, muster_plugin_ctx *pc, void **state
 {
 	struct mpi_conf *conf = NULL;
 
-	if (mpi_conf_open(host, pc, &conf) != 0)
+	/* A host's ranks go in as ranges (plugin ABI 1.4). */
+	if (layout_open_check(host, pc) != 0 || mpi_conf_open(host, pc, &conf) != 0)
 		return -1;
 	*state = conf;
 	return 0;
