@@ -7,7 +7,7 @@ bench_bench_resolve_LDADD = core/libmuster.la $(CJSON_LIBS)
 bench_bench_chain_SOURCES = bench/bench_chain.c
 bench_bench_chain_LDADD = core/libmuster.la
 CLEANFILES += bench/bench_process$(EXEEXT) bench/bench_resolve$(EXEEXT) bench/bench_chain$(EXEEXT)
-EXTRA_DIST += bench/run.sh bench/README.md bench/hpc/base.conf
+EXTRA_DIST += bench/run.sh bench/README.md bench/hpc/base.conf bench/platforms/before.conf
 
 bench: bench/bench_process$(EXEEXT) bench/bench_resolve$(EXEEXT) bench/bench_chain$(EXEEXT) \
 		cli/muster$(EXEEXT) all

@@ -1,7 +1,7 @@
 /* muster run --for FRAMEWORK [--task TYPE:ID] [--jobs J,...]
  *            [--nproc-per-node N|gpu] [--gpus-per-proc K]
  *            [--numa-binding node|socket|exclusive] [--tee-prefix] [--no-ifname]
- *            [--doctor]
+ *            [--doctor] [--allow-nested]
  *            [--elastic [--min-nodes A] [--max-nodes B] [--settle-ms N]]
  *            [--] COMMAND [ARGS...] */
 #include <config.h>
@@ -116,6 +116,19 @@ static long parse_nodes(const char *opt, const char *arg)
 	return v;
 }
 
+/* Inside a torchrun worker (PyTorch's own test: TORCHELASTIC_RUN_ID), a
+ * launch would start its processes under each of torchrun's: processes ×
+ * processes, ranks counted twice.  Only --allow-nested goes on. */
+static int refuse_nested(void)
+{
+	if (getenv("TORCHELASTIC_RUN_ID") == NULL)
+		return 0;
+	cli_error("run: this process is a torchrun worker (TORCHELASTIC_RUN_ID is set): a launch "
+	          "here would start its processes under each of torchrun's; run COMMAND directly "
+	          "(muster env gives it torchrun's ranks), or pass --allow-nested");
+	return CLI_EXIT_USAGE;
+}
+
 int cmd_run(const struct cli_global *g, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -125,6 +138,7 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 		{ "numa-binding", required_argument, NULL, 'N' },
 		{ "no-ifname", no_argument, NULL, CLI_OPT_NO_IFNAME },
 		{ "doctor", no_argument, NULL, CLI_OPT_DOCTOR },
+		{ "allow-nested", no_argument, NULL, 'A' },
 		{ "elastic", no_argument, NULL, 'E' },
 		{ "min-nodes", required_argument, NULL, 'm' },
 		{ "max-nodes", required_argument, NULL, 'M' },
@@ -137,7 +151,7 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 	struct run_elastic_opts eo = { 1, LONG_MAX, 1000 };
 	struct cli_launch cl;
 	long gpus_per_proc = 0;
-	int tee = 0, elastic = 0, given = 0, numa = 0, c, rc;
+	int tee = 0, elastic = 0, given = 0, numa = 0, nested = 0, c, rc;
 
 	cli_launch_init(&cl, "run");
 	cli_getopt_reset();
@@ -153,6 +167,9 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 			break;
 		case 'T':
 			tee = 1;
+			break;
+		case 'A':
+			nested = 1;
 			break;
 		case 'N':
 			if ((numa = parse_numa(optarg)) == 0)
@@ -190,6 +207,10 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 	}
 	if (optind >= argc)
 		return cli_usage_error("run: no command given (muster run --for F -- COMMAND ...)");
+	if (!nested && (rc = refuse_nested()) != 0) {
+		cli_launch_free(&cl);
+		return rc;
+	}
 	if ((rc = cli_launch_finish(&cl, "tensorflow pytorch jax")) == 0 &&
 	    (rc = check_elastic(elastic, given, &eo, cl.l.framework)) == 0 &&
 	    (rc = check_doctor(elastic, cl.doctor)) == 0)

@@ -112,7 +112,7 @@ const struct cli_command cli_commands[] = {
 	{ "run",
 	  "run --for FRAMEWORK [--task TYPE:ID] [--jobs J,...] [--nproc-per-node N|gpu]\n"
 	  "              [--gpus-per-proc K] [--numa-binding node|socket|exclusive]\n"
-	  "              [--tee-prefix] [--no-ifname] [--doctor]\n"
+	  "              [--tee-prefix] [--no-ifname] [--doctor] [--allow-nested]\n"
 	  "              [--elastic [--min-nodes A] [--max-nodes B] [--settle-ms N]]\n"
 	  "              [--] COMMAND [ARGS...]",
 	  "start this node's worker processes of a training job",
@@ -135,6 +135,8 @@ const struct cli_command cli_commands[] = {
 	  "  --no-ifname              as for env: no interface variables\n"
 	  "  --doctor                 run muster doctor's checks first (5 s at most);\n"
 	  "                           on a problem, print them and exit 6\n"
+	  "  --allow-nested           run even inside a torchrun worker (refused\n"
+	  "                           otherwise: processes under each of torchrun's)\n"
 	  "  --elastic                follow the cluster (pytorch, jax): restart the\n"
 	  "                           workers with new ranks when this node's launch\n"
 	  "                           changes\n"

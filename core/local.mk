@@ -18,7 +18,7 @@ core_libmuster_internal_la_SOURCES = \
 	core/model/arena.c core/model/arena.h core/model/builder.c core/model/builder.h \
 	core/model/model.c core/model/model.h core/model/result.c core/model/nameindex.c \
 	core/model/nameindex.h core/model/merge.c core/model/merge.h core/model/diff.c \
-	core/model/diff.h \
+	core/model/diff.h core/model/placeholder.c \
 	core/emit/jsonw.c core/emit/jsonw.h core/emit/emit_json.c core/emit/emit_tf_config.c \
 	core/emit/master.c \
 	core/launch/launch.h core/launch/plan.c core/launch/plan_units.c \
@@ -33,6 +33,7 @@ core_libmuster_internal_la_SOURCES = \
 	core/local/local_topo.c core/local/local_topo_json.c core/local/local_bind.c \
 	core/chain/chain.c core/chain/chain.h core/chain/ctx.c core/chain/ctx.h \
 	core/chain/host.c core/chain/host.h core/chain/explain.c core/chain/explain.h \
+	core/chain/gate.c core/chain/gate.h \
 	core/watch/watch.c core/watch/watch.h core/watch/watch_entries.c \
 	core/watch/watch_files.c
 core_libmuster_internal_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/core
@@ -57,7 +58,7 @@ tests_unit_libtestutil_la_CFLAGS = $(unit_test_cflags)
 
 unit_tests = tests/unit/test_static tests/unit/test_chain tests/unit/test_merge \
 	tests/unit/test_settings tests/unit/test_threads tests/unit/test_internals \
-	tests/unit/test_plan
+	tests/unit/test_plan tests/unit/test_detect
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 
@@ -75,6 +76,8 @@ tests_unit_test_plan_CFLAGS = $(unit_test_cflags)
 tests_unit_test_plan_LDADD = tests/unit/libtestutil.la $(unit_test_ldadd)
 tests_unit_test_internals_CFLAGS = $(unit_test_cflags)
 tests_unit_test_internals_LDADD = tests/unit/libtestutil.la $(unit_test_ldadd)
+tests_unit_test_detect_CFLAGS = $(unit_test_cflags)
+tests_unit_test_detect_LDADD = tests/unit/libtestutil.la $(unit_test_ldadd) -lpthread
 # The topology's CPU lists and PCI levels.
 check_PROGRAMS += tests/unit/test_topology
 TESTS += tests/unit/test_topology

@@ -27,6 +27,10 @@ struct entry_settings {
 	int actions[STATUS_COUNT];  /* enum action per muster_status */
 	long timeout_ms;
 	long watch_interval_ms;     /* how often a watch polls a plugin that cannot watch */
+	/* `detect`: what announces the entry's environment (a variable NAME,
+	 * a prefix NAME*, or a file /PATH), NULL-terminated; NULL: the entry
+	 * has no such list and always runs. */
+	const char **detect;
 	const char *file;
 	int line;
 };

@@ -69,6 +69,11 @@ struct muster_result {
 	struct muster_result *first;
 };
 
+/* 0 when every task has an address; else MUSTER_EUNAVAIL, saying that
+ * `what` ("a cluster spec", "TF_CONFIG", "a hostfile") needs them and
+ * naming the first tasks whose host is a placeholder (lib/address.h). */
+int model_refuse_placeholders(const muster_result *r, const char *what, muster_error *err);
+
 struct muster_result *model_new(void);
 /* One more owner: muster_result_free() frees at the last. */
 struct muster_result *model_ref(struct muster_result *r);

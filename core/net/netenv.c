@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/address.h"
 #include "lib/env.h"
 #include "lib/error.h"
 #include "netenv.h"
@@ -36,7 +37,9 @@ static size_t probe_list(const char **out, char (*bufs)[64], const char *const *
 	size_t others = nhosts - 1, take = others < NETENV_MAX_PEERS ? others : NETENV_MAX_PEERS;
 	for (size_t k = 0; k < take; k++) {
 		const char *h = hosts[1 + k * others / take];
-		if (strcmp(h, hosts[0]) != 0) {
+		/* A placeholder (a member whose platform keeps its address to
+		 * itself, lib/address.h) never resolves: no lookup for it. */
+		if (strcmp(h, hosts[0]) != 0 && !address_is_placeholder(h)) {
 			out[n] = bare(h, bufs[n], sizeof(bufs[0]));
 			n++;
 		}

@@ -157,8 +157,13 @@ MUSTER_API int muster_resolve_explain(muster_result **out, muster_explain **expl
                                       muster_ctx *ctx, muster_error *err);
 MUSTER_API void muster_explain_free(muster_explain *explain);
 
-/* One entry the chain ran, in chain order (the chain stops at the entry
- * whose action ends it; entries after it are not listed). */
+/* One entry the chain ran, in chain order.  The chain stops at the entry
+ * whose action ends it; of the entries after it, those that only detect
+ * their environment (a `detect` list, or a plugin such as tf_config, the
+ * schedulers' and the platforms') are asked too and listed with `after`
+ * set, so that an explanation shows every environment that matched (the
+ * innermost launcher answers, muster.conf(5)); their answers are not
+ * used. */
 typedef struct muster_explain_entry {
 	size_t size;          /* sizeof(muster_explain_entry): set it before the call */
 	const char *instance; /* the entry's name */
@@ -170,9 +175,10 @@ typedef struct muster_explain_entry {
 	int used;             /* its answer is the result, or part of the merged result */
 	size_t inputs;        /* inputs its plugin noted: muster_explain_input_at() */
 	size_t dropped;       /* inputs noted past the limit (muster(3)), not kept */
+	int after;            /* asked after the chain ended: whether it would have matched */
 } muster_explain_entry;
 
-#define MUSTER_EXPLAIN_ENTRY_INIT { sizeof(muster_explain_entry), NULL, NULL, 0, NULL, 0, 0, 0, 0 }
+#define MUSTER_EXPLAIN_ENTRY_INIT { sizeof(muster_explain_entry), NULL, NULL, 0, NULL, 0, 0, 0, 0, 0 }
 
 MUSTER_API size_t muster_explain_entry_count(const muster_explain *explain);
 /* Fills *out (its `size` set first); MUSTER_ENOENT past the last entry. */

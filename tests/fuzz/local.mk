@@ -135,6 +135,20 @@ tests_fuzz_fuzz_sagemaker_CPPFLAGS = $(fuzz_cppflags) -I$(top_srcdir) \
 tests_fuzz_fuzz_sagemaker_LDADD = lib/libjson.la $(fuzz_hpc_ldadd) $(CJSON_LIBS)
 endif
 
+# The platforms' environments (plugins/platforms), with their host files
+# and CLUSTER_SPEC.
+if BUILD_PLATFORMS
+check_LTLIBRARIES += tests/fuzz/libfuzz_platforms.la
+tests_fuzz_libfuzz_platforms_la_SOURCES = $(plugins_platforms_platforms_la_SOURCES)
+tests_fuzz_libfuzz_platforms_la_CPPFLAGS = $(plugins_platforms_platforms_la_CPPFLAGS)
+tests_fuzz_libfuzz_platforms_la_LIBADD = $(plugins_platforms_platforms_la_LIBADD)
+fuzz_programs += tests/fuzz/fuzz_platforms
+tests_fuzz_fuzz_platforms_SOURCES = tests/fuzz/platforms.c tests/fuzz/files.c $(fuzz_call)
+tests_fuzz_fuzz_platforms_CPPFLAGS = $(fuzz_cppflags) -I$(top_srcdir) \
+	-I$(top_srcdir)/plugins/platforms $(CJSON_CFLAGS)
+tests_fuzz_fuzz_platforms_LDADD = $(FUZZ_DRIVER) tests/fuzz/libfuzz_platforms.la $(fuzz_call_ldadd)
+endif
+
 check_PROGRAMS += $(fuzz_programs)
 TESTS += $(fuzz_programs)
 
