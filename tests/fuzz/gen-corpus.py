@@ -350,6 +350,11 @@ def slurm_lists():
              ("x[0-65535],y", "1(x70000)"), ("n[1-2]a", "2(x3"), ("r[0-9][0-9][0-9][0-9][0-9]", "")]
     for i, (hosts, tpn) in enumerate(pairs):
         put("slurm_lists", "seed%02d" % i, hosts.encode() + SEP + tpn.encode())
+    # SLURM_HOSTFILE texts, as the third part.
+    files = [b"# the job\nn2 # first\n\nn1,n2*1\nn9\n", b"n1*3,n2\r\nn\\#3\n",
+             b"-n1\n", b"n1*999999999999\n", b"a,,b\n\n\n,c", b"n1,*1\n"]
+    for i, text in enumerate(files):
+        put("slurm_lists", "hostfile%02d" % i, b"n1" + SEP + b"1" + SEP + text)
 
 
 def schedulers():
