@@ -7,8 +7,7 @@ set -u
 . "$MUSTER_TEST_SRCDIR/tests/lib/tap.sh"
 
 # libpmix's own allocations outlive PMIx_Finalize (see lsan.supp).
-LSAN_OPTIONS="suppressions=$here/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-export LSAN_OPTIONS
+lsan_suppress "$here/lsan.supp"
 
 # Every test starts outside any scheduler, whatever ran it.
 unset TF_CONFIG MUSTER_CONF LSB_JOBID LSB_DJOB_RANKFILE LSB_MCPU_HOSTS \

@@ -36,6 +36,16 @@ trap 'exit 143' TERM
 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=99
 export ASAN_OPTIONS
 
+# lsan_suppress [FILE...]: LeakSanitizer's suppressions are tests/lib's
+# (lsan.supp: leaks that are glibc's, not ours) and FILE's, one file, as
+# LSAN_OPTIONS takes only one.
+lsan_suppress() {
+	cat "$MUSTER_TEST_SRCDIR/tests/lib/lsan.supp" "$@" >"$tmp/lsan.supp"
+	LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$tmp/lsan.supp"
+	export LSAN_OPTIONS
+}
+lsan_suppress
+
 pass() {
 	ntests=$((ntests + 1))
 	echo "ok $ntests - $1"

@@ -18,8 +18,7 @@ XDG_RUNTIME_DIR="$tmp/run"
 export HOME XDG_CONFIG_HOME XDG_RUNTIME_DIR
 mkdir -p "$HOME" "$XDG_RUNTIME_DIR"
 # libvirt keeps a few process-wide allocations until exit (see lsan.supp).
-LSAN_OPTIONS="suppressions=$here/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-export LSAN_OPTIONS
+lsan_suppress "$here/lsan.supp"
 
 NODE="$fixtures/node.xml"
 URI="test://$NODE"
