@@ -1,5 +1,5 @@
 /* muster env --for FRAMEWORK [--task TYPE:ID] [--jobs J,...]
- *            [--nproc-per-node N|gpu] [--format sh|json|dotenv] */
+ *            [--nproc-per-node N|gpu] [--format sh|json|dotenv] [--explain] */
 #include <config.h>
 
 #include <getopt.h>
@@ -78,6 +78,7 @@ int cmd_env(const struct cli_global *g, int argc, char **argv)
 	static const struct option longopts[] = {
 		CLI_LAUNCH_LONGOPTS,
 		{ "format", required_argument, NULL, 'f' },
+		{ "explain", no_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -87,7 +88,7 @@ int cmd_env(const struct cli_global *g, int argc, char **argv)
 	muster_ctx *ctx;
 	muster_result *res;
 	char **env = NULL;
-	int c, rc;
+	int c, rc, explain = 0;
 
 	cli_launch_init(&cl, "env");
 	cli_getopt_reset();
@@ -106,6 +107,9 @@ int cmd_env(const struct cli_global *g, int argc, char **argv)
 				return cli_usage_error("env: unknown format '%s' (sh, json or dotenv)",
 				                       optarg);
 			break;
+		case 'e':
+			explain = 1;
+			break;
 		case 'h':
 			return cli_command_usage(cli_find_command("env"), 0);
 		default:
@@ -115,7 +119,8 @@ int cmd_env(const struct cli_global *g, int argc, char **argv)
 	if (optind < argc)
 		return cli_usage_error("env: unexpected argument '%s'", argv[optind]);
 	if ((rc = cli_launch_finish(&cl, "tensorflow pytorch jax")) != 0 ||
-	    (rc = cli_open_resolve(&ctx, &res, g)) != 0) {
+	    (rc = explain ? cli_open_resolve_explain(&ctx, &res, g)
+	                  : cli_open_resolve(&ctx, &res, g)) != 0) {
 		cli_launch_free(&cl);
 		return rc;
 	}

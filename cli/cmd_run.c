@@ -1,5 +1,6 @@
 /* muster run --for FRAMEWORK [--task TYPE:ID] [--jobs J,...]
  *            [--nproc-per-node N|gpu] [--gpus-per-proc K] [--tee-prefix]
+ *            [--master-timeout S] [--wait-master]
  *            [--elastic [--min-nodes A] [--max-nodes B] [--settle-ms N]]
  *            [--] COMMAND [ARGS...] */
 #include <config.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "run.h"
+#include "run_ready.h"
 
 /* One process: become it, with no launcher left behind. */
 static int exec_one(struct run_plan *p)
@@ -30,7 +32,7 @@ static int exec_one(struct run_plan *p)
 }
 
 static int launch(const struct cli_global *g, struct cli_launch *cl, long gpus_per_proc,
-                  int tee, char **argv)
+                  int tee, const struct run_ready *ready, char **argv)
 {
 	struct run_plan p = { NULL, cl->l.nproc_per_node, argv, tee, NULL, g->verbosity < 0 };
 	muster_ctx *ctx;
@@ -47,6 +49,8 @@ static int launch(const struct cli_global *g, struct cli_launch *cl, long gpus_p
 			p.w[i].out[0] = p.w[i].out[1] = p.w[i].err[0] = p.w[i].err[1] = -1;
 		rc = run_build_env(&p, p.res, cl, gpus_per_proc, NULL);
 	}
+	if (rc == 0)
+		rc = run_wait_master(g, ready, p.res, cl);
 	if (rc == 0)
 		rc = p.n == 1 && !tee ? exec_one(&p) : run_supervise(&p);
 	if (p.w != NULL)
@@ -86,6 +90,7 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		CLI_LAUNCH_LONGOPTS,
+		RUN_READY_LONGOPTS,
 		{ "gpus-per-proc", required_argument, NULL, 'G' },
 		{ "tee-prefix", no_argument, NULL, 'T' },
 		{ "elastic", no_argument, NULL, 'E' },
@@ -99,14 +104,21 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 	 * within a second of each other restart them once. */
 	struct run_elastic_opts eo = { 1, LONG_MAX, 1000 };
 	struct cli_launch cl;
+	struct run_ready ready;
 	long gpus_per_proc = 0;
 	int tee = 0, elastic = 0, given = 0, c, rc;
 
 	cli_launch_init(&cl, "run");
+	run_ready_init(&ready);
 	cli_getopt_reset();
 	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
 		if (cli_launch_option(&cl, c, optarg) == 0)
 			continue;
+		if ((rc = run_ready_option(&ready, c, optarg)) >= 0) {
+			if (rc != 0)
+				return rc;
+			continue;
+		}
 		switch (c) {
 		case 'G':
 			gpus_per_proc = cli_parse_count(optarg, 65536);
@@ -144,9 +156,10 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 	if (optind >= argc)
 		return cli_usage_error("run: no command given (muster run --for F -- COMMAND ...)");
 	if ((rc = cli_launch_finish(&cl, "tensorflow pytorch jax")) == 0 &&
-	    (rc = check_elastic(elastic, given, &eo, cl.l.framework)) == 0)
+	    (rc = check_elastic(elastic, given, &eo, cl.l.framework)) == 0 &&
+	    (rc = run_ready_check(&ready, elastic)) == 0)
 		rc = elastic ? run_elastic(g, &cl, &eo, gpus_per_proc, tee, argv + optind)
-		             : launch(g, &cl, gpus_per_proc, tee, argv + optind);
+		             : launch(g, &cl, gpus_per_proc, tee, &ready, argv + optind);
 	cli_launch_free(&cl);
 	return out_finish(rc);
 }

@@ -8,6 +8,7 @@ cli_muster_SOURCES = \
 	cli/exitcode.c \
 	cli/log.c \
 	cli/session.c \
+	cli/explain.c \
 	cli/task.c \
 	cli/out.c \
 	cli/table.c cli/table.h \
@@ -28,6 +29,8 @@ cli_muster_SOURCES = \
 	cli/run_supervise.c \
 	cli/run_node.c \
 	cli/run_elastic.c \
+	cli/run_ready.h cli/run_ready.c \
+	cli/run_lookup.c \
 	cli/cmd_run.c \
 	cli/local_accel.c \
 	cli/cmd_watch.c
@@ -41,8 +44,10 @@ shell_tests += tests/cli/logging.sh
 shell_tests += tests/cli/silent.sh
 shell_tests += tests/cli/default-conf.sh
 shell_tests += tests/cli/addresses.sh
+shell_tests += tests/cli/explain.sh
 shell_tests += tests/watch/config.sh
 shell_tests += tests/launch/elastic.sh
+shell_tests += tests/launch/ready.sh
 EXTRA_DIST += \
 	tests/watch/lib.sh \
 	tests/cli/static.conf \
