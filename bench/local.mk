@@ -39,3 +39,15 @@ EXTRA_DIST += bench/watch/run.sh bench/watch/bench.py bench/watch/tf_poll.py \
 bench-watch: cli/muster$(EXEEXT) all
 	$(SHELL) $(srcdir)/bench/watch/run.sh '$(abs_top_builddir)' '$(abs_top_srcdir)'
 .PHONY: bench-watch
+
+# bench/devices: this machine's GPUs from /proc and sysfs, beside the NVML
+# path they replace (`make bench-devices`).
+EXTRA_PROGRAMS += bench/devices/bench_devices
+bench_devices_bench_devices_SOURCES = bench/devices/bench_devices.c
+bench_devices_bench_devices_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/core
+bench_devices_bench_devices_LDADD = core/libmuster-internal.la $(LIBCONFIG_LIBS)
+CLEANFILES += bench/devices/bench_devices$(EXEEXT)
+EXTRA_DIST += bench/devices/run.sh
+bench-devices: bench/devices/bench_devices$(EXEEXT) bench/bench_process$(EXEEXT) cli/muster$(EXEEXT) all
+	$(SHELL) $(srcdir)/bench/devices/run.sh '$(abs_top_builddir)' '$(abs_top_srcdir)'
+.PHONY: bench-devices

@@ -47,6 +47,7 @@ extern const size_t cli_command_count;
 int cmd_resolve(const struct cli_global *g, int argc, char **argv);
 int cmd_master(const struct cli_global *g, int argc, char **argv);
 int cmd_accelerators(const struct cli_global *g, int argc, char **argv);
+int cmd_topo(const struct cli_global *g, int argc, char **argv);
 int cmd_tf_config(const struct cli_global *g, int argc, char **argv);
 int cmd_plugins(const struct cli_global *g, int argc, char **argv);
 int cmd_check(const struct cli_global *g, int argc, char **argv);
@@ -104,6 +105,8 @@ long cli_parse_ms(const char *opt, const char *arg, long max);
 
 /* local_accel.c: `accelerators --local`; sysroot NULL: $MUSTER_SYSROOT or /. */
 int cli_print_local_devices(const char *sysroot);
+/* topo_table.c: muster topo's table; 0 or the exit status. */
+int topo_print_table(const struct cli_global *g, const muster_devices *d);
 
 /* exitcode.c: print "muster: <message>" for a failed call; returns its
  * exit status. */

@@ -1,5 +1,6 @@
 /* muster run --for FRAMEWORK [--task TYPE:ID] [--jobs J,...]
- *            [--nproc-per-node N|gpu] [--gpus-per-proc K] [--tee-prefix]
+ *            [--nproc-per-node N|gpu] [--gpus-per-proc K]
+ *            [--numa-binding node|socket|exclusive] [--tee-prefix]
  *            [--master-timeout S] [--wait-master]
  *            [--elastic [--min-nodes A] [--max-nodes B] [--settle-ms N]]
  *            [--] COMMAND [ARGS...] */
@@ -23,6 +24,11 @@ static int exec_one(struct run_plan *p)
 
 	fflush(stdout);
 	fflush(stderr);
+	if (run_pin(&p->w[0]) != 0) {
+		cli_error("run: cannot run %s on its --numa-binding CPUs: %s", p->argv[0],
+		          strerror(errno));
+		return 126;
+	}
 	muster_result_release_port(p->res);
 	run_clean_signals();
 	execvpe(p->argv[0], p->argv, p->w[0].envp);
@@ -32,9 +38,10 @@ static int exec_one(struct run_plan *p)
 }
 
 static int launch(const struct cli_global *g, struct cli_launch *cl, long gpus_per_proc,
-                  int tee, const struct run_ready *ready, char **argv)
+                  int numa, int tee, const struct run_ready *ready, char **argv)
 {
-	struct run_plan p = { NULL, cl->l.nproc_per_node, argv, tee, NULL, g->verbosity < 0 };
+	struct run_plan p = { NULL, cl->l.nproc_per_node, argv, tee, NULL, g->verbosity < 0,
+		              numa, g->verbosity > 0 };
 	muster_ctx *ctx;
 	int rc = cli_open_resolve(&ctx, &p.res, g);
 
@@ -77,6 +84,17 @@ static int check_elastic(int elastic, int given, const struct run_elastic_opts *
 	return 0;
 }
 
+/* --numa-binding's mode: MUSTER_BIND_*, 0 (message printed) for none. */
+static int parse_numa(const char *arg)
+{
+	static const char *const modes[] = { "node", "socket", "exclusive" };
+	for (int i = 0; i < 3; i++)
+		if (strcmp(arg, modes[i]) == 0)
+			return MUSTER_BIND_NODE + i;
+	cli_usage_error("run: --numa-binding '%s': expected node, socket or exclusive", arg);
+	return 0;
+}
+
 /* A node count; 0 (message printed) when it is not one. */
 static long parse_nodes(const char *opt, const char *arg)
 {
@@ -93,6 +111,7 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 		RUN_READY_LONGOPTS,
 		{ "gpus-per-proc", required_argument, NULL, 'G' },
 		{ "tee-prefix", no_argument, NULL, 'T' },
+		{ "numa-binding", required_argument, NULL, 'N' },
 		{ "elastic", no_argument, NULL, 'E' },
 		{ "min-nodes", required_argument, NULL, 'm' },
 		{ "max-nodes", required_argument, NULL, 'M' },
@@ -106,7 +125,7 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 	struct cli_launch cl;
 	struct run_ready ready;
 	long gpus_per_proc = 0;
-	int tee = 0, elastic = 0, given = 0, c, rc;
+	int tee = 0, elastic = 0, given = 0, numa = 0, c, rc;
 
 	cli_launch_init(&cl, "run");
 	run_ready_init(&ready);
@@ -128,6 +147,10 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 			break;
 		case 'T':
 			tee = 1;
+			break;
+		case 'N':
+			if ((numa = parse_numa(optarg)) == 0)
+				return CLI_EXIT_USAGE;
 			break;
 		case 'E':
 			elastic = 1;
@@ -158,8 +181,8 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 	if ((rc = cli_launch_finish(&cl, "tensorflow pytorch jax")) == 0 &&
 	    (rc = check_elastic(elastic, given, &eo, cl.l.framework)) == 0 &&
 	    (rc = run_ready_check(&ready, elastic)) == 0)
-		rc = elastic ? run_elastic(g, &cl, &eo, gpus_per_proc, tee, argv + optind)
-		             : launch(g, &cl, gpus_per_proc, tee, &ready, argv + optind);
+		rc = elastic ? run_elastic(g, &cl, &eo, gpus_per_proc, numa, tee, argv + optind)
+		             : launch(g, &cl, gpus_per_proc, numa, tee, &ready, argv + optind);
 	cli_launch_free(&cl);
 	return out_finish(rc);
 }

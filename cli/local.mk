@@ -24,6 +24,7 @@ cli_muster_SOURCES = \
 	cli/cmd_hostfile.c \
 	cli/run.h \
 	cli/run_env.c \
+	cli/run_numa.c \
 	cli/run_keeper.c \
 	cli/run_sweep.c \
 	cli/run_supervise.c \
@@ -33,6 +34,8 @@ cli_muster_SOURCES = \
 	cli/run_lookup.c \
 	cli/cmd_run.c \
 	cli/local_accel.c \
+	cli/cmd_topo.c \
+	cli/topo_table.c \
 	cli/cmd_watch.c
 cli_muster_LDADD = core/libmuster.la lib/libutil.la
 
@@ -48,6 +51,8 @@ shell_tests += tests/cli/explain.sh
 shell_tests += tests/watch/config.sh
 shell_tests += tests/launch/elastic.sh
 shell_tests += tests/launch/ready.sh
+shell_tests += tests/launch/topo.sh
+shell_tests += tests/launch/numa-binding.sh
 EXTRA_DIST += \
 	tests/watch/lib.sh \
 	tests/cli/static.conf \

@@ -42,7 +42,7 @@ const struct cli_command cli_commands[] = {
 	  "print a task's accelerators, or this machine's, as JSON",
 	  "  --task TYPE:ID  the task (default: this process's own task)\n"
 	  "  --local         this machine's devices, counted by kind ({\"GPU\": 4}; {} for\n"
-	  "                  none): NVIDIA through NVML, else /proc/driver/nvidia/gpus;\n"
+	  "                  none): NVIDIA from /proc/driver/nvidia/gpus (NVML for MIG);\n"
 	  "                  AMD from the KFD topology; /sys/class/accel; TPUs from\n"
 	  "                  /dev/accelN or VFIO groups.  CUDA_VISIBLE_DEVICES,\n"
 	  "                  ROCR_VISIBLE_DEVICES and HIP_VISIBLE_DEVICES filter them\n"
@@ -50,6 +50,20 @@ const struct cli_command cli_commands[] = {
 	  "                  (NVML is not used); default $MUSTER_SYSROOT\n"
 	  "  -h, --help      print this help and exit\n",
 	  cmd_accelerators },
+	{ "topo", "topo [--format table|json] [--sysroot DIR]",
+	  "show where this machine's accelerators sit: NUMA node, CPUs, NIC, links",
+	  "  --format FORMAT  table (default): a row per device (bus id, NUMA node, its\n"
+	  "                   CPUs, the nearest network interface, UUID), then the link\n"
+	  "                   level between each two, fitted to $COLUMNS or the\n"
+	  "                   terminal; json: per device kind, vendor, id, pci_bus_id,\n"
+	  "                   uuid, numa_node, cpus, socket_cpus, nic, nic_link, links\n"
+	  "  --sysroot DIR    read DIR/sys, DIR/dev and DIR/proc instead of the machine's\n"
+	  "                   (NVML is not used); default $MUSTER_SYSROOT\n"
+	  "  -h, --help       print this help and exit\n"
+	  "The devices are those of accelerators --local.  Links are NCCL's levels: NVL\n"
+	  "(NVLink, looked for through NVML), PIX (one PCIe switch), PXB (several), PHB\n"
+	  "(through the CPU), SYS (across NUMA nodes).\n",
+	  cmd_topo },
 	{ "tf-config", "tf-config --task TYPE:ID [--sparse]",
 	  "print the TF_CONFIG that task should get",
 	  "  --task TYPE:ID  the task (required)\n"
@@ -95,8 +109,8 @@ const struct cli_command cli_commands[] = {
 	  cmd_hostfile },
 	{ "run",
 	  "run --for FRAMEWORK [--task TYPE:ID] [--jobs J,...] [--nproc-per-node N|gpu]\n"
-	  "              [--gpus-per-proc K] [--tee-prefix]\n"
-	  "              [--master-timeout S] [--wait-master]\n"
+	  "              [--gpus-per-proc K] [--numa-binding node|socket|exclusive]\n"
+	  "              [--tee-prefix] [--master-timeout S] [--wait-master]\n"
 	  "              [--elastic [--min-nodes A] [--max-nodes B] [--settle-ms N]]\n"
 	  "              [--] COMMAND [ARGS...]",
 	  "start this node's worker processes of a training job",
@@ -108,6 +122,12 @@ const struct cli_command cli_commands[] = {
 	  "                           local GPU (see accelerators --local)\n"
 	  "  --gpus-per-proc K        give each process its own K local GPUs through\n"
 	  "                           CUDA_VISIBLE_DEVICES (ROCR_VISIBLE_DEVICES on AMD)\n"
+	  "  --numa-binding MODE      pin each process to the CPUs near its GPUs (its\n"
+	  "                           --gpus-per-proc slice, else the GPU at its local\n"
+	  "                           rank), as torchrun does: node (their NUMA nodes'\n"
+	  "                           CPUs), socket (their packages'), exclusive (a\n"
+	  "                           share of the node's cores per GPU); -v says what\n"
+	  "                           each is pinned to\n"
 	  "  --tee-prefix             prefix each output line with \"[RANK]: \"\n"
 	  "  --master-timeout S       on a node other than the master's, wait up to S\n"
 	  "                           seconds (default 300, at most 86400; 0: do not\n"

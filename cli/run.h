@@ -5,6 +5,7 @@
 #ifndef MUSTER_CLI_RUN_H
 #define MUSTER_CLI_RUN_H
 
+#include <sched.h>
 #include <signal.h>
 #include <sys/types.h>
 
@@ -20,6 +21,8 @@ struct run_worker {
 	pid_t pid;     /* 0: not started or reaped */
 	int out[2], err[2]; /* --tee-prefix pipes, -1 when unused */
 	int status;    /* wait status once reaped */
+	cpu_set_t *cpus;  /* --numa-binding: the CPUs to run on; NULL: any */
+	size_t cpus_size; /* its size in bytes (CPU_ALLOC_SIZE) */
 };
 
 struct run_plan {
@@ -29,6 +32,8 @@ struct run_plan {
 	int tee;       /* --tee-prefix */
 	muster_result *res; /* its reserved port is released before rank 0 starts */
 	int quiet;     /* -q: no notices */
+	int numa;      /* --numa-binding: MUSTER_BIND_*; 0: none */
+	int verbose;   /* -v: say what each worker is pinned to */
 };
 
 /* Fills every worker's envp from the launch (GPU slices of `gpus_per_proc`
@@ -39,6 +44,17 @@ struct run_plan {
 int run_build_env(struct run_plan *p, const muster_result *res, struct cli_launch *cl,
                   long gpus_per_proc, char *const *set);
 void run_free_env(struct run_plan *p);
+
+/* run_numa.c: with p->numa, each worker's CPUs from the GPUs it drives
+ * (of `d`, from muster_local_topology()): its --gpus-per-proc slice, else
+ * the GPU at its local rank.  Workers without a GPU, or whose GPU sysfs
+ * gives no NUMA node, run unpinned (one warning); a binding that leaves a
+ * worker no CPU is an error.  0 or the exit status (message printed). */
+int run_numa_plan(struct run_plan *p, const muster_devices *d, long gpus_per_proc,
+                  const char *command);
+/* In the worker, before its exec (async-signal-safe): its CPUs, if any;
+ * 0, or -1 when the kernel refuses them. */
+int run_pin(const struct run_worker *w);
 
 /* Before a worker's exec (async-signal-safe): default dispositions, but
  * for a SIGHUP ignored under nohup, and an empty signal mask. */
@@ -146,6 +162,7 @@ struct run_elastic_opts {
 	long settle_ms;            /* --settle-ms */
 };
 int run_elastic(const struct cli_global *g, struct cli_launch *cl,
-                const struct run_elastic_opts *o, long gpus_per_proc, int tee, char **argv);
+                const struct run_elastic_opts *o, long gpus_per_proc, int numa, int tee,
+                char **argv);
 
 #endif

@@ -129,10 +129,12 @@ static int loop(struct elastic *e, muster_watch *w)
 }
 
 int run_elastic(const struct cli_global *g, struct cli_launch *cl,
-                const struct run_elastic_opts *o, long gpus_per_proc, int tee, char **argv)
+                const struct run_elastic_opts *o, long gpus_per_proc, int numa, int tee,
+                char **argv)
 {
 	struct elastic e = { .g = g, .cl = cl, .o = o, .gpus_per_proc = gpus_per_proc,
-		             .plan = { NULL, cl->l.nproc_per_node, argv, tee, NULL, g->verbosity < 0 } };
+		             .plan = { NULL, cl->l.nproc_per_node, argv, tee, NULL, g->verbosity < 0,
+		                       numa, g->verbosity > 0 } };
 	muster_watch_options wo = MUSTER_WATCH_OPTIONS_INIT;
 	muster_error err = { 0, "" };
 	muster_ctx *ctx = NULL;

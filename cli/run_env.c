@@ -179,9 +179,14 @@ int run_build_env(struct run_plan *p, const muster_result *res, struct cli_launc
 	muster_devices *d = NULL;
 	int rc = 0;
 
-	if (gpus_per_proc > 0) {
-		if ((rc = muster_local_devices(&d, NULL, &err)) != 0)
+	/* --numa-binding needs where the GPUs sit, the same list with more. */
+	if (gpus_per_proc > 0 || p->numa) {
+		rc = p->numa ? muster_local_topology(&d, NULL, 0, &err)
+		             : muster_local_devices(&d, NULL, &err);
+		if (rc != 0)
 			return cli_fail(rc, &err);
+	}
+	if (gpus_per_proc > 0) {
 		long have = count_gpus(d);
 		if (have < p->n * gpus_per_proc) {
 			cli_error("%s: %ld processes x %ld GPU each need %ld GPUs; this machine shows "
@@ -193,8 +198,11 @@ int run_build_env(struct run_plan *p, const muster_result *res, struct cli_launc
 	}
 	for (long i = 0; i < p->n && rc == 0; i++) {
 		p->w[i].rank = i;
-		rc = one_worker(&p->w[i], res, cl, i, d, gpus_per_proc, p->res, set);
+		rc = one_worker(&p->w[i], res, cl, i, gpus_per_proc > 0 ? d : NULL, gpus_per_proc,
+		                p->res, set);
 	}
+	if (rc == 0 && p->numa)
+		rc = run_numa_plan(p, d, gpus_per_proc, cl->command);
 	muster_devices_free(d);
 	cl->l.local_device_ids = NULL;
 	return rc;
@@ -208,5 +216,8 @@ void run_free_env(struct run_plan *p)
 			free(e[j]);
 		free(e);
 		p->w[i].envp = NULL;
+		if (p->w[i].cpus)
+			CPU_FREE(p->w[i].cpus);
+		p->w[i].cpus = NULL;
 	}
 }

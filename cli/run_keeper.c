@@ -75,12 +75,13 @@ static size_t append(char *msg, size_t at, size_t size, const char *s)
 	return at + n;
 }
 
-/* Why exec failed, as one write (workers failing together do not mix
+/* Why exec failed (err < 0: the pinning before it), as one write (workers failing together do not mix
  * their lines) of fixed pieces: strerror() is not async-signal-safe. */
 static void exec_failed(const char *cmd, int err)
 {
 	const char *why = err == ENOENT   ? ": not found"
 	                  : err == EACCES ? ": permission denied"
+	                  : err < 0       ? ": the kernel refuses its --numa-binding CPUs"
 	                                  : "";
 	char msg[512];
 	size_t len = append(msg, 0, sizeof(msg) - 1, "muster: run: cannot run ");
@@ -105,6 +106,10 @@ static _Noreturn void start_worker(const struct keeper *k, long i)
 	run_clean_signals();
 	if (k->p->tee && (dup2(w->out[1], 1) < 0 || dup2(w->err[1], 2) < 0))
 		_exit(126);
+	if (run_pin(w) != 0) {
+		exec_failed(k->p->argv[0], -1);
+		_exit(126);
+	}
 	execvpe(k->p->argv[0], k->p->argv, w->envp);
 	saved = errno;
 	exec_failed(k->p->argv[0], saved);

@@ -23,7 +23,10 @@ core_libmuster_internal_la_SOURCES = \
 	core/launch/launch.h core/launch/launch_nodes.c core/launch/launch_env.c \
 	core/launch/launch_hostfile.c \
 	core/local/local_devices.c core/local/local_devices.h core/local/local_visible.c \
-	core/local/local_nvidia.c core/local/local_sysfs.c core/local/local_fill.c \
+	core/local/local_nvidia.c core/local/local_nvml.c core/local/local_nvml.h \
+	core/local/local_sysfs.c core/local/local_fill.c core/local/local_cpus.c \
+	core/local/local_cpus.h core/local/local_pcipath.c core/local/local_pcipath.h \
+	core/local/local_topo.c core/local/local_topo_json.c core/local/local_bind.c \
 	core/chain/chain.c core/chain/chain.h core/chain/ctx.c core/chain/ctx.h \
 	core/chain/host.c core/chain/host.h core/chain/explain.c core/chain/explain.h \
 	core/watch/watch.c core/watch/watch.h core/watch/watch_entries.c \
@@ -65,4 +68,9 @@ tests_unit_test_threads_CFLAGS = $(unit_test_cflags)
 tests_unit_test_threads_LDADD = tests/unit/libtestutil.la $(unit_test_ldadd)
 tests_unit_test_internals_CFLAGS = $(unit_test_cflags)
 tests_unit_test_internals_LDADD = tests/unit/libtestutil.la $(unit_test_ldadd)
+# The topology's CPU lists and PCI levels.
+check_PROGRAMS += tests/unit/test_topology
+TESTS += tests/unit/test_topology
+tests_unit_test_topology_CFLAGS = $(unit_test_cflags)
+tests_unit_test_topology_LDADD = tests/unit/libtestutil.la $(unit_test_ldadd)
 endif

@@ -18,6 +18,7 @@ int devices_add(struct muster_devices *d, const char *kind, const char *vendor, 
 	if (vec_reserve(&d->dev, &d->cap, d->n + 1, sizeof(*d->dev)) < 0)
 		return -1;
 	struct device *v = &d->dev[d->n++];
+	*v = (struct device){ .minor = -1, .numa = -1 };
 	snprintf(v->kind, sizeof(v->kind), "%s", kind);
 	snprintf(v->vendor, sizeof(v->vendor), "%s", vendor);
 	snprintf(v->id, sizeof(v->id), "%s", id);
@@ -56,13 +57,20 @@ MUSTER_API int muster_local_devices(muster_devices **out, const char *sysroot, m
 	const char *rocr = getenv("ROCR_VISIBLE_DEVICES");
 	const char *hip = getenv("HIP_VISIBLE_DEVICES");
 
-	if (!d || local_nvidia(d, root, real) < 0 || local_amd(d, root) < 0 ||
-	    local_accel_class(d, root) < 0 || local_tpu(d, root) < 0 ||
-	    (cuda && devices_filter(d, "nvidia", cuda) < 0) ||
-	    (rocr && devices_filter(d, "amd", rocr) < 0) ||
-	    (hip && devices_filter(d, "amd", hip) < 0)) {
+	int rc = 0;
+
+	if (!d || (d->root = strdup(root)) == NULL || local_nvidia(d, root, real) < 0 ||
+	    local_amd(d, root) < 0 || local_accel_class(d, root) < 0 || local_tpu(d, root) < 0)
+		rc = error_set(err, MUSTER_ENOMEM, "out of memory");
+	else if (cuda)
+		rc = local_nvidia_mig(d, cuda, err);
+	if (rc == 0 && ((cuda && devices_filter(d, "nvidia", cuda) < 0) ||
+	                (rocr && devices_filter(d, "amd", rocr) < 0) ||
+	                (hip && devices_filter(d, "amd", hip) < 0)))
+		rc = error_set(err, MUSTER_ENOMEM, "out of memory");
+	if (rc != 0) {
 		muster_devices_free(d);
-		return error_set(err, MUSTER_ENOMEM, "out of memory");
+		return rc;
 	}
 	*out = d;
 	return 0;
@@ -71,6 +79,7 @@ MUSTER_API int muster_local_devices(muster_devices **out, const char *sysroot, m
 MUSTER_API void muster_devices_free(muster_devices *d)
 {
 	if (d) {
+		devices_release(d);
 		free(d->dev);
 		free(d);
 	}

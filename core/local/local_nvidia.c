@@ -1,53 +1,18 @@
-/* NVIDIA GPUs: NVML, loaded at run time so that muster needs no driver to
- * build or run, else the driver's /proc/driver/nvidia/gpus. */
+/* NVIDIA GPUs: the driver's /proc/driver/nvidia/gpus, which has the count,
+ * the bus ids and the UUIDs at a fraction of NVML's start-up; NVML only
+ * where /proc shows none, and for MIG devices, which only it can name. */
 #include "config.h"
 
 #include <dirent.h>
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/error.h"
 #include "lib/vec.h"
 #include "local_devices.h"
-
-typedef int (*nvml_void_fn)(void);
-typedef int (*nvml_count_fn)(unsigned *);
-typedef int (*nvml_handle_fn)(unsigned, void **);
-typedef int (*nvml_uuid_fn)(void *, char *, unsigned);
-
-/* 1: NVML answered (devices added), 0: no NVML, -1: out of memory. */
-static int from_nvml(struct muster_devices *d)
-{
-	void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-	if (!lib)
-		return 0;
-	nvml_void_fn init = (nvml_void_fn)dlsym(lib, "nvmlInit_v2");
-	nvml_void_fn shutdown = (nvml_void_fn)dlsym(lib, "nvmlShutdown");
-	nvml_count_fn count = (nvml_count_fn)dlsym(lib, "nvmlDeviceGetCount_v2");
-	nvml_handle_fn handle = (nvml_handle_fn)dlsym(lib, "nvmlDeviceGetHandleByIndex_v2");
-	nvml_uuid_fn uuid = (nvml_uuid_fn)dlsym(lib, "nvmlDeviceGetUUID");
-	unsigned n = 0;
-	int rc = 0;
-
-	if (init && shutdown && count && handle && uuid && init() == 0) {
-		if (count(&n) == 0) {
-			rc = 1;
-			for (unsigned i = 0; i < n && rc == 1; i++) {
-				char id[16], u[96] = "";
-				void *h = NULL;
-				if (handle(i, &h) != 0 || uuid(h, u, sizeof(u)) != 0)
-					u[0] = '\0';
-				snprintf(id, sizeof(id), "%u", i);
-				if (devices_add(d, "GPU", "nvidia", id, u) < 0)
-					rc = -1;
-			}
-		}
-		shutdown();
-	}
-	dlclose(lib);
-	return rc;
-}
+#include "local_nvml.h"
+#include "local_pcipath.h"
 
 static int name_cmp(const void *a, const void *b)
 {
@@ -62,19 +27,33 @@ static int is_bridge(const char *root, const char *bus)
 	return local_read(root, path, cls, sizeof(cls)) == 0 && strncmp(cls, "0x0680", 6) == 0;
 }
 
-static void uuid_of(const char *root, const char *bus, char *uuid, size_t size)
+/* The value of a "Key:  value" line of the information file, up to the
+ * first blank; "" when absent. */
+static void field(const char *info, const char *key, char *out, size_t size)
 {
-	char path[512], info[4096];
-	uuid[0] = '\0';
+	size_t klen = strlen(key);
+	out[0] = '\0';
+	for (const char *p = info; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (strncmp(p, key, klen) != 0)
+			continue;
+		p += klen;
+		p += strspn(p, " \t");
+		snprintf(out, size, "%.*s", (int)strcspn(p, " \t\n"), p);
+		return;
+	}
+}
+
+/* The UUID and device minor the driver shows for the GPU at `bus`. */
+static void describe(const char *root, struct device *v, const char *bus)
+{
+	char path[512], info[4096], minor[16];
 	snprintf(path, sizeof(path), "/proc/driver/nvidia/gpus/%s/information", bus);
 	if (local_read(root, path, info, sizeof(info)) != 0)
 		return;
-	const char *p = strstr(info, "GPU UUID:");
-	if (p) {
-		p += strlen("GPU UUID:");
-		p += strspn(p, " \t");
-		snprintf(uuid, size, "%.*s", (int)strcspn(p, " \t\n"), p);
-	}
+	field(info, "GPU UUID:", v->uuid, sizeof(v->uuid));
+	field(info, "Device Minor:", minor, sizeof(minor));
+	if (minor[0] && strspn(minor, "0123456789") == strlen(minor) && strlen(minor) < 8)
+		v->minor = atoi(minor);
 }
 
 /* One directory per GPU, named by PCI bus id: NVML's order is bus order. */
@@ -106,12 +85,16 @@ static int from_proc(struct muster_devices *d, const char *root)
 		qsort(names, n, sizeof(*names), name_cmp);
 	long index = 0;
 	for (size_t i = 0; i < n && rc == 0; i++) {
-		char id[24], uuid[96];
+		char id[24];
 		if (is_bridge(root, names[i]))
 			continue;
-		uuid_of(root, names[i], uuid, sizeof(uuid));
 		snprintf(id, sizeof(id), "%ld", index++);
-		rc = devices_add(d, "GPU", "nvidia", id, uuid);
+		if ((rc = devices_add(d, "GPU", "nvidia", id, NULL)) < 0)
+			break;
+		struct device *v = &d->dev[d->n - 1];
+		if (pci_is_function(names[i], strlen(names[i])))
+			snprintf(v->bus, sizeof(v->bus), "%s", names[i]);
+		describe(root, v, names[i]);
 	}
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
@@ -121,8 +104,65 @@ static int from_proc(struct muster_devices *d, const char *root)
 
 int local_nvidia(struct muster_devices *d, const char *root, int use_nvml)
 {
-	int rc = use_nvml ? from_nvml(d) : 0;
-	if (rc != 0)
-		return rc < 0 ? -1 : 0;
-	return from_proc(d, root);
+	size_t before = d->n;
+	if (from_proc(d, root) < 0)
+		return -1;
+	if (d->n > before || !use_nvml)
+		return 0;
+	char why[256];
+	struct nvml *n = nvml_open(why, sizeof(why));
+	int rc = n ? nvml_list(n, d) : 0;
+	nvml_close(n);
+	return rc;
+}
+
+/* Whether the driver shows a GPU instance on any GPU:
+ * /proc/driver/nvidia/capabilities/gpuMINOR/mig/giN exists only for those. */
+static int has_gpu_instances(const struct muster_devices *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		char path[4096];
+		if (strcmp(d->dev[i].vendor, "nvidia") != 0 || d->dev[i].minor < 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/proc/driver/nvidia/capabilities/gpu%d/mig", d->root,
+		         d->dev[i].minor);
+		DIR *dir = opendir(path);
+		struct dirent *e;
+		int found = 0;
+		while (dir && !found && (e = readdir(dir)) != NULL)
+			found = strncmp(e->d_name, "gi", 2) == 0;
+		if (dir)
+			closedir(dir);
+		if (found)
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether an entry of a CUDA_VISIBLE_DEVICES value names a MIG device. */
+static int names_mig(const char *spec)
+{
+	for (const char *p = spec; p; p = strchr(p, ','), p = p ? p + 1 : NULL)
+		if (strncmp(p + strspn(p, " "), "MIG-", 4) == 0)
+			return 1;
+	return 0;
+}
+
+int local_nvidia_mig(struct muster_devices *d, const char *spec, muster_error *err)
+{
+	if (!names_mig(spec) || !has_gpu_instances(d))
+		return 0; /* no MIG device to name: the entry names none */
+	if (d->root[0])
+		return error_set(err, MUSTER_EUNAVAIL,
+		                 "CUDA_VISIBLE_DEVICES names MIG devices, which only NVML lists, and "
+		                 "NVML is not used under a sysroot (%s)", d->root);
+	char why[256];
+	struct nvml *n = nvml_open(why, sizeof(why));
+	if (!n)
+		return error_set(err, MUSTER_EUNAVAIL,
+		                 "CUDA_VISIBLE_DEVICES names MIG devices, which only NVML lists: %s",
+		                 why);
+	int rc = (d->mig = calloc(1, sizeof(*d->mig))) == NULL || nvml_mig(n, d) < 0;
+	nvml_close(n);
+	return rc ? error_set(err, MUSTER_ENOMEM, "out of memory") : 0;
 }

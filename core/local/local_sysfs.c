@@ -6,11 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "local_devices.h"
+#include "local_pcipath.h"
 
-/* The numbered entries "PREFIXN" of a directory, ascending; *count of them. */
-static long *numbered(const char *root, const char *dir, const char *prefix, size_t *count)
+long *local_numbered(const char *root, const char *dir, const char *prefix, size_t *count)
 {
 	char path[4096];
 	size_t plen = strlen(prefix), n = 0, cap = 16;
@@ -49,6 +50,21 @@ static long *numbered(const char *root, const char *dir, const char *prefix, siz
 	return v;
 }
 
+/* The PCI function a sysfs link (under root) points to, into the last
+ * device's bus id; nothing when it points to none. */
+static void bus_from_link(struct muster_devices *d, const char *root, const char *link)
+{
+	char path[4096], target[4096];
+	snprintf(path, sizeof(path), "%s%s", root, link);
+	ssize_t n = readlink(path, target, sizeof(target) - 1);
+	if (n <= 0)
+		return;
+	target[n] = '\0';
+	const char *name = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
+	if (pci_is_function(name, strlen(name)))
+		snprintf(d->dev[d->n - 1].bus, sizeof(d->dev[0].bus), "%s", name);
+}
+
 /* "key value" lines: the value of `key`, -1 when absent. */
 static long long property(const char *text, const char *key)
 {
@@ -64,7 +80,7 @@ static long long property(const char *text, const char *key)
 int local_amd(struct muster_devices *d, const char *root)
 {
 	size_t n;
-	long *nodes = numbered(root, "/sys/class/kfd/kfd/topology/nodes", "", &n);
+	long *nodes = local_numbered(root, "/sys/class/kfd/kfd/topology/nodes", "", &n);
 	long index = 0;
 	int rc = nodes ? 0 : -1;
 	for (size_t i = 0; i < n && rc == 0; i++) {
@@ -78,7 +94,13 @@ int local_amd(struct muster_devices *d, const char *root)
 		if (unique > 0)
 			snprintf(uuid, sizeof(uuid), "GPU-%016llx", (unsigned long long)unique);
 		snprintf(id, sizeof(id), "%ld", index++);
-		rc = devices_add(d, "GPU", "amd", id, uuid);
+		if ((rc = devices_add(d, "GPU", "amd", id, uuid)) < 0)
+			break;
+		/* location_id is the bus number and devfn, as the kernel packs them. */
+		long long loc = property(props, "location_id"), dom = property(props, "domain");
+		if (loc >= 0 && loc <= 0xffff)
+			snprintf(d->dev[d->n - 1].bus, sizeof(d->dev[0].bus), "%04llx:%02llx:%02llx.%llx",
+			         dom > 0 && dom <= 0xffff ? dom : 0, loc >> 8, (loc >> 3) & 0x1f, loc & 7);
 	}
 	free(nodes);
 	return rc;
@@ -87,7 +109,7 @@ int local_amd(struct muster_devices *d, const char *root)
 int local_accel_class(struct muster_devices *d, const char *root)
 {
 	size_t n;
-	long *acc = numbered(root, "/sys/class/accel", "accel", &n);
+	long *acc = local_numbered(root, "/sys/class/accel", "accel", &n);
 	int rc = acc ? 0 : -1;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		char path[128], vendor[32], id[24];
@@ -100,14 +122,17 @@ int local_accel_class(struct muster_devices *d, const char *root)
 		else
 			rc = devices_add(d, "NPU", strcmp(vendor, "0x8086") == 0 ? "intel" : "other", id,
 			                 NULL);
+		snprintf(path, sizeof(path), "/sys/class/accel/accel%ld/device", acc[i]);
+		if (rc == 0)
+			bus_from_link(d, root, path);
 	}
 	free(acc);
 	return rc;
 }
 
 /* A VFIO group is a TPU when a device in it is Google's (vendor 0x1ae0);
- * /dev/vfio/vfio, the container node, is no group. */
-static int google_group(const char *root, long group)
+ * /dev/vfio/vfio, the container node, is no group.  `bus` gets its name. */
+static int google_group(const char *root, long group, char *bus, size_t size)
 {
 	char dir[4096];
 	snprintf(dir, sizeof(dir), "%s/sys/kernel/iommu_groups/%ld/devices", root, group);
@@ -122,6 +147,8 @@ static int google_group(const char *root, long group)
 		         e->d_name);
 		found = local_read(root, path, vendor, sizeof(vendor)) == 0 &&
 		        strcmp(vendor, "0x1ae0") == 0;
+		if (found && pci_is_function(e->d_name, strlen(e->d_name)))
+			snprintf(bus, size, "%s", e->d_name);
 	}
 	if (d)
 		closedir(d);
@@ -131,24 +158,28 @@ static int google_group(const char *root, long group)
 int local_tpu(struct muster_devices *d, const char *root)
 {
 	size_t n;
-	long *acc = numbered(root, "/dev", "accel", &n);
+	long *acc = local_numbered(root, "/dev", "accel", &n);
 	int rc = acc ? 0 : -1;
 	for (size_t i = 0; i < n && rc == 0; i++) {
-		char id[24];
+		char id[24], path[128];
 		snprintf(id, sizeof(id), "%ld", acc[i]);
 		rc = devices_add(d, "TPU", "google", id, NULL);
+		snprintf(path, sizeof(path), "/sys/class/accel/accel%ld/device", acc[i]);
+		if (rc == 0)
+			bus_from_link(d, root, path);
 	}
 	free(acc);
 	if (rc != 0 || n > 0)
 		return rc;
-	long *groups = numbered(root, "/dev/vfio", "", &n);
+	long *groups = local_numbered(root, "/dev/vfio", "", &n);
 	rc = groups ? 0 : -1;
 	for (size_t i = 0, index = 0; i < n && rc == 0; i++) {
-		char id[24];
-		if (!google_group(root, groups[i]))
+		char id[24], bus[16] = "";
+		if (!google_group(root, groups[i], bus, sizeof(bus)))
 			continue;
 		snprintf(id, sizeof(id), "%zu", index++);
-		rc = devices_add(d, "TPU", "google", id, NULL);
+		if ((rc = devices_add(d, "TPU", "google", id, NULL)) == 0)
+			memcpy(d->dev[d->n - 1].bus, bus, sizeof(bus));
 	}
 	free(groups);
 	return rc;

@@ -338,9 +338,12 @@ MUSTER_API int muster_launch_hostfile(char **out, const muster_result *result,
 /*
  * The accelerators of this machine.  `sysroot` stands for "/" (its sys,
  * dev and proc are read, NVML is not used); NULL: $MUSTER_SYSROOT when set,
- * else the real machine, NVIDIA devices through NVML when its library
- * loads.  CUDA_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES and
- * HIP_VISIBLE_DEVICES filter what is found, by index or UUID.
+ * else the real machine.  NVIDIA GPUs come from the driver's /proc; NVML
+ * is loaded only where /proc shows none, and for the MIG devices that
+ * CUDA_VISIBLE_DEVICES names ("MIG-..."): MUSTER_EUNAVAIL when those need
+ * NVML and it cannot be loaded (or under a sysroot).
+ * CUDA_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES and HIP_VISIBLE_DEVICES
+ * filter what is found, by index or UUID.
  */
 typedef struct muster_devices muster_devices;
 MUSTER_API int muster_local_devices(muster_devices **out, const char *sysroot,
@@ -360,6 +363,68 @@ MUSTER_API int muster_devices_at(const muster_devices *devices, size_t i, const 
 /* Counts by kind as JSON, e.g. {"GPU":4}; {} when there are none. */
 MUSTER_API int muster_devices_to_json(char **out, const muster_devices *devices,
                                       muster_error *err);
+
+/*
+ * This machine's devices as muster_local_devices() finds them, with where
+ * each sits (from sysfs): its NUMA node and that node's CPUs, the CPUs of
+ * its package, the nearest network interface (the one sharing the longest
+ * PCI path) and the link level between each two devices.  With
+ * MUSTER_TOPOLOGY_NVLINK, on the real machine, NVIDIA GPUs joined by
+ * NVLink (directly or through NVSwitches) are looked for through NVML,
+ * which takes tens of milliseconds to start.
+ */
+#define MUSTER_TOPOLOGY_NVLINK 0x1u
+MUSTER_API int muster_local_topology(muster_devices **out, const char *sysroot,
+                                     unsigned flags, muster_error *err);
+/* Where one device sits; a field is NULL (numa_node -1) when unknown.  Set
+ * `size` to sizeof(muster_device_topology): fields are only appended. */
+typedef struct muster_device_topology {
+	size_t size;
+	const char *pci_bus_id;  /* "0000:07:00.0", as sysfs names it */
+	const char *uuid;
+	long numa_node;          /* -1: none or unknown */
+	const char *cpus;        /* the CPUs of its node, "0-51,104-155"; without
+	                            a node, those sysfs calls local to it */
+	const char *socket_cpus; /* the CPUs of the nodes of its package */
+	const char *nic;         /* the nearest network interface, "ib0" */
+	const char *nic_link;    /* the level of the path to it, as below */
+} muster_device_topology;
+#define MUSTER_DEVICE_TOPOLOGY_INIT \
+	{ sizeof(muster_device_topology), NULL, NULL, -1, NULL, NULL, NULL, NULL }
+/* The strings stay valid as long as `devices`.  MUSTER_ENOENT past the last. */
+MUSTER_API int muster_devices_topology_at(const muster_devices *devices, size_t i,
+                                          muster_device_topology *out);
+/* The link level between devices i and j in NCCL's words: "X" (the same
+ * device), "NVL" (NVLink), "PIX" (one PCIe switch between them), "PXB"
+ * (several), "PHB" (through the CPU's host bridge), "SYS" (across NUMA
+ * nodes); NULL when unknown (no PCI path, or not from
+ * muster_local_topology()).  "NVL" appears only where NVML was asked. */
+MUSTER_API const char *muster_devices_link(const muster_devices *devices, size_t i, size_t j);
+/* 1 when NVLinks were looked for (MUSTER_TOPOLOGY_NVLINK and NVML loaded). */
+MUSTER_API int muster_devices_nvlink_checked(const muster_devices *devices);
+/* The topology as JSON: {"devices":[{"kind","vendor","id","pci_bus_id",
+ * "uuid","numa_node","cpus","socket_cpus","nic","nic_link","links"}],
+ * "nvlink_checked"}, "links" the levels to every device in list order. */
+MUSTER_API int muster_topology_to_json(char **out, const muster_devices *devices,
+                                       muster_error *err);
+
+/*
+ * The CPUs (a list, "0-7,16-23"; muster_free() it) for a process that
+ * drives the n devices at `indices` of a muster_local_topology() list, as
+ * torchrun's --numa-binding chooses them: MUSTER_BIND_NODE, each device's
+ * NUMA node; MUSTER_BIND_SOCKET, the nodes of its package;
+ * MUSTER_BIND_EXCLUSIVE, its share of its node's physical cores, which
+ * are divided evenly (in order, the first devices getting one more when
+ * they do not divide) among the devices of its kind on that node.  Only
+ * CPUs the calling thread may run on count.  MUSTER_ENOTFOUND when sysfs
+ * does not tell a device's node (or package); MUSTER_ENOENT when a device
+ * would get no CPU.
+ */
+#define MUSTER_BIND_NODE 1
+#define MUSTER_BIND_SOCKET 2
+#define MUSTER_BIND_EXCLUSIVE 3
+MUSTER_API int muster_devices_cpus(char **out, const muster_devices *devices,
+                                   const size_t *indices, size_t n, int mode, muster_error *err);
 
 /*
  * Watching: the chain re-run whenever a backend reports a change (or at

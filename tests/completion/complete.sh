@@ -26,6 +26,7 @@ t muster --ver
 t muster env --format ""
 t muster -c x resolve --format ""
 t muster watch --format ""
+t muster topo --format ""
 t muster env --for ""
 t muster -q run --for ""
 t muster hostfile --for ""
@@ -49,7 +50,8 @@ frameworks() {
 	"$MUSTER_BIN" -c "$MUSTER_TEST_SRCDIR/tests/cli/static.conf" "$cmd" --for nonesuch "$@" 2>&1 |
 		sed -n "s/.*unknown framework 'nonesuch' (\(.*\))\$/\1/p"
 }
-for list in "$(formats env)" "$(formats resolve)" "$(formats watch)" "$(frameworks env)" \
+for list in "$(formats env)" "$(formats resolve)" "$(formats watch)" "$(formats topo)" \
+	"$(frameworks env)" \
 	"$(frameworks run -- true)" "$(frameworks hostfile)"; do
 	[ -n "$list" ] || bail_out "a value list could not be read from muster's help or errors"
 done
@@ -62,6 +64,7 @@ muster --ver|--verbose --version
 muster env --format |$(formats env)
 muster -c x resolve --format |$(formats resolve)
 muster watch --format |$(formats watch)
+muster topo --format |$(formats topo)
 muster env --for |$(frameworks env)
 muster -q run --for |$(frameworks run -- true)
 muster hostfile --for |$(frameworks hostfile)

@@ -12,6 +12,7 @@ EXTRA_DIST += \
 	tests/launch/hostfile.sh \
 	tests/launch/run.sh \
 	tests/launch/devices.sh \
+	tests/launch/topo-tree.sh \
 	tests/launch/torch.sh \
 	tests/launch/spark-port.sh \
 	tests/launch/procs.sh \
