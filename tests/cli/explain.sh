@@ -70,7 +70,7 @@ expect_err_match "^muster: warning: tf_config\(tf_config\): unavail" "... the co
 
 # Unset: notfound, the variable noted as not set; control bytes escaped.
 esc=$(printf '\033[31m')
-TF_CONFIG="$esc" MY_API_TOKEN= run -c "$c" resolve --explain
+TF_CONFIG="$esc" MY_API_TOKEN='' run -c "$c" resolve --explain
 expect_status 0 "resolve --explain, nothing detected"
 expect_explain "... each entry's answer; unset variables; escapes shown escaped" \
 "configuration $c; MUSTER_NO_DETECT is not set

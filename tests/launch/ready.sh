@@ -49,7 +49,7 @@ one_progress_line() {
 conf never nonesuch.invalid:29500
 timed "$MUSTER_BIN" -c "$tmp/never.conf" run --for pytorch --master-timeout 1 -- echo started
 expect_status 3 "a master name under .invalid, --master-timeout 1"
-within 900 2500 "... gives up after about 1 s"
+within 900 4000 "... gives up after about 1 s"
 expect_err_match "^muster: run: the master nonesuch\.invalid:29500 was not ready within 1 s \(--master-timeout\): (no such name|the name lookup did not finish)" \
 	"... naming host, port and the last error"
 one_progress_line "a name that never resolves"
@@ -63,13 +63,13 @@ timed "$MUSTER_BIN" -c "$tmp/never.conf" run --for pytorch --master-timeout 0 --
 expect_status 0 "--master-timeout 0"
 expect_out "started" "... starts the workers at once"
 expect_empty_err "... without a word"
-within 0 900 "... without waiting"
+within 0 3000 "... without waiting"
 timed "$MUSTER_BIN" -c "$tmp/never.conf" run --for pytorch --task worker:0 --master-timeout 5 \
 	-- echo started
 expect_status 0 "the master's own node"
 expect_out "started" "... never waits, even for a name that does not resolve"
 expect_empty_err "... and says nothing"
-within 0 900 "... at once"
+within 0 3000 "... at once"
 conf local 127.0.0.1:29500
 timed "$MUSTER_BIN" -c "$tmp/local.conf" run --for pytorch -- echo started
 expect_status 0 "a master that resolves at once, default timeout"
@@ -169,7 +169,7 @@ SH
 T=$tmp timed unshare -m -n sh "$tmp/in_ns.sh" sh "$tmp/blackhole.sh" "$MUSTER_BIN" \
 	-c "$tmp/named.conf" run --for pytorch --master-timeout 2 -- echo started
 expect_status 3 "a resolver that never answers, --master-timeout 2"
-within 1900 3500 "... still gives up in time"
+within 1900 6000 "... still gives up in time (glibc alone: 15 s)"
 expect_err_match "^muster: run: the master master\.muster-test:29500 was not ready within 2 s \(--master-timeout\): the name lookup did not finish \(the resolver did not answer\)$" \
 	"... saying that the lookup did not finish"
 one_progress_line "a silent resolver"
