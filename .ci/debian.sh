@@ -9,19 +9,12 @@
 # failure: CI must build and use the packages.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-# cannot REASON: skip, or fail under CI.
-cannot() {
-	case ${CI:-} in
-	"" | false | 0) echo "SKIP: debian packages: $1"; exit 0 ;;
-	*) echo "FAIL: debian packages: $1 (CI=$CI: they must be built and used here)"; exit 1 ;;
-	esac
-}
+what="debian packages"
+. "$top/.ci/lib.sh"
 [ "$(id -u)" = 0 ] || cannot "not root"
 for tool in dpkg-buildpackage lintian apt-get git; do
 	command -v "$tool" >/dev/null || cannot "no $tool"
 done
-git -C "$top" rev-parse --git-dir >/dev/null 2>&1 ||
-	cannot "not a git checkout (the packages build from its files)"
 work=$(mktemp -d "${TMPDIR:-/tmp}/muster-deb-XXXXXX")
 packages="libmuster1 libmuster-dev muster muster-plugin-kubernetes muster-plugin-gce
 	muster-plugin-libvirt muster-plugin-spark python3-muster"
@@ -33,11 +26,8 @@ cleanup() {
 trap cleanup EXIT
 
 echo "== debian: building the packages in $work"
-mkdir "$work/muster"
-(cd "$top" && git ls-files -z --cached --others --exclude-standard |
-	xargs -0 tar -cf - --no-recursion) | tar -xf - -C "$work/muster"
-# Debian's tools and python3, whatever else is on PATH.
-export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+clean_copy "$top" "$work/muster"
+debian_path
 (cd "$work/muster" &&
 	DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" dpkg-buildpackage -us -uc -b) \
 	>"$work/build.log" 2>&1 || { tail -n 60 "$work/build.log"; exit 1; }

@@ -99,6 +99,14 @@ int cli_launch_option(struct cli_launch *cl, int c, const char *arg);
 /* Parses what was recorded, --for one of `frameworks` (space-separated);
  * 0 or the exit status (message printed). */
 int cli_launch_finish(struct cli_launch *cl, const char *frameworks);
+/* The launch plan of `res`, its note said once on stderr (unless -q); 0
+ * or the exit status (message printed). */
+struct cli_global;
+int cli_launch_plan(muster_plan **plan, const muster_result *res, const struct cli_launch *cl,
+                    const struct cli_global *g);
+/* The processes of the plan's own task into *n: 0, or the exit status
+ * (the message names the missing task). */
+int cli_plan_own_count(const muster_plan *plan, long *n);
 void cli_launch_free(struct cli_launch *cl);
 long cli_parse_count(const char *s, long max);
 long cli_parse_ms(const char *opt, const char *arg, long max);

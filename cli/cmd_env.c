@@ -87,6 +87,7 @@ int cmd_env(const struct cli_global *g, int argc, char **argv)
 	muster_error err = { 0, "" };
 	muster_ctx *ctx;
 	muster_result *res;
+	muster_plan *plan = NULL;
 	char **env = NULL;
 	int c, rc, explain = 0;
 
@@ -124,12 +125,12 @@ int cmd_env(const struct cli_global *g, int argc, char **argv)
 		cli_launch_free(&cl);
 		return rc;
 	}
-	rc = muster_launch_env(&env, res, &cl.l, &err);
-	if (rc != 0)
-		rc = cli_fail(rc, &err);
-	else
-		rc = print_env(env, format);
+	if ((rc = cli_launch_plan(&plan, res, &cl, g)) == 0) {
+		rc = muster_plan_env(&env, plan, 0, NULL, &err);
+		rc = rc != 0 ? cli_fail(rc, &err) : print_env(env, format);
+	}
 	muster_free(env);
+	muster_plan_free(plan);
 	muster_result_free(res);
 	muster_ctx_free(ctx);
 	cli_launch_free(&cl);

@@ -40,22 +40,26 @@ static int exec_one(struct run_plan *p)
 static int launch(const struct cli_global *g, struct cli_launch *cl, long gpus_per_proc,
                   int numa, int tee, const struct run_ready *ready, char **argv)
 {
-	struct run_plan p = { NULL, cl->l.nproc_per_node, argv, tee, NULL, g->verbosity < 0,
-		              numa, g->verbosity > 0 };
+	struct run_plan p = { NULL, 0, argv, tee, NULL, g->verbosity < 0, numa, g->verbosity > 0, 0 };
+	muster_plan *plan = NULL;
 	muster_ctx *ctx;
 	int rc = cli_open_resolve(&ctx, &p.res, g);
 
 	if (rc != 0)
 		return rc;
-	p.w = calloc((size_t)p.n, sizeof(*p.w));
-	if (p.w == NULL) {
+	/* One plan for every worker: their ranks are read from it, not
+	 * computed again per worker. */
+	if ((rc = cli_launch_plan(&plan, p.res, cl, g)) == 0)
+		rc = cli_plan_own_count(plan, &p.n);
+	if (rc == 0 && (p.w = calloc((size_t)p.n, sizeof(*p.w))) == NULL) {
 		cli_error("%s", muster_strerror(MUSTER_ENOMEM));
 		rc = CLI_EXIT_SOFTWARE;
-	} else {
+	} else if (rc == 0) {
 		for (long i = 0; i < p.n; i++)
 			p.w[i].out[0] = p.w[i].out[1] = p.w[i].err[0] = p.w[i].err[1] = -1;
-		rc = run_build_env(&p, p.res, cl, gpus_per_proc, NULL);
+		rc = run_build_env(&p, plan, cl->command, gpus_per_proc, NULL);
 	}
+	muster_plan_free(plan);
 	if (rc == 0)
 		rc = run_wait_master(g, ready, p.res, cl);
 	if (rc == 0)

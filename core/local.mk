@@ -10,7 +10,8 @@ core_libmuster_internal_la_SOURCES = \
 	core/base/error.c \
 	core/config/settings.c core/config/settings.h core/config/cfgview.c \
 	core/config/cfgview.h core/config/unknown.c core/config/unknown.h \
-	core/config/includes.c core/config/includes.h core/config/pathlist.c \
+	core/config/includes.c core/config/includes.h core/config/cfgsource.c \
+	core/config/cfgsource.h core/config/pathlist.c \
 	core/config/pathlist.h core/config/suggest.c core/config/suggest.h \
 	core/config/loader.c core/config/loader.h core/config/trust.c core/config/trust.h \
 	core/builtin/builtin.c core/builtin/builtin.h core/builtin/static.c \
@@ -20,7 +21,8 @@ core_libmuster_internal_la_SOURCES = \
 	core/model/diff.h \
 	core/emit/jsonw.c core/emit/jsonw.h core/emit/emit_json.c core/emit/emit_tf_config.c \
 	core/emit/master.c \
-	core/launch/launch.h core/launch/launch_nodes.c core/launch/launch_env.c \
+	core/launch/launch.h core/launch/plan.c core/launch/plan_units.c \
+	core/launch/plan_counts.c core/launch/plan_port.c core/launch/launch_env.c \
 	core/launch/launch_hostfile.c \
 	core/local/local_devices.c core/local/local_devices.h core/local/local_visible.c \
 	core/local/local_nvidia.c core/local/local_nvml.c core/local/local_nvml.h \
@@ -52,7 +54,8 @@ tests_unit_libtestutil_la_SOURCES = tests/unit/testutil.c tests/unit/testutil.h
 tests_unit_libtestutil_la_CFLAGS = $(unit_test_cflags)
 
 unit_tests = tests/unit/test_static tests/unit/test_chain tests/unit/test_merge \
-	tests/unit/test_settings tests/unit/test_threads tests/unit/test_internals
+	tests/unit/test_settings tests/unit/test_threads tests/unit/test_internals \
+	tests/unit/test_plan
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 
@@ -66,6 +69,8 @@ tests_unit_test_settings_CFLAGS = $(unit_test_cflags)
 tests_unit_test_settings_LDADD = tests/unit/libtestutil.la $(unit_test_ldadd)
 tests_unit_test_threads_CFLAGS = $(unit_test_cflags)
 tests_unit_test_threads_LDADD = tests/unit/libtestutil.la $(unit_test_ldadd)
+tests_unit_test_plan_CFLAGS = $(unit_test_cflags)
+tests_unit_test_plan_LDADD = tests/unit/libtestutil.la $(unit_test_ldadd)
 tests_unit_test_internals_CFLAGS = $(unit_test_cflags)
 tests_unit_test_internals_LDADD = tests/unit/libtestutil.la $(unit_test_ldadd)
 # The topology's CPU lists and PCI levels.

@@ -12,6 +12,9 @@ muster_python_sources = \
 	python/muster/jax.py \
 	python/muster/reserve.py
 EXTRA_DIST += $(muster_python_sources) python/muster/py.typed
+# `pip install .`: the same package, its extension against an installed
+# libmuster (tests/install/installed.sh).
+EXTRA_DIST += pyproject.toml setup.py
 if BUILD_PYTHON
 musterpydir = $(pythondir)/muster
 musterpy_PYTHON = $(muster_python_sources)

@@ -27,6 +27,7 @@
 
 #include "explain.h"
 #include "lib/clock.h"
+#include "lib/env.h"
 #include "lib/error.h"
 #include "local/local_devices.h"
 #include "model/merge.h"
@@ -68,7 +69,7 @@ static void collect(struct answer *a, struct muster_call *call, const struct ent
  * allocation (Lightning's issue 20056, JAX's "deactivate"). */
 static int detection_off(void)
 {
-	const char *v = settings_getenv("MUSTER_NO_DETECT");
+	const char *v = env_get("MUSTER_NO_DETECT");
 	return v && v[0] && strcmp(v, "0") != 0;
 }
 
@@ -289,6 +290,8 @@ static int chain_run(struct muster_ctx *ctx, struct muster_result **out, muster_
 		}
 	}
 	if (merged) {
+		/* The config's word on the launch's port travels with its answer. */
+		merged->master_port = ctx->settings.master_port;
 		error_clear(err);
 		*out = merged;
 		return 0;

@@ -12,6 +12,7 @@
 #include "config/cfgview.h"
 #include "chain.h"
 #include "explain.h"
+#include "lib/env.h"
 #include "lib/error.h"
 #include "config/unknown.h"
 
@@ -40,7 +41,7 @@ static int build_search_path(struct muster_ctx *ctx)
 	for (size_t i = 0; i < conf->n; i++)
 		if (pathlist_add(&ctx->search, conf->dirs[i], strlen(conf->dirs[i])) < 0)
 			return -1;
-	if (pathlist_add_split(&ctx->search, settings_getenv("MUSTER_PLUGIN_PATH")) < 0)
+	if (pathlist_add_split(&ctx->search, env_get("MUSTER_PLUGIN_PATH")) < 0)
 		return -1;
 	return pathlist_add(&ctx->search, MUSTER_PLUGINDIR, strlen(MUSTER_PLUGINDIR));
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/env.h"
 #include "lib/error.h"
 #include "includes.h"
 #include "loader.h"
@@ -16,9 +17,6 @@
 #include "suggest.h"
 #include "unknown.h"
 
-/* libconfig aborts on out-of-memory; bounding the file keeps that out of
- * reach of anything but a broken machine. */
-#define MAX_CONFIG_BYTES (64 << 20)
 /* Far above any real chain; each entry holds a plugin instance. */
 #define MAX_CHAIN_ENTRIES 10000
 
@@ -27,7 +25,8 @@ static const char *const status_names[STATUS_COUNT] = {"success", "notfound", "u
 static const char *const action_keys[STATUS_COUNT] = {"on_success", "on_notfound", "on_unavail",
                                                       "on_tryagain"};
 /* What a typo is compared with. */
-static const char *const top_keys[] = {"chain", "strict", "plugin_path", "local_accelerators"};
+static const char *const top_keys[] = {"chain", "strict", "plugin_path", "local_accelerators",
+                                       "master_port"};
 static const char *const entry_keys[] = {"plugin",      "name",       "config",
                                          "timeout_ms",  "on_success", "on_notfound",
                                          "on_unavail",  "on_tryagain", "watch_interval_ms"};
@@ -38,20 +37,11 @@ const char *status_name(int status)
 	return status >= 0 && status < STATUS_COUNT ? status_names[status] : "invalid";
 }
 
-const char *settings_getenv(const char *name)
-{
-#ifdef HAVE_SECURE_GETENV
-	return secure_getenv(name);
-#else
-	return getenv(name);
-#endif
-}
-
 const char *settings_default_path(const char *explicit_path)
 {
 	if (explicit_path)
 		return explicit_path;
-	const char *env = settings_getenv("MUSTER_CONF");
+	const char *env = env_get("MUSTER_CONF");
 	return env && *env ? env : MUSTER_DEFAULT_CONFIG;
 }
 
@@ -102,38 +92,28 @@ static const char *parse_error_text(const config_t *cfg)
 	return text ? text : "syntax error";
 }
 
-static int read_file(config_t *cfg, const char *path, muster_error *err)
+/* One file, with what it includes (core/includes.c), into `cfg`; `src`
+ * says where each setting was written, for as long as `cfg` lives. */
+static int read_file(config_t *cfg, struct cfgsource *src, const char *path, muster_error *err)
 {
-	struct stat st;
+	char *text;
 	config_init(cfg);
-	if (stat(path, &st) < 0)
-		return error_set(err, MUSTER_ECONFIG, "cannot read %s: %s", path, strerror(errno));
-	if (!S_ISREG(st.st_mode))
-		return error_set(err, MUSTER_ECONFIG, "cannot read %s: not a regular file", path);
-	if (st.st_size > MAX_CONFIG_BYTES)
-		return error_set(err, MUSTER_ECONFIG, "%s: %lld bytes is larger than %d", path,
-		                 (long long)st.st_size, MAX_CONFIG_BYTES);
-	/* @include paths are relative to the including file's directory. */
-	char *dir = strdup(path);
-	if (!dir)
-		return error_set(err, MUSTER_ENOMEM, "out of memory");
-	char *slash = strrchr(dir, '/');
-	if (slash) {
-		*slash = '\0';
-		config_set_include_dir(cfg, *dir ? dir : "/");
-	}
-	int rc = includes_check(path, config_get_include_dir(cfg), err);
-	free(dir);
+	int rc = includes_expand(path, &text, src, err);
 	if (rc < 0)
 		return rc;
-	if (config_read_file(cfg, path) != CONFIG_TRUE) {
-		if (config_error_type(cfg) == CONFIG_ERR_FILE_IO)
-			return error_set(err, MUSTER_ECONFIG, "cannot read %s: %s", path,
-			                 config_error_text(cfg));
-		return error_set(err, MUSTER_ECONFIG, "%s:%d: %s",
-		                 config_error_file(cfg) ? config_error_file(cfg) : path,
-		                 config_error_line(cfg), parse_error_text(cfg));
+	includes_refuse(cfg);
+	/* A string, not a stream: flex rescans a token at each refill of a
+	 * stream's buffer, so one long token would cost quadratic time. */
+	int ok = config_read_string(cfg, text);
+	free(text);
+	if (ok != CONFIG_TRUE) {
+		const char *file;
+		unsigned line;
+		cfgsource_locate(src, (unsigned)config_error_line(cfg), &file, &line);
+		return error_set(err, MUSTER_ECONFIG, "%s:%u: %s", file ? file : path, line,
+		                 parse_error_text(cfg));
 	}
+	cfgsource_apply(src, cfg);
 	return 0;
 }
 
@@ -225,17 +205,24 @@ static int parse_action(const config_setting_t *node, int *action, muster_error 
 }
 
 
-/* A duration in milliseconds, 1 ms to one day. */
-static int milliseconds_setting(const config_setting_t *m, const char *key, long *out,
-                                muster_error *err)
+/* An integer from `min` to `max`. */
+static int integer_setting(const config_setting_t *m, const char *key, long min, long max,
+                           long *out, muster_error *err)
 {
 	if (config_setting_type(m) != CONFIG_TYPE_INT && config_setting_type(m) != CONFIG_TYPE_INT64)
 		return fail_at(err, m, "'%s' must be an integer", key);
 	long long v = config_setting_get_int64(m);
-	if (v <= 0 || v > 86400000LL)
-		return fail_at(err, m, "'%s' must be between 1 and 86400000, not %lld", key, v);
+	if (v < min || v > max)
+		return fail_at(err, m, "'%s' must be between %ld and %ld, not %lld", key, min, max, v);
 	*out = (long)v;
 	return 0;
+}
+
+/* A duration in milliseconds, 1 ms to one day. */
+static int milliseconds_setting(const config_setting_t *m, const char *key, long *out,
+                                muster_error *err)
+{
+	return integer_setting(m, key, 1, 86400000L, out, err);
 }
 static int parse_entry(struct settings *s, config_setting_t *node, struct entry_settings *e,
                        muster_error *err)
@@ -390,6 +377,9 @@ static int parse_top(struct settings *s, config_t *cfg, config_setting_t **chain
 			if (config_setting_type(m) != CONFIG_TYPE_BOOL)
 				return fail_at(err, m, "'local_accelerators' must be true or false");
 			s->local_accelerators = config_setting_get_bool(m);
+		} else if (strcmp(key, "master_port") == 0) {
+			if ((rc = integer_setting(m, key, 1, 65535, &s->master_port, err)) < 0)
+				return rc;
 		} else {
 			unknown_key(s, m, top_keys, COUNT(top_keys));
 		}
@@ -421,13 +411,15 @@ int settings_load(struct settings *s, const char *path, int strict, const struct
 	if ((rc = list_dropins(path, &dropins, &ndropins, err)) < 0)
 		goto out;
 	s->files = calloc(ndropins + 1, sizeof(*s->files));
-	if (!s->files) {
+	s->sources = calloc(ndropins + 1, sizeof(*s->sources));
+	if (!s->files || !s->sources) {
 		rc = error_set(err, MUSTER_ENOMEM, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i <= ndropins; i++) {
 		s->nfiles++;
-		if ((rc = read_file(&s->files[i], i == 0 ? path : dropins[i - 1], err)) < 0)
+		if ((rc = read_file(&s->files[i], &s->sources[i], i == 0 ? path : dropins[i - 1],
+		                    err)) < 0)
 			goto out;
 	}
 	find_strict(s);
@@ -451,9 +443,12 @@ out:
 
 void settings_release(struct settings *s)
 {
-	for (size_t i = 0; i < s->nfiles; i++)
+	for (size_t i = 0; i < s->nfiles; i++) {
 		config_destroy(&s->files[i]);
+		cfgsource_release(&s->sources[i]);
+	}
 	free(s->files);
+	free(s->sources);
 	pathlist_clear(&s->plugin_path);
 	free(s->entries);
 	free(s->path);

@@ -9,6 +9,7 @@
 #include <muster/muster.h>
 #include <muster/plugin.h>
 
+#include "cfgsource.h"
 #include "lib/log.h"
 #include "pathlist.h"
 #include "unknown.h"
@@ -32,10 +33,12 @@ struct entry_settings {
 
 struct settings {
 	config_t *files;            /* the main file, then each drop-in */
+	struct cfgsource *sources;  /* where each file's settings were written */
 	size_t nfiles;
 	char *path;
 	int strict;                 /* the file's, or the caller's MUSTER_CTX_STRICT */
 	int local_accelerators;     /* the own task's unknown accelerators are local_fill()'s */
+	long master_port;           /* the launch's MASTER_PORT; 0: not set */
 	struct unknowns unknown;    /* names nobody knows, in all the files */
 	struct pathlist plugin_path; /* directories from the config, in order */
 	struct entry_settings *entries;
@@ -45,9 +48,6 @@ struct settings {
 /* Where the context's config comes from: the argument, $MUSTER_CONF, or the
  * installed default. */
 const char *settings_default_path(const char *explicit_path);
-
-/* An environment variable, ignored in setuid/setgid programs. */
-const char *settings_getenv(const char *name);
 
 /* `strict`: as if the file said strict = true.  Unknown keys are left in
  * s->unknown for the caller's unknowns_finish(). */

@@ -64,7 +64,13 @@ int config_files_changed(struct config_files *cf)
 			const struct inotify_event *ev = (const struct inotify_event *)p;
 			p += sizeof(*ev) + ev->len;
 			const char *name = ev->len ? ev->name : "";
-			if (ev->wd == cf->dropin_wd) {
+			if (ev->mask & IN_Q_OVERFLOW) {
+				/* Events were lost, maybe the drop-in directory's
+				 * creation among them: re-read everything, and watch
+				 * the directory again (the same watch if it still is). */
+				changed = 1;
+				add_dropins(cf);
+			} else if (ev->wd == cf->dropin_wd) {
 				changed |= is_conf(name) || (ev->mask & (IN_IGNORED | IN_DELETE_SELF));
 				if (ev->mask & IN_IGNORED)
 					cf->dropin_wd = -1;

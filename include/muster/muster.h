@@ -284,12 +284,19 @@ MUSTER_API int muster_result_accelerators_json(char **out, const muster_result *
 
 /*
  * Launch contracts: what a framework's processes read to find each other.
- * The nodes of a launch are the tasks of the jobs that train (`jobs`, a
- * comma-separated list; NULL: every job but "ps" and "evaluator"); node 0
- * is the master task (the chief's task 0, else the "master" job's, else
- * task 0 of the first training job), the others follow in the cluster's
- * job order, then by index.  Start from MUSTER_LAUNCH_INIT; fields are
- * only ever appended.
+ *
+ * A launch's units are the tasks of the jobs that train (`jobs`, a
+ * comma-separated list; NULL: every job but "ps" and "evaluator"): the
+ * master task first (the chief's task 0, else the "master" job's, else
+ * task 0 of the first training job), then the others in the cluster's job
+ * order, then by index.  Under MUSTER_PLACEMENT_NODES each unit is a node
+ * on which nproc_per_node processes run; under MUSTER_PLACEMENT_PROCESSES
+ * each unit is one process a scheduler started (nproc_per_node > 1: that
+ * task's own share of its host), and the nodes are the distinct hosts, in
+ * the scheduler's order.  Ranks are prefix sums of the units' process
+ * counts; local ranks, of the counts of the units before on the same node.
+ * muster(3) has the whole rule.  Start from MUSTER_LAUNCH_INIT; fields
+ * are only ever appended.
  */
 typedef struct muster_launch {
 	size_t size;
@@ -298,40 +305,94 @@ typedef struct muster_launch {
 	const char *task_type; /* NULL: this process's own task */
 	long task_id;          /* < 0: this process's own task */
 	const char *jobs;      /* the jobs that train; NULL: all but ps and evaluator */
-	long nproc_per_node;   /* processes per node, 1..MUSTER_NPROC_PER_NODE_MAX */
-	long local_rank;       /* this process's rank on its node, 0..nproc_per_node-1 */
+	long nproc_per_node;   /* processes per unit, 1..MUSTER_NPROC_PER_NODE_MAX, or
+	                          MUSTER_NPROC_GPU */
+	long local_rank;       /* muster_launch_env(): which of the own unit's processes,
+	                          0..its count - 1 (its LOCAL_RANK under nodes placement) */
 	const char *local_device_ids; /* jax: this process's devices ("0,1"); NULL: unset */
+	long local_gpus;       /* this machine's GPUs: with MUSTER_NPROC_GPU, the count of a
+	                          unit the backend gives none for; 0: unknown */
 } muster_launch;
 
 /* The most processes per node a launch takes: node rank times it stays far
  * inside a long. */
 #define MUSTER_NPROC_PER_NODE_MAX 65536L
+/* nproc_per_node: each unit runs as many processes as it has GPUs. */
+#define MUSTER_NPROC_GPU (-1L)
 
-#define MUSTER_LAUNCH_INIT { sizeof(muster_launch), NULL, NULL, -1, NULL, 1, 0, NULL }
+#define MUSTER_LAUNCH_INIT { sizeof(muster_launch), NULL, NULL, -1, NULL, 1, 0, NULL, 0 }
 
 /*
- * The environment of one process of a launch, in the order a launcher
- * sets it: a NULL-terminated array of "NAME=value" strings, released with
- * one muster_free(*out).  tensorflow: TF_CONFIG; pytorch: MASTER_ADDR,
- * MASTER_PORT, WORLD_SIZE, RANK, LOCAL_RANK, LOCAL_WORLD_SIZE, GROUP_RANK,
- * NODE_RANK, and torchrun's arguments as it reads them from the
- * environment (PET_NNODES, PET_NODE_RANK, PET_NPROC_PER_NODE,
- * PET_MASTER_ADDR, PET_MASTER_PORT); jax: JAX_COORDINATOR_ADDRESS,
- * JAX_NUM_PROCESSES, JAX_PROCESS_ID and, when given, JAX_LOCAL_DEVICE_IDS.
- * Each framework's list ends with CUDA_VISIBLE_DEVICES when the result
- * gives the task GPU ids (muster_result_accelerator_ids()).
- * MUSTER_ENOENT names what is missing: the task, the master, a training
- * job, or dense ranks in a sparse job.
+ * The launch plan: units, nodes, ranks, master and port, computed once
+ * from a result and a launch; every output of the launch reads it.  The
+ * plan holds a reference to the result (free either first).  Fails with
+ * MUSTER_EINVAL for a bad launch, MUSTER_ECONFIG for a bad
+ * MUSTER_MASTER_PORT, MUSTER_ENOENT
+ * when the cluster has no training task or a unit no GPU to count.  A
+ * plan for tensorflow has no units: its env is the task's TF_CONFIG.
  */
+typedef struct muster_plan muster_plan;
+MUSTER_API int muster_launch_plan(muster_plan **out, const muster_result *result,
+                                  const muster_launch *launch, muster_error *err);
+MUSTER_API void muster_plan_free(muster_plan *plan);
+
+/*
+ * The environment of one process of the own unit, `proc` from 0 to
+ * muster_plan_nproc() - 1, in the order a launcher sets it: a
+ * NULL-terminated array of "NAME=value" strings, released with one
+ * muster_free(*out).  tensorflow: TF_CONFIG; pytorch: MASTER_ADDR,
+ * MASTER_PORT, WORLD_SIZE, RANK, LOCAL_RANK, LOCAL_WORLD_SIZE, GROUP_RANK,
+ * NODE_RANK and, where they are true for a torchrun on this node (one unit
+ * per node, every unit the same count), torchrun's arguments as it reads
+ * them from the environment (PET_NNODES, PET_NODE_RANK,
+ * PET_NPROC_PER_NODE, PET_MASTER_ADDR, PET_MASTER_PORT); jax:
+ * JAX_COORDINATOR_ADDRESS, JAX_NUM_PROCESSES, JAX_PROCESS_ID and
+ * JAX_LOCAL_DEVICE_IDS (`local_device_ids` when given, else the local
+ * rank where each process of the node owns one of its GPUs).  Each
+ * framework's list ends with CUDA_VISIBLE_DEVICES when the result gives
+ * GPU ids: the node's, in local-rank order, so that a process's own GPU is
+ * the one at its LOCAL_RANK.  MUSTER_ENOENT names what is missing: the
+ * task, or dense ranks in a sparse job.
+ */
+MUSTER_API int muster_plan_env(char ***out, const muster_plan *plan, long proc,
+                               const char *local_device_ids, muster_error *err);
+
+/*
+ * A hostfile for an MPI-style launcher: one line per host of the plan's
+ * nodes, in node order, its slots the processes on it: "HOST slots=N"
+ * (openmpi, deepspeed) or "HOST:N" (mpich, horovod).  `flavor` NULL: the
+ * launch's framework.
+ */
+MUSTER_API int muster_plan_hostfile(char **out, const muster_plan *plan, const char *flavor,
+                                    muster_error *err);
+
+/* The plan's numbers; -1 (NULL) where they do not apply: a tensorflow
+ * plan, or no own unit. */
+MUSTER_API long muster_plan_world_size(const muster_plan *plan);
+MUSTER_API size_t muster_plan_node_count(const muster_plan *plan);
+/* Node i's host (as the addresses write it) and process count;
+ * MUSTER_ENOENT past the last. */
+MUSTER_API int muster_plan_node_at(const muster_plan *plan, size_t i, const char **host,
+                                   long *nproc);
+/* The own unit's node, first global rank, first local rank and processes. */
+MUSTER_API long muster_plan_node_rank(const muster_plan *plan);
+MUSTER_API long muster_plan_first_rank(const muster_plan *plan);
+MUSTER_API long muster_plan_first_local_rank(const muster_plan *plan);
+MUSTER_API long muster_plan_nproc(const muster_plan *plan);
+/* MASTER_ADDR (unit 0's host, an IPv6 address without brackets) and
+ * MASTER_PORT. */
+MUSTER_API const char *muster_plan_master_host(const muster_plan *plan);
+MUSTER_API int muster_plan_master_port(const muster_plan *plan);
+/* What the plan assumed, to be said once ("assuming every node ..."), or
+ * NULL. */
+MUSTER_API const char *muster_plan_note(const muster_plan *plan);
+
+/* muster_launch_plan(), muster_plan_env() of launch->local_rank, free. */
 MUSTER_API int muster_launch_env(char ***out, const muster_result *result,
                                  const muster_launch *launch, muster_error *err);
 
-/*
- * A hostfile for an MPI-style launcher: one line per host (hosts as the
- * cluster writes them, in node order), its slots the sum of
- * nproc_per_node over its tasks: "HOST slots=N" (openmpi, deepspeed) or
- * "HOST:N" (mpich, horovod).  The task fields are not used.
- */
+/* muster_launch_plan(), muster_plan_hostfile(), free.  The task fields
+ * are not used. */
 MUSTER_API int muster_launch_hostfile(char **out, const muster_result *result,
                                       const muster_launch *launch, muster_error *err);
 

@@ -13,13 +13,14 @@
 #define LOG_WARNING 4 /* syslog's numbering, as the host's */
 #define EVENTS (IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB)
 
-/* Whether a batch of events names `base`. */
+/* Whether a batch of events may concern `base`: it names it, or the queue
+ * overflowed and the events that would have named it are lost. */
 static int names(const char *buf, ssize_t len, const char *base)
 {
 	for (const char *p = buf; p < buf + len;) {
 		const struct inotify_event *ev = (const struct inotify_event *)p;
 		p += sizeof(*ev) + ev->len;
-		if (ev->len && strcmp(ev->name, base) == 0)
+		if ((ev->mask & IN_Q_OVERFLOW) || (ev->len && strcmp(ev->name, base) == 0))
 			return 1;
 	}
 	return 0;

@@ -144,18 +144,25 @@ static PyObject *take_string(int rc, char *s, const muster_error *err)
 	return o;
 }
 
-/* task_id: None or an int >= 0. */
-static int parse_task_id(PyObject *o, long *out)
+/* task_id: an int >= 0, or None (-1, the own task) where `none_ok`.  The
+ * library reads any negative id as the own task: a negative one must not
+ * get through. */
+static int parse_task_id(PyObject *o, int none_ok, long *out)
 {
-	if (o == Py_None) {
+	const char *allowed = none_ok ? "None or >= 0" : ">= 0";
+	if (o == Py_None && none_ok) {
 		*out = -1;
 		return 0;
+	}
+	if (o == Py_None) {
+		PyErr_Format(PyExc_ValueError, "task_id must be %s, not None", allowed);
+		return -1;
 	}
 	long v = PyLong_AsLong(o);
 	if (v == -1 && PyErr_Occurred())
 		return -1;
 	if (v < 0) {
-		PyErr_Format(PyExc_ValueError, "task_id must be None or >= 0, not %ld", v);
+		PyErr_Format(PyExc_ValueError, "task_id must be %s, not %ld", allowed, v);
 		return -1;
 	}
 	*out = v;
@@ -170,7 +177,7 @@ static PyObject *result_master(PyObject *self, PyObject *args, PyObject *kwargs)
 	long task_id;
 	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|zOz:master", kwlist, &task_type,
 	                                 &task_id_obj, &rpc_layer) ||
-	    parse_task_id(task_id_obj, &task_id) < 0)
+	    parse_task_id(task_id_obj, 1, &task_id) < 0)
 		return NULL;
 	char *s = NULL;
 	muster_error err = {0};
@@ -182,10 +189,12 @@ static PyObject *result_tf_config(PyObject *self, PyObject *args, PyObject *kwar
 {
 	static char *kwlist[] = {"task_type", "task_id", "sparse", NULL};
 	const char *task_type;
+	PyObject *task_id_obj;
 	long task_id;
 	int sparse = 0;
-	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "sl|p:tf_config", kwlist, &task_type,
-	                                 &task_id, &sparse))
+	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "sO|p:tf_config", kwlist, &task_type,
+	                                 &task_id_obj, &sparse) ||
+	    parse_task_id(task_id_obj, 0, &task_id) < 0)
 		return NULL;
 	char *s = NULL;
 	muster_error err = {0};
@@ -213,13 +222,13 @@ static PyObject *env_dict(char **env)
 static PyObject *result_launch_env(PyObject *self, PyObject *args, PyObject *kwargs)
 {
 	static char *kwlist[] = {"framework", "task_type", "task_id", "jobs", "nproc_per_node",
-	                         "local_rank", NULL};
+	                         "local_rank", "local_gpus", NULL};
 	muster_launch l = MUSTER_LAUNCH_INIT;
 	PyObject *task_id_obj = Py_None;
-	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s|zOzll:launch_env", kwlist, &l.framework,
+	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s|zOzlll:launch_env", kwlist, &l.framework,
 	                                 &l.task_type, &task_id_obj, &l.jobs, &l.nproc_per_node,
-	                                 &l.local_rank) ||
-	    parse_task_id(task_id_obj, &l.task_id) < 0)
+	                                 &l.local_rank, &l.local_gpus) ||
+	    parse_task_id(task_id_obj, 1, &l.task_id) < 0)
 		return NULL;
 	char **env = NULL;
 	muster_error err = {0};
@@ -233,10 +242,10 @@ static PyObject *result_launch_env(PyObject *self, PyObject *args, PyObject *kwa
 
 static PyObject *result_hostfile(PyObject *self, PyObject *args, PyObject *kwargs)
 {
-	static char *kwlist[] = {"flavor", "jobs", "nproc_per_node", NULL};
+	static char *kwlist[] = {"flavor", "jobs", "nproc_per_node", "local_gpus", NULL};
 	muster_launch l = MUSTER_LAUNCH_INIT;
-	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s|zl:hostfile", kwlist, &l.framework,
-	                                 &l.jobs, &l.nproc_per_node))
+	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s|zll:hostfile", kwlist, &l.framework,
+	                                 &l.jobs, &l.nproc_per_node, &l.local_gpus))
 		return NULL;
 	char *s = NULL;
 	muster_error err = {0};
@@ -317,9 +326,11 @@ static PyMethodDef result_methods[] = {
 	 "tf_config(task_type, task_id, sparse=False) -> str: the TF_CONFIG for that task."},
 	{"launch_env", KW(result_launch_env),
 	 "launch_env(framework, task_type=None, task_id=None, jobs=None, nproc_per_node=1, "
-	 "local_rank=0) -> dict: `muster env`'s variables, in its order; task None: own."},
+	 "local_rank=0, local_gpus=0) -> dict: `muster env`'s variables, in its order; task "
+	 "None: own; nproc_per_node -1: each task's GPUs."},
 	{"hostfile", KW(result_hostfile),
-	 "hostfile(flavor, jobs=None, nproc_per_node=1) -> str: `muster hostfile`'s text."},
+	 "hostfile(flavor, jobs=None, nproc_per_node=1, local_gpus=0) -> str: `muster "
+	 "hostfile`'s text."},
 	{"to_json", result_to_json, METH_NOARGS, "to_json() -> str: `muster resolve`'s JSON."},
 	{"release_port", result_release_port, METH_NOARGS,
 	 "release_port(): let go of the reserved port, right before binding it."},

@@ -94,6 +94,13 @@ def config():
         b"chain = ( { plugin = \"static\"; } );\n")
     put("config", "include-dir-nul", b"@include \"muster.conf.d/\0\0\0\0\0\0\0_f\"\n" + SEP +
         b"chain = ( { plugin = \"stati[\"; } );\n")
+    # muster's own @include expansion (core/includes.c): directives in comments
+    # and strings are none, escapes in the path, state running on from an
+    # included file into the rest of the including one.
+    put("config", "include-lexer", b"/* @include \"x\"\n*/ # @include \"y\"\n"
+        b"a = \"\\\" \n@include \\\"z\\\"\";\n  @include \"muster.conf.d/1\\0-a.c\\\"onf\" x\n"
+        b"@include \"muster.conf.d/20-b.conf\"" + SEP + b"/* open\n" + SEP +
+        b"chain = ( { plugin = \"static\"; } ); /*")
     put("config", "types", b"chain = ( { plugin = 1; }, { plugin = \"x y\"; name = \"\"; "
         b"timeout_ms = -5; on_success = \"maybe\"; } ); strict = 1; plugin_path = [1, 2];\n")
 

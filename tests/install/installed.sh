@@ -4,8 +4,10 @@
 # (<muster/*.h>, plugins, man pages, the default config, .pc files, bash
 # completion, the Python package), then, with nothing but that tree and
 # pkg-config on it, the README's first C example compiled and run against
-# the installed default config, the installed Python package resolving as
-# the installed `muster` does, and examples/plugin built by its own Makefile
+# the installed default config, the installed Python package (installed
+# where the configured python3 looks) resolving as the installed `muster`
+# does, `pip install .` into a venv against the installed library doing the
+# same, and examples/plugin built by its own Makefile
 # from a copy elsewhere, installed into the tree and loaded by the
 # installed `muster`.
 set -u
@@ -129,6 +131,96 @@ print(muster.resolve(sys.argv[1]).to_json())' "$conf"
 	else
 		pass "the installed package's muster.resolve().to_json() is muster resolve's JSON"
 	fi
+fi
+
+# Where the configured Python looks: with a prefix it searches a directory
+# under (the default /usr/local and Debian's python3: dist-packages), the
+# package must be installed into one of them, so that `import muster` works
+# after the README's quick start.
+if [ -f "$pyext" ]; then
+	python=${MUSTER_PYTHON:-python3}
+	searched=$("$python" -c 'import site, sys
+lib = sys.argv[1].rstrip("/") + "/lib/"
+print(" ".join(d for d in site.getsitepackages() if d.startswith(lib)))' "${MUSTER_INST_PREFIX:?}")
+	case " $searched " in
+	"  ") skip "the package is where $python looks" "$python searches nothing under $MUSTER_INST_PREFIX" ;;
+	*" $MUSTER_INST_PYTHONDIR "*) pass "the package is where $python looks ($MUSTER_INST_PYTHONDIR)" ;;
+	*) fail "the package went to $MUSTER_INST_PYTHONDIR; $python looks in $searched" ;;
+	esac
+fi
+
+# `pip install .` (pyproject.toml, setup.py), as ML users install a Python
+# package: offline, into a venv that sees Debian's build backends
+# (python3-venv, python3-setuptools, python3-wheel), its extension built
+# against the installed libmuster that PKG_CONFIG_PATH names; then that
+# venv's `import muster` answers as the installed `muster resolve`.
+pip_install() {
+	py=/usr/bin/python3
+	[ -x "$py" ] || py=${MUSTER_PYTHON:-python3}
+	missing=
+	"$py" -c 'import ensurepip, venv' 2>/dev/null || missing="$missing python3-venv"
+	"$py" -c 'import setuptools' 2>/dev/null || missing="$missing python3-setuptools"
+	"$py" -c 'import wheel' 2>/dev/null || missing="$missing python3-wheel"
+	if [ -n "$missing" ]; then
+		fail "pip install .: $py lacks$missing (they are in .ci/packages)"
+		return
+	fi
+	# pip writes beside the sources, which may be read-only (distcheck).
+	mkdir "$tmp/pysrc"
+	cp -R "$src/pyproject.toml" "$src/setup.py" "$src/README.md" "$src/python" "$tmp/pysrc/"
+	chmod -R u+w "$tmp/pysrc"
+	if ! "$py" -m venv --system-site-packages "$tmp/venv" >"$tmp/venv.out" 2>&1; then
+		fail "$py -m venv --system-site-packages:"; show "$tmp/venv.out"
+		return
+	fi
+	# No index, no cache, no pip settings from this environment or a
+	# config file: the build uses what is installed and nothing else.
+	# shellcheck disable=SC2046 # the names of the PIP_* variables
+	if ! (unset PYTHONPATH $(env | sed -n 's/^\(PIP_[A-Z0-9_]*\)=.*/\1/p')
+	      PIP_CONFIG_FILE=/dev/null PIP_DISABLE_PIP_VERSION_CHECK=1
+	      export PIP_CONFIG_FILE PIP_DISABLE_PIP_VERSION_CHECK
+	      cd "$tmp/pysrc" &&
+	      "$tmp/venv/bin/pip" install --no-build-isolation --no-deps --no-index --no-cache-dir .
+	     ) >"$tmp/pip.out" 2>&1; then
+		fail "pip install --no-build-isolation --no-deps --no-index . (PKG_CONFIG_PATH=$pcdir):"
+		show "$tmp/pip.out"
+		return
+	fi
+	pass "pip install . into a venv, against the installed libmuster"
+	for venvext in "$tmp"/venv/lib/python3*/site-packages/muster/_muster*.so; do :; done
+	command -v ldd >/dev/null 2>&1 && uses_installed_lib "$venvext"
+	reserve=False
+	[ -f "$root$MUSTER_INST_INCLUDEDIR/muster/reserve.h" ] && reserve=True
+	(
+		python_preload "$venvext"
+		unset PYTHONPATH
+		cd / && "$tmp/venv/bin/python" -c 'import sys, muster
+print(muster.__file__)
+print(muster.resolve())
+print(hasattr(muster._muster, "ReserveServer") == (sys.argv[1] == "True"))' "$reserve"
+	) >"$tmp/venv-py.out" 2>"$tmp/venv-py.err"
+	case $(sed -n 1p "$tmp/venv-py.out") in
+	"$tmp"/venv/lib/python3*/site-packages/muster/__init__.py)
+		pass "the venv's import muster loads the package pip installed" ;;
+	*) fail "the venv's import muster does not load the package pip installed:"
+	   show "$tmp/venv-py.out"; show "$tmp/venv-py.err" ;;
+	esac
+	if [ "$(sed -n 2p "$tmp/venv-py.out")" != "$(cat "$tmp/muster.json")" ]; then
+		fail "the venv's print(muster.resolve()) is not muster resolve's JSON:"
+		show "$tmp/venv-py.out"; show "$tmp/venv-py.err"
+	else
+		pass "the venv's print(muster.resolve()) is muster resolve's JSON"
+	fi
+	if [ "$(sed -n 3p "$tmp/venv-py.out")" = True ]; then
+		pass "the venv's extension has muster.reserve's server exactly when libmuster has <muster/reserve.h> ($reserve)"
+	else
+		fail "the venv's extension and <muster/reserve.h> disagree (installed: $reserve)"
+	fi
+}
+if [ -f "$pyext" ]; then
+	pip_install
+else
+	skip "pip install ." "this build has no Python package (configure found no Python headers)"
 fi
 
 # 3. The README's first C block, as the body of main(), with

@@ -115,6 +115,22 @@ def test_master_task_out_of_range_is_a_value_error():
         c.master("worker", -1)
 
 
+def test_tf_config_of_a_negative_task_id_is_a_value_error():
+    # The library reads a negative index as the own task (worker:1 here):
+    # a task id of -7 must be refused as master() and env() refuse it, and
+    # as the program refuses --task worker:-7 (exit 64), not answered with
+    # this process's own TF_CONFIG.
+    c = muster.resolve(fixture("static.conf"))
+    for bad in (("worker", -7), ("worker", -1)):
+        with pytest.raises(ValueError, match=r"task_id must be >= 0, not -"):
+            c.tf_config(bad)
+    with pytest.raises(ValueError):
+        c.env("tensorflow", ("worker", -7))
+    assert cli(fixture("static.conf"), "tf-config", "--task", "worker:-7")[0] == 64
+    assert c.tf_config(("worker", 0)) == cli(fixture("static.conf"), "tf-config", "--task",
+                                             "worker:0")[1]
+
+
 def test_strict_argument_is_strict_in_the_file(conf):
     body = ('chain = ( { plugin = "static"; config = { jobs = { worker = ["a:1"]; }; '
             'no_such_option = 1; }; } );')
@@ -312,6 +328,31 @@ def test_env_gives_the_tasks_gpu_ids(conf, monkeypatch):
         assert list(env)[-1] == "CUDA_VISIBLE_DEVICES" and env["CUDA_VISIBLE_DEVICES"] == "6,7"
         assert env == cli_env(path, framework)
     assert c.env("jax", "worker:2")["CUDA_VISIBLE_DEVICES"] == "4,5"
+
+
+def test_env_nproc_gpu_per_task(conf, sysroot, monkeypatch):
+    # A 3-GPU and a 2-GPU node as the backend counts them, and one it gives
+    # no count for, which takes this machine's (4): one world of 9.
+    path = conf('chain = ( { plugin = "static"; config = { jobs = { worker = (\n'
+                '  { index = 0; address = "g3:1"; accelerators = { GPU = 3; }; },\n'
+                '  { index = 1; address = "g2:1"; accelerators = { GPU = 2; }; },\n'
+                '  { index = 2; address = "gx:1"; } ); };\n'
+                '  task = { type = "worker"; index = 1; }; }; } );')
+    monkeypatch.setenv("MUSTER_SYSROOT", sysroot(nvidia=4))
+    c = muster.resolve(path)
+    env = c.env("pytorch", nproc_per_node="gpu", local_rank=1)
+    assert (env["RANK"], env["WORLD_SIZE"], env["LOCAL_WORLD_SIZE"]) == ("4", "9", "2")
+    assert "PET_NNODES" not in env
+    for task in ("worker:0", "worker:1", "worker:2"):
+        assert c.env("jax", task, nproc_per_node="gpu") == cli_env(
+            path, "jax", "--task", task, "--nproc-per-node", "gpu")
+    rc, out, err = cli(path, "hostfile", "--for", "openmpi", "--nproc-per-node", "gpu")
+    assert rc == 0 and c.hostfile("openmpi", nproc_per_node="gpu") == out + "\n"
+    assert out.splitlines() == ["g3 slots=3", "g2 slots=2", "gx slots=4"]
+    assert "assuming every node the backend gives no GPU count for has 4 GPUs" in err
+    for bad in ("cpu", -1, True):
+        with pytest.raises(ValueError, match="nproc_per_node must be a count or 'gpu'"):
+            c.env("pytorch", nproc_per_node=bad)
 
 
 def test_launch_errors(launch_conf):
