@@ -59,9 +59,9 @@ static int launch(const struct cli_global *g, struct cli_launch *cl, long gpus_p
 			p.w[i].out[0] = p.w[i].out[1] = p.w[i].err[0] = p.w[i].err[1] = -1;
 		rc = run_build_env(&p, plan, cl->command, gpus_per_proc, NULL);
 	}
-	muster_plan_free(plan);
 	if (rc == 0)
-		rc = run_wait_master(g, ready, p.res, cl);
+		rc = run_wait_master(g, ready, plan);
+	muster_plan_free(plan);
 	if (rc == 0)
 		rc = p.n == 1 && !tee ? exec_one(&p) : run_supervise(&p);
 	if (p.w != NULL)
@@ -184,7 +184,7 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 		return cli_usage_error("run: no command given (muster run --for F -- COMMAND ...)");
 	if ((rc = cli_launch_finish(&cl, "tensorflow pytorch jax")) == 0 &&
 	    (rc = check_elastic(elastic, given, &eo, cl.l.framework)) == 0 &&
-	    (rc = run_ready_check(&ready, elastic)) == 0)
+	    (rc = run_ready_check(&ready, elastic, cl.l.framework)) == 0)
 		rc = elastic ? run_elastic(g, &cl, &eo, gpus_per_proc, numa, tee, argv + optind)
 		             : launch(g, &cl, gpus_per_proc, numa, tee, &ready, argv + optind);
 	cli_launch_free(&cl);

@@ -50,7 +50,7 @@ static int start_generation(struct elastic *e, struct node_launch *n)
 	set[k] = NULL;
 	const char *note = muster_plan_note(n->plan);
 	if (note != NULL && e->generations == 0)
-		say(e->g, MUSTER_LOG_NOTICE, "run: %s", note);
+		cli_say(e->g, MUSTER_LOG_NOTICE, "run: %s", note);
 	/* A node's process count may change with the cluster (its GPUs). */
 	long nproc = muster_plan_nproc(n->plan);
 	if (nproc != e->plan.n) {

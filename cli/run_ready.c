@@ -11,7 +11,6 @@
 #include <netdb.h>
 #include <poll.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -52,11 +51,14 @@ int run_ready_option(struct run_ready *r, int c, const char *arg)
 	}
 }
 
-int run_ready_check(const struct run_ready *r, int elastic)
+int run_ready_check(const struct run_ready *r, int elastic, const char *framework)
 {
 	if (elastic && r->given)
 		return cli_usage_error("run: --master-timeout and --wait-master go without "
 		                       "--elastic (its workers start with each change)");
+	if (r->given && strcmp(framework, "tensorflow") == 0)
+		return cli_usage_error("run: --master-timeout and --wait-master: --for pytorch or "
+		                       "jax (a TF_CONFIG names no master to wait for)");
 	if (r->wait_port && r->timeout_s == 0)
 		return cli_usage_error("run: --wait-master waits up to --master-timeout, "
 		                       "and --master-timeout 0 does not wait");
@@ -64,7 +66,7 @@ int run_ready_check(const struct run_ready *r, int elastic)
 }
 
 struct master {
-	char host[256]; /* as getaddrinfo takes it: no brackets */
+	char host[256]; /* as getaddrinfo takes it: an IPv6 address without brackets */
 	char port[8];
 	long node;      /* this node's rank; 0: the master's */
 };
@@ -97,49 +99,18 @@ static void say_waiting(struct waiter *w)
 	    w->why[0] ? w->why : "the name lookup has not answered yet");
 }
 
-/* The value of NAME in "NAME=value", or NULL. */
-static const char *value_of(const char *var, const char *name)
+/* Which node this is and who the master is, as the plan says: 0, or 1
+ * when the plan names no master (a TensorFlow one). */
+static int master_of(struct master *m, const muster_plan *plan)
 {
-	size_t n = strlen(name);
-	return strncmp(var, name, n) == 0 && var[n] == '=' ? var + n + 1 : NULL;
-}
+	const char *host = muster_plan_master_host(plan);
 
-/* Which node this is and who the master is, as the launch says: its
- * PyTorch form names both whatever the framework.  0, 1 when there is no
- * master to wait for (a TensorFlow cluster need not have one), or the
- * exit status (message printed). */
-static int master_of(struct master *m, const muster_result *res, const struct cli_launch *cl)
-{
-	muster_launch l = cl->l;
-	muster_error err = { 0, "" };
-	const char *v;
-	char **env = NULL;
-	int rc;
-
-	l.framework = "pytorch";
-	l.local_rank = 0;
-	l.local_device_ids = NULL;
-	if ((rc = muster_launch_env(&env, res, &l, &err)) != 0)
-		return strcmp(cl->l.framework, "tensorflow") == 0 && rc == MUSTER_ENOENT
-		               ? 1
-		               : cli_fail(rc, &err);
-	m->host[0] = m->port[0] = '\0';
-	m->node = -1;
-	for (size_t i = 0; env[i] != NULL; i++) {
-		if ((v = value_of(env[i], "MASTER_ADDR")) != NULL) {
-			size_t n = strlen(v);
-			if (v[0] == '[' && n > 1 && v[n - 1] == ']') /* getaddrinfo's form */
-				snprintf(m->host, sizeof(m->host), "%.*s", (int)(n - 2), v + 1);
-			else
-				snprintf(m->host, sizeof(m->host), "%s", v);
-		} else if ((v = value_of(env[i], "MASTER_PORT")) != NULL) {
-			snprintf(m->port, sizeof(m->port), "%s", v);
-		} else if ((v = value_of(env[i], "GROUP_RANK")) != NULL) {
-			m->node = strtol(v, NULL, 10);
-		}
-	}
-	muster_free(env);
-	return m->host[0] == '\0' ? 1 : 0;
+	if (host == NULL)
+		return 1;
+	snprintf(m->host, sizeof(m->host), "%s", host);
+	snprintf(m->port, sizeof(m->port), "%d", muster_plan_master_port(plan));
+	m->node = muster_plan_node_rank(plan);
+	return 0;
 }
 
 /* Polls `fd` for `events` until `end` (clock_now_ms()): 1 when it is
@@ -293,18 +264,15 @@ static int try_once(struct waiter *w)
 }
 
 int run_wait_master(const struct cli_global *g, const struct run_ready *r,
-                    const muster_result *res, const struct cli_launch *cl)
+                    const muster_plan *plan)
 {
 	struct backoff pause = { PAUSE_FIRST_MS, PAUSE_MAX_MS };
 	struct master m;
 	struct waiter w = { .g = g, .r = r, .m = &m, .said = 0, .why = "" };
 	char where[300];
-	int rc;
 
-	if (r->timeout_s == 0)
+	if (r->timeout_s == 0 || master_of(&m, plan) != 0)
 		return 0;
-	if ((rc = master_of(&m, res, cl)) != 0)
-		return rc == 1 ? 0 : rc;
 	if (m.node == 0) /* the master's own node: nothing to wait for */
 		return 0;
 	w.start = clock_now_ms();

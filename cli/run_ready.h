@@ -30,14 +30,15 @@ void run_ready_init(struct run_ready *r);
  * not, CLI_EXIT_USAGE when its value is bad (message printed). */
 int run_ready_option(struct run_ready *r, int c, const char *arg);
 /* After parsing: 0, or CLI_EXIT_USAGE (message printed). */
-int run_ready_check(const struct run_ready *r, int elastic);
+int run_ready_check(const struct run_ready *r, int elastic, const char *framework);
 
-/* Waits, as muster(1) says, for the master of the launch `cl` of `res`;
- * returns at once on the master's node.  0 when the workers may start,
- * CLI_EXIT_TRYAGAIN when the master was not ready in time (the message
- * names host, port and the last error), or another exit status. */
+/* Waits, as muster(1) says, for the master the launch plan names; returns
+ * at once on the master's node and for a plan without a master
+ * (tensorflow).  0 when the workers may start, CLI_EXIT_TRYAGAIN when the
+ * master was not ready in time (the message names host, port and the last
+ * error), or another exit status. */
 int run_wait_master(const struct cli_global *g, const struct run_ready *r,
-                    const muster_result *res, const struct cli_launch *cl);
+                    const muster_plan *plan);
 
 /* run_lookup.c: getaddrinfo(host, port) for TCP in a thread of its own,
  * so that the caller can stop waiting for it.  NULL (errno set) when it

@@ -70,6 +70,13 @@ expect_status 0 "the master's own node"
 expect_out "started" "... never waits, even for a name that does not resolve"
 expect_empty_err "... and says nothing"
 within 0 3000 "... at once"
+timed "$MUSTER_BIN" -c "$tmp/never.conf" run --for tensorflow -- echo started
+expect_status 0 "--for tensorflow: no master to wait for"
+expect_out "started" "... the workers start at once"
+run -c "$tmp/never.conf" run --for tensorflow --master-timeout 1 -- true
+expect_status 64 "--for tensorflow --master-timeout"
+expect_err_match "^muster: run: --master-timeout and --wait-master: --for pytorch or jax" \
+	"... says that it goes with pytorch and jax"
 conf local 127.0.0.1:29500
 timed "$MUSTER_BIN" -c "$tmp/local.conf" run --for pytorch -- echo started
 expect_status 0 "a master that resolves at once, default timeout"
