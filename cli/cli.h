@@ -21,6 +21,7 @@ enum cli_exit {
 	CLI_EXIT_TRYAGAIN = 3, /* ... tryagain */
 	CLI_EXIT_CONFIG = 4,   /* configuration or plugin error */
 	CLI_EXIT_NOENT = 5,    /* no such job or task; merge conflict */
+	CLI_EXIT_PROBLEM = 6,  /* muster doctor found a problem */
 	CLI_EXIT_USAGE = 64,   /* bad command line (sysexits EX_USAGE) */
 	CLI_EXIT_SOFTWARE = 70 /* internal error, out of memory, write error */
 };
@@ -56,6 +57,8 @@ int cmd_env(const struct cli_global *g, int argc, char **argv);
 int cmd_hostfile(const struct cli_global *g, int argc, char **argv);
 int cmd_run(const struct cli_global *g, int argc, char **argv);
 int cmd_watch(const struct cli_global *g, int argc, char **argv);
+int cmd_status(const struct cli_global *g, int argc, char **argv);
+int cmd_doctor(const struct cli_global *g, int argc, char **argv);
 
 /* usage.c */
 int cli_usage(int to_stderr);          /* the program's help; exit status */
@@ -92,6 +95,8 @@ struct cli_launch {
 	const char *task;    /* --task as given */
 	char *type;          /* its type, owned */
 	const char *nproc;   /* --nproc-per-node as given: a count or "gpu" */
+	int no_ifname;       /* env, run: --no-ifname */
+	int doctor;          /* run: --doctor */
 };
 void cli_launch_init(struct cli_launch *cl, const char *command);
 /* 0 when `c` is a shared option (now recorded), -1 when it is not. */
@@ -111,10 +116,24 @@ void cli_launch_free(struct cli_launch *cl);
 long cli_parse_count(const char *s, long max);
 long cli_parse_ms(const char *opt, const char *arg, long max);
 
+/* launch_net.c: the plan's network probe (lookups bounded by
+ * CLI_NET_TIMEOUT_MS) unless --no-ifname: 0 or the exit status. */
+enum { CLI_OPT_NO_IFNAME = 0x180, CLI_OPT_DOCTOR };
+#define CLI_NET_TIMEOUT_MS 2000L
+int cli_launch_network(muster_plan *plan, const struct cli_launch *cl, const struct cli_global *g);
+
 /* local_accel.c: `accelerators --local`; sysroot NULL: $MUSTER_SYSROOT or /. */
 int cli_print_local_devices(const char *sysroot);
 /* topo_table.c: muster topo's table; 0 or the exit status. */
 int topo_print_table(const struct cli_global *g, const muster_devices *d);
+
+/* term.c: the terminal on stdout.  Its width: $COLUMNS, else the
+ * terminal's; 0 (any) for neither. */
+size_t cli_term_width(void);
+/* Whether it takes escape sequences: a terminal, TERM set and not "dumb". */
+int cli_term_capable(void);
+/* Whether to colour: capable, and NO_COLOR unset or empty (no-color.org). */
+int cli_term_color(void);
 
 /* exitcode.c: print "muster: <message>" for a failed call; returns its
  * exit status. */
@@ -178,6 +197,11 @@ int cli_task_command(const struct cli_task_command *cmd, const struct cli_global
 /* out.c: everything written to stdout goes through here; out_finish()
  * flushes and checks, and turns a write error into CLI_EXIT_SOFTWARE. */
 void out_puts(const char *s);
+/* Until called again with NULL, out_* writes to `f` instead of stdout
+ * (a frame drawn in memory first, to be compared with the last). */
+void out_capture(FILE *f);
+/* Where out_* writes now. */
+FILE *out_file(void);
 void out_printf(const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 1, 2)))
@@ -187,6 +211,9 @@ void out_printf(const char *fmt, ...)
  * UTF-8 as \xHH; with `backslash`, the backslash itself as \\ (output
  * that must read back unambiguously). */
 void cli_put_escaped(FILE *f, const char *s, int backslash);
+/* A JSON string: quotes, backslashes and controls escaped, bytes that are
+ * not UTF-8 as U+FFFD (JSON text is UTF-8). */
+void cli_put_json(FILE *f, const char *s);
 /* ... to stdout, backslashes doubled. */
 void out_text(const char *s);
 /* "muster: <message>" on stderr, escaped (backslashes kept). */

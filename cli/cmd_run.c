@@ -1,7 +1,7 @@
 /* muster run --for FRAMEWORK [--task TYPE:ID] [--jobs J,...]
  *            [--nproc-per-node N|gpu] [--gpus-per-proc K]
- *            [--numa-binding node|socket|exclusive] [--tee-prefix]
- *            [--master-timeout S] [--wait-master]
+ *            [--numa-binding node|socket|exclusive] [--tee-prefix] [--no-ifname]
+ *            [--doctor] [--allow-nested] [--master-timeout S] [--wait-master]
  *            [--elastic [--min-nodes A] [--max-nodes B] [--settle-ms N]]
  *            [--] COMMAND [ARGS...] */
 #include <config.h>
@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "doctor.h"
 #include "run.h"
 #include "run_ready.h"
 
@@ -49,7 +50,8 @@ static int launch(const struct cli_global *g, struct cli_launch *cl, long gpus_p
 		return rc;
 	/* One plan for every worker: their ranks are read from it, not
 	 * computed again per worker. */
-	if ((rc = cli_launch_plan(&plan, p.res, cl, g)) == 0)
+	if ((rc = cli_launch_plan(&plan, p.res, cl, g)) == 0 &&
+	    (rc = cli_launch_network(plan, cl, g)) == 0)
 		rc = cli_plan_own_count(plan, &p.n);
 	if (rc == 0 && (p.w = calloc((size_t)p.n, sizeof(*p.w))) == NULL) {
 		cli_error("%s", muster_strerror(MUSTER_ENOMEM));
@@ -59,8 +61,11 @@ static int launch(const struct cli_global *g, struct cli_launch *cl, long gpus_p
 			p.w[i].out[0] = p.w[i].out[1] = p.w[i].err[0] = p.w[i].err[1] = -1;
 		rc = run_build_env(&p, plan, cl->command, gpus_per_proc, NULL);
 	}
+	/* The master first, so that the doctor's checks find it there. */
 	if (rc == 0)
 		rc = run_wait_master(g, ready, plan);
+	if (rc == 0 && cl->doctor)
+		rc = doctor_run(p.res, plan, DOCTOR_DEFAULT_TIMEOUT_MS, 0, stderr, g->verbosity >= 1);
 	muster_plan_free(plan);
 	if (rc == 0)
 		rc = p.n == 1 && !tee ? exec_one(&p) : run_supervise(&p);
@@ -88,6 +93,13 @@ static int check_elastic(int elastic, int given, const struct run_elastic_opts *
 	return 0;
 }
 
+/* --doctor checks one launch before it starts, not --elastic's series. */
+static int check_doctor(int elastic, int doctor)
+{
+	return elastic && doctor ? cli_usage_error("run: --doctor checks one launch, not "
+	                                           "--elastic's (run muster doctor first)") : 0;
+}
+
 /* --numa-binding's mode: MUSTER_BIND_*, 0 (message printed) for none. */
 static int parse_numa(const char *arg)
 {
@@ -108,6 +120,19 @@ static long parse_nodes(const char *opt, const char *arg)
 	return v;
 }
 
+/* Inside a torchrun worker (PyTorch's own test: TORCHELASTIC_RUN_ID), a
+ * launch would start its processes under each of torchrun's: processes ×
+ * processes, ranks counted twice.  Only --allow-nested goes on. */
+static int refuse_nested(void)
+{
+	if (getenv("TORCHELASTIC_RUN_ID") == NULL)
+		return 0;
+	cli_error("run: this process is a torchrun worker (TORCHELASTIC_RUN_ID is set): a launch "
+	          "here would start its processes under each of torchrun's; run COMMAND directly "
+	          "(muster env gives it torchrun's ranks), or pass --allow-nested");
+	return CLI_EXIT_USAGE;
+}
+
 int cmd_run(const struct cli_global *g, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -116,6 +141,9 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 		{ "gpus-per-proc", required_argument, NULL, 'G' },
 		{ "tee-prefix", no_argument, NULL, 'T' },
 		{ "numa-binding", required_argument, NULL, 'N' },
+		{ "no-ifname", no_argument, NULL, CLI_OPT_NO_IFNAME },
+		{ "doctor", no_argument, NULL, CLI_OPT_DOCTOR },
+		{ "allow-nested", no_argument, NULL, 'A' },
 		{ "elastic", no_argument, NULL, 'E' },
 		{ "min-nodes", required_argument, NULL, 'm' },
 		{ "max-nodes", required_argument, NULL, 'M' },
@@ -129,7 +157,7 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 	struct cli_launch cl;
 	struct run_ready ready;
 	long gpus_per_proc = 0;
-	int tee = 0, elastic = 0, given = 0, numa = 0, c, rc;
+	int tee = 0, elastic = 0, given = 0, numa = 0, nested = 0, c, rc;
 
 	cli_launch_init(&cl, "run");
 	run_ready_init(&ready);
@@ -152,9 +180,18 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 		case 'T':
 			tee = 1;
 			break;
+		case 'A':
+			nested = 1;
+			break;
 		case 'N':
 			if ((numa = parse_numa(optarg)) == 0)
 				return CLI_EXIT_USAGE;
+			break;
+		case CLI_OPT_NO_IFNAME:
+			cl.no_ifname = 1;
+			break;
+		case CLI_OPT_DOCTOR:
+			cl.doctor = 1;
 			break;
 		case 'E':
 			elastic = 1;
@@ -182,8 +219,13 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 	}
 	if (optind >= argc)
 		return cli_usage_error("run: no command given (muster run --for F -- COMMAND ...)");
+	if (!nested && (rc = refuse_nested()) != 0) {
+		cli_launch_free(&cl);
+		return rc;
+	}
 	if ((rc = cli_launch_finish(&cl, "tensorflow pytorch jax")) == 0 &&
 	    (rc = check_elastic(elastic, given, &eo, cl.l.framework)) == 0 &&
+	    (rc = check_doctor(elastic, cl.doctor)) == 0 &&
 	    (rc = run_ready_check(&ready, elastic, cl.l.framework)) == 0)
 		rc = elastic ? run_elastic(g, &cl, &eo, gpus_per_proc, numa, tee, argv + optind)
 		             : launch(g, &cl, gpus_per_proc, numa, tee, &ready, argv + optind);

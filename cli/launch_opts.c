@@ -19,6 +19,8 @@ void cli_launch_init(struct cli_launch *cl, const char *command)
 	cl->task = NULL;
 	cl->type = NULL;
 	cl->nproc = NULL;
+	cl->no_ifname = 0;
+	cl->doctor = 0;
 }
 
 /* A positive decimal count, at most `max`; 0 when it is not one. */

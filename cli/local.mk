@@ -12,6 +12,7 @@ cli_muster_SOURCES = \
 	cli/task.c \
 	cli/out.c \
 	cli/table.c cli/table.h \
+	cli/term.c \
 	cli/cmd_resolve.c \
 	cli/cmd_master.c \
 	cli/cmd_accelerators.c \
@@ -20,6 +21,7 @@ cli_muster_SOURCES = \
 	cli/cmd_check.c \
 	cli/cmd_reserve.c \
 	cli/launch_opts.c \
+	cli/launch_net.c \
 	cli/cmd_env.c \
 	cli/cmd_hostfile.c \
 	cli/run.h \
@@ -33,10 +35,18 @@ cli_muster_SOURCES = \
 	cli/run_ready.h cli/run_ready.c \
 	cli/run_lookup.c \
 	cli/cmd_run.c \
+	cli/doctor.h cli/doctor_report.c cli/doctor_launch.c cli/doctor_net.c \
+	cli/doctor_port.c cli/doctor_proxy.c cli/noproxy.c cli/noproxy.h cli/cmd_doctor.c \
 	cli/local_accel.c \
 	cli/cmd_topo.c \
 	cli/topo_table.c \
-	cli/cmd_watch.c
+	cli/cmd_watch.c \
+	cli/watch_metrics.c cli/watch_metrics.h \
+	cli/status.h \
+	cli/status_nodes.c \
+	cli/status_table.c \
+	cli/status_json.c \
+	cli/cmd_status.c
 cli_muster_LDADD = core/libmuster.la lib/libutil.la
 
 # Its tests: shell scripts driving the program against fixture configs.
@@ -51,11 +61,18 @@ shell_tests += tests/cli/addresses.sh
 shell_tests += tests/cli/explain.sh
 shell_tests += tests/watch/config.sh
 shell_tests += tests/watch/overflow.sh
+shell_tests += tests/cli/status.sh
+shell_tests += tests/watch/metrics.sh
 shell_tests += tests/launch/elastic.sh
+shell_tests += tests/cli/doctor.sh
+shell_tests += tests/net/doctor.sh
 shell_tests += tests/launch/ready.sh
 shell_tests += tests/launch/topo.sh
 shell_tests += tests/launch/numa-binding.sh
+shell_tests += tests/net/env.sh
+shell_tests += tests/net/torch.sh
 EXTRA_DIST += \
+	tests/net/lib.sh \
 	tests/watch/lib.sh \
 	tests/cli/static.conf \
 	tests/cli/sparse.conf \

@@ -31,6 +31,21 @@ const struct cli_command cli_commands[] = {
 	  "                   secrets redacted (see muster(1))\n"
 	  "  -h, --help       print this help and exit\n",
 	  cmd_resolve },
+	{ "status", "status [--format table|json] [--watch [--settle-ms N]]",
+	  "show the cluster as a table: its nodes, tasks, accelerators, what is not ready",
+	  "  --format FORMAT  table (default): which backend answered and which task this\n"
+	  "                   process is, then a row per node (host) with its tasks as\n"
+	  "                   JOB:INDEX runs, their ports and accelerators, and a row per\n"
+	  "                   member the backend reports not ready; fitted to $COLUMNS or\n"
+	  "                   the terminal, coloured on a terminal unless TERM=dumb or\n"
+	  "                   NO_COLOR is set; json: the same as one JSON object\n"
+	  "  --watch          draw it again on each change; while no backend answers,\n"
+	  "                   every second\n"
+	  "  --settle-ms N    with --watch: as watch's (default 100)\n"
+	  "  -h, --help       print this help and exit\n"
+	  "A chain that answers tryagain shows what is ready so far and what is not;\n"
+	  "one that found nothing shows each entry's answer.  Exit status as resolve's.\n",
+	  cmd_status },
 	{ "master", "master [--task TYPE:ID] [--rpc-layer LAYER]",
 	  "print the master URL (may be an empty line)",
 	  "  --task TYPE:ID     the task whose address is wanted (default: the rule of\n"
@@ -72,7 +87,7 @@ const struct cli_command cli_commands[] = {
 	  cmd_tf_config },
 	{ "env",
 	  "env --for FRAMEWORK [--task TYPE:ID] [--jobs J,...] [--nproc-per-node N|gpu]\n"
-	  "              [--format sh|json|dotenv] [--explain]",
+	  "              [--format sh|json|dotenv] [--no-ifname] [--explain]",
 	  "print the environment a framework's process reads",
 	  "  --for FRAMEWORK          tensorflow (TF_CONFIG), pytorch (MASTER_ADDR,\n"
 	  "                           MASTER_PORT, WORLD_SIZE, RANK, LOCAL_RANK,\n"
@@ -89,6 +104,9 @@ const struct cli_command cli_commands[] = {
 	  "  --format FORMAT          sh (default): export NAME='VALUE' lines, safe to\n"
 	  "                           eval in any POSIX shell; json: one object;\n"
 	  "                           dotenv: NAME=VALUE lines\n"
+	  "  --no-ifname              leave out the interface variables (GLOO_,\n"
+	  "                           NCCL_, TP_SOCKET_IFNAME, Open MPI's if_include)\n"
+	  "                           and keep a loopback master address\n"
 	  "  --explain                print on stderr why the chain answered as it\n"
 	  "                           did, as resolve --explain\n"
 	  "  -h, --help               print this help and exit\n"
@@ -115,7 +133,8 @@ const struct cli_command cli_commands[] = {
 	{ "run",
 	  "run --for FRAMEWORK [--task TYPE:ID] [--jobs J,...] [--nproc-per-node N|gpu]\n"
 	  "              [--gpus-per-proc K] [--numa-binding node|socket|exclusive]\n"
-	  "              [--tee-prefix] [--master-timeout S] [--wait-master]\n"
+	  "              [--tee-prefix] [--no-ifname] [--doctor] [--allow-nested]\n"
+	  "              [--master-timeout S] [--wait-master]\n"
 	  "              [--elastic [--min-nodes A] [--max-nodes B] [--settle-ms N]]\n"
 	  "              [--] COMMAND [ARGS...]",
 	  "start this node's worker processes of a training job",
@@ -135,6 +154,11 @@ const struct cli_command cli_commands[] = {
 	  "                           share of the node's cores per GPU); -v says what\n"
 	  "                           each is pinned to\n"
 	  "  --tee-prefix             prefix each output line with \"[RANK]: \"\n"
+	  "  --no-ifname              as for env: no interface variables\n"
+	  "  --doctor                 run muster doctor's checks first (5 s at most);\n"
+	  "                           on a problem, print them and exit 6\n"
+	  "  --allow-nested           run even inside a torchrun worker (refused\n"
+	  "                           otherwise: processes under each of torchrun's)\n"
 	  "  --master-timeout S       on a node other than the master's, wait up to S\n"
 	  "                           seconds (default 300, at most 86400; 0: do not\n"
 	  "                           wait) for the master's name to resolve\n"
@@ -159,6 +183,29 @@ const struct cli_command cli_commands[] = {
 	  "SIGTERM to their process group, SIGKILL 10 s later, and gives the new ones\n"
 	  "TORCHELASTIC_RESTART_COUNT and MUSTER_RESTART_COUNT.\n",
 	  cmd_run },
+	{ "doctor",
+	  "doctor [--for FRAMEWORK] [--task TYPE:ID] [--jobs J,...] [--nproc-per-node N|gpu]\n"
+	  "              [--timeout S] [--format table|json]",
+	  "check this node's launch before the job starts",
+	  "  --for FRAMEWORK          tensorflow, pytorch (default) or jax, as for env\n"
+	  "  --task TYPE:ID           the node (default: this process's own task)\n"
+	  "  --jobs JOB[,JOB...]      the jobs that train (default: every job but ps\n"
+	  "                           and evaluator)\n"
+	  "  --nproc-per-node N|gpu   processes per node (default 1)\n"
+	  "  --timeout S              finish within S seconds (default 5): name\n"
+	  "                           lookups and connections still pending then are\n"
+	  "                           problems\n"
+	  "  --format FORMAT          table (default): STATUS CHECK SUBJECT DETAIL,\n"
+	  "                           one line per check; json: one object\n"
+	  "  -h, --help               print this help and exit\n"
+	  "Checks, all at once: every peer's name resolves here (a loopback answer\n"
+	  "for another node is a problem); the interface env and run choose, and why;\n"
+	  "each peer answers on it (a refused connection is fine); on the master's\n"
+	  "node, the master port is free; proxy variables without a no_proxy that\n"
+	  "covers the peers; the world size against the scheduler's tasks; duplicate\n"
+	  "nodes and task addresses; visible GPUs against this node's processes.\n"
+	  "Exit status 0: no problem (notes are no problems); 6: a problem.\n",
+	  cmd_doctor },
 	{ "plugins", "plugins",
 	  "list the chain's entries and the state of their plugins",
 	  "  -h, --help  print this help and exit\n", cmd_plugins },
@@ -168,7 +215,8 @@ const struct cli_command cli_commands[] = {
 	{ "reserve",
 	  "reserve --size N [--port P | --port-range A-B] [--host H] [--timeout S]\n"
 	  "              [--output FILE] [--port-file FILE] [--auth-key-file FILE]\n"
-	  "              [--idle-timeout S] [--max-connections N] [--max-per-address N]",
+	  "              [--idle-timeout S] [--max-connections N] [--max-per-address N]\n"
+	  "              [--metrics-port P [--metrics-host H]]",
 	  "run a TensorFlowOnSpark-compatible reservation server",
 	  "  --size N              executors to wait for (required)\n"
 	  "  --port P              the port to listen on (default: any free port)\n"
@@ -183,13 +231,18 @@ const struct cli_command cli_commands[] = {
 	  "                        seconds (default 10; 0: never)\n"
 	  "  --max-connections N   connections open at once (default: --size + 1024)\n"
 	  "  --max-per-address N   from one address (default: --size + 16)\n"
+	  "  --metrics-port P      serve Prometheus metrics at http://H:P/metrics while\n"
+	  "                        waiting (0: any free port, said on stderr)\n"
+	  "  --metrics-host H      the address for --metrics-port (default 127.0.0.1)\n"
 	  "  -h, --help            print this help and exit\n"
 	  "Progress goes to stderr; the ClusterSpec (JSON) is printed once every\n"
 	  "executor has fetched the complete list.  Exit status 3: timed out (the\n"
 	  "message names the missing executor ids); 2: stopped before complete or\n"
 	  "cannot listen; 4: bad key file; 5: duplicate executor ids.\n",
 	  cmd_reserve },
-	{ "watch", "watch [--format json|tf_config|text] [--settle-ms N]",
+	{ "watch",
+	  "watch [--format json|tf_config|text] [--settle-ms N]\n"
+	  "            [--metrics-port P [--metrics-host H]]",
 	  "print the cluster, then one line each time it changes",
 	  "  --format FORMAT  json (default): the result with 'added', 'removed',\n"
 	  "                   'moved' and 'accelerators_changed' task lists;\n"
@@ -198,6 +251,9 @@ const struct cli_command cli_commands[] = {
 	  "                   ! accelerators changed ('=' when only identity changed)\n"
 	  "  --settle-ms N    report a change once the cluster has been quiet for N ms\n"
 	  "                   (default 100; 0: at once)\n"
+	  "  --metrics-port P serve Prometheus metrics at http://H:P/metrics (0: any\n"
+	  "                   free port, said on stderr)\n"
+	  "  --metrics-host H the address for --metrics-port (default 127.0.0.1)\n"
 	  "  -h, --help       print this help and exit\n"
 	  "The first line is the current cluster, every task 'added'.  Config edits\n"
 	  "are followed; a broken edit or a failing backend is one stderr line and\n"

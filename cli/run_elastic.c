@@ -65,7 +65,9 @@ static int start_generation(struct elastic *e, struct node_launch *n)
 	}
 	for (long i = 0; i < e->plan.n; i++)
 		e->plan.w[i] = (struct run_worker){ .out = { -1, -1 }, .err = { -1, -1 } };
-	int rc = run_build_env(&e->plan, n->plan, e->cl->command, e->gpus_per_proc, set);
+	int rc = cli_launch_network(n->plan, e->cl, e->g);
+	if (rc == 0)
+		rc = run_build_env(&e->plan, n->plan, e->cl->command, e->gpus_per_proc, set);
 	if (rc != 0) {
 		run_free_env(&e->plan);
 		return rc;

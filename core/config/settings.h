@@ -27,6 +27,10 @@ struct entry_settings {
 	int actions[STATUS_COUNT];  /* enum action per muster_status */
 	long timeout_ms;
 	long watch_interval_ms;     /* how often a watch polls a plugin that cannot watch */
+	/* `detect`: what announces the entry's environment (a variable NAME,
+	 * a prefix NAME*, or a file /PATH), NULL-terminated; NULL: the entry
+	 * has no such list and always runs. */
+	const char **detect;
 	const char *file;
 	int line;
 };
@@ -39,6 +43,7 @@ struct settings {
 	int strict;                 /* the file's, or the caller's MUSTER_CTX_STRICT */
 	int local_accelerators;     /* the own task's unknown accelerators are local_fill()'s */
 	long master_port;           /* the launch's MASTER_PORT; 0: not set */
+	int no_interface;           /* choose_interface = false */
 	struct unknowns unknown;    /* names nobody knows, in all the files */
 	struct pathlist plugin_path; /* directories from the config, in order */
 	struct entry_settings *entries;

@@ -19,6 +19,8 @@
 #include "model/arena.h"
 #include "model/model.h"
 
+struct net_env;
+
 /* Units job->address[first .. first + count), in unit order. */
 struct plan_seg {
 	const struct job *job;
@@ -70,7 +72,12 @@ struct muster_plan {
 	char master_host[256]; /* unit 0's host, without brackets */
 	int master_port;
 	char note[200];     /* "assuming ...", or "" */
+	struct net_env *net; /* muster_plan_probe_network()'s, NULL before */
 };
+
+/* plan_net.c: what muster_plan_probe_network() kept, for
+ * muster_plan_free(). */
+void plan_net_free(struct muster_plan *p);
 
 /* MUSTER_EINVAL unless `l` starts from MUSTER_LAUNCH_INIT and its
  * nproc_per_node is MUSTER_NPROC_GPU or 1..MUSTER_NPROC_PER_NODE_MAX. */

@@ -9,8 +9,9 @@
 #include "launch.h"
 #include "lib/error.h"
 #include "lib/vec.h"
+#include "net/netenv.h"
 
-#define MAX_VARS 16
+#define MAX_VARS 24
 
 /* The variables collected before they are packed into one block. */
 struct envlist {
@@ -57,6 +58,27 @@ static char **pack(struct envlist *e)
 	for (size_t i = 0; i < e->n; i++)
 		free(e->value[i]);
 	return vec;
+}
+
+/* net_env_put()'s setter: replaces the variable of that name, or adds it
+ * unless `replace_only`. */
+static void set_var(void *ctx, const char *name, const char *value, int replace_only)
+{
+	struct envlist *e = ctx;
+	for (size_t i = 0; i < e->n; i++) {
+		if (strcmp(e->name[i], name) == 0) {
+			char *copy = strdup(value);
+			if (!copy) {
+				e->failed = 1;
+				return;
+			}
+			free(e->value[i]);
+			e->value[i] = copy;
+			return;
+		}
+	}
+	if (!replace_only)
+		put(e, name, value);
 }
 
 static void torch_env(struct envlist *e, const struct muster_plan *p, long proc)
@@ -223,6 +245,8 @@ MUSTER_API int muster_plan_env(char ***out, const muster_plan *p, long proc,
 		torch_env(&e, p, proc);
 	else
 		jax_env(&e, p, proc, local_device_ids, node_gpus);
+	if (rc == 0 && !p->tensorflow)
+		net_env_put(p->net, p->framework, p->master_port, set_var, &e);
 	if (gpus.n == 1 && rc == 0)
 		put(&e, gpus.name[0], gpus.value[0]);
 	e.failed |= gpus.failed;

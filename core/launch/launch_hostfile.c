@@ -79,6 +79,8 @@ MUSTER_API int muster_plan_hostfile(char **out, const muster_plan *p, const char
 	if (!out || !p)
 		return error_set(err, MUSTER_EINVAL, "muster_plan_hostfile: NULL argument");
 	*out = NULL;
+	if ((rc = model_refuse_placeholders(p->r, "a hostfile", err)) != 0)
+		return rc;
 	if (!flavor)
 		flavor = p->framework ? p->framework : "";
 	if (strcmp(flavor, "openmpi") == 0 || strcmp(flavor, "deepspeed") == 0)

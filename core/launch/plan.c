@@ -257,6 +257,7 @@ MUSTER_API void muster_plan_free(muster_plan *p)
 	arena_release(&p->text);
 	free(p->lazy);
 	arena_release(&p->lazy_text);
+	plan_net_free(p);
 	free(p);
 }
 

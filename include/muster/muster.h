@@ -157,8 +157,13 @@ MUSTER_API int muster_resolve_explain(muster_result **out, muster_explain **expl
                                       muster_ctx *ctx, muster_error *err);
 MUSTER_API void muster_explain_free(muster_explain *explain);
 
-/* One entry the chain ran, in chain order (the chain stops at the entry
- * whose action ends it; entries after it are not listed). */
+/* One entry the chain ran, in chain order.  The chain stops at the entry
+ * whose action ends it; of the entries after it, those that only detect
+ * their environment (a `detect` list, or a plugin such as tf_config, the
+ * schedulers' and the platforms') are asked too and listed with `after`
+ * set, so that an explanation shows every environment that matched (the
+ * innermost launcher answers, muster.conf(5)); their answers are not
+ * used. */
 typedef struct muster_explain_entry {
 	size_t size;          /* sizeof(muster_explain_entry): set it before the call */
 	const char *instance; /* the entry's name */
@@ -170,9 +175,10 @@ typedef struct muster_explain_entry {
 	int used;             /* its answer is the result, or part of the merged result */
 	size_t inputs;        /* inputs its plugin noted: muster_explain_input_at() */
 	size_t dropped;       /* inputs noted past the limit (muster(3)), not kept */
+	int after;            /* asked after the chain ended: whether it would have matched */
 } muster_explain_entry;
 
-#define MUSTER_EXPLAIN_ENTRY_INIT { sizeof(muster_explain_entry), NULL, NULL, 0, NULL, 0, 0, 0, 0 }
+#define MUSTER_EXPLAIN_ENTRY_INIT { sizeof(muster_explain_entry), NULL, NULL, 0, NULL, 0, 0, 0, 0, 0 }
 
 MUSTER_API size_t muster_explain_entry_count(const muster_explain *explain);
 /* Fills *out (its `size` set first); MUSTER_ENOENT past the last entry. */
@@ -183,6 +189,16 @@ MUSTER_API int muster_explain_entry_at(const muster_explain *explain, size_t i,
  * a secret).  MUSTER_ENOENT past the last. */
 MUSTER_API int muster_explain_input_at(const muster_explain *explain, size_t i, size_t j,
                                        const char **name, const char **value);
+
+/*
+ * What a tryagain entry had built when it answered (plugin ABI 1.8): the
+ * members that were ready, as tasks, and those it reported not ready
+ * (muster_result_pending_at()); its source is the entry.  Kept only here,
+ * never as the chain's answer: `muster status` shows a cluster on its way
+ * up from it.  NULL for other answers, or when the entry built nothing.
+ * It lives as long as `explain`.
+ */
+MUSTER_API const muster_result *muster_explain_partial(const muster_explain *explain, size_t i);
 
 /* Which backend instance (or "a+b" for a merge) produced the result. */
 MUSTER_API const char *muster_result_source(const muster_result *result);
@@ -214,6 +230,19 @@ MUSTER_API size_t muster_result_task_count(const muster_result *result, const ch
 MUSTER_API int muster_result_job_is_dense(const muster_result *result, const char *job);
 MUSTER_API int muster_result_task_at(const muster_result *result, const char *job, size_t i,
                                      long *index, const char **address);
+
+/*
+ * Members the backend knows of but that are not ready (a pod not Running,
+ * an executor not yet registered), in the order it reported them: never
+ * tasks of the cluster.  Its job, its index (-1: not known), its name in
+ * the backend (NULL: none) and why it is not ready (NULL: not said);
+ * MUSTER_ENOENT past the last.  A merge keeps every contributor's.  Past
+ * 65536 members the rest are only counted (muster_result_pending_dropped).
+ */
+MUSTER_API size_t muster_result_pending_count(const muster_result *result);
+MUSTER_API int muster_result_pending_at(const muster_result *result, size_t i, const char **job,
+                                        long *index, const char **name, const char **why);
+MUSTER_API size_t muster_result_pending_dropped(const muster_result *result);
 
 /* The address of one task, NULL when the job or index does not exist. */
 MUSTER_API const char *muster_result_address(const muster_result *result, const char *job,
@@ -397,6 +426,77 @@ MUSTER_API int muster_launch_hostfile(char **out, const muster_result *result,
                                       const muster_launch *launch, muster_error *err);
 
 /*
+ * The network path to peers: which local interface reaches them.  Each
+ * host (a name or a numeric address) is looked up here as a connecting
+ * client would (getaddrinfo(), any family), all of them at once and within
+ * `timeout_ms`: a lookup still running then is abandoned, its thread left
+ * to end on its own, and that host reported as timed out.  The first
+ * address of each is routed by the kernel (a route lookup over rtnetlink,
+ * as `ip route get` asks), giving the interface and source address a
+ * connection to it would use.  Free with muster_netpath_free().
+ */
+typedef struct muster_netpath muster_netpath;
+
+/* One host of a probe, owned by it; fields are only ever appended. */
+typedef struct muster_netpeer {
+	const char *host;     /* as given */
+	int status;           /* MUSTER_OK; MUSTER_ENOENT: the name does not
+	                         resolve here; MUSTER_EUNAVAIL: the lookup failed
+	                         or timed out, or no route reaches the address */
+	const char *problem;  /* why, when status is not MUSTER_OK; else NULL */
+	const char *address;  /* the first address it resolved to; NULL: none */
+	size_t address_count; /* how many it resolved to */
+	const char *ifname;   /* the interface the kernel routes it through */
+	const char *source;   /* the local address a connection would use */
+	unsigned flags;       /* MUSTER_NETPEER_* */
+} muster_netpeer;
+
+/* The address is this machine's own (the kernel's route is "local"). */
+#define MUSTER_NETPEER_LOCAL 0x1u
+/* The address is a loopback one (127.0.0.0/8, ::1). */
+#define MUSTER_NETPEER_LOOPBACK 0x2u
+
+MUSTER_API int muster_netpath_probe(muster_netpath **out, const char *const *hosts, size_t n,
+                                    long timeout_ms, muster_error *err);
+MUSTER_API void muster_netpath_free(muster_netpath *path);
+MUSTER_API size_t muster_netpath_count(const muster_netpath *path);
+/* The i-th host, in the order given; NULL past the last. */
+MUSTER_API const muster_netpeer *muster_netpath_peer(const muster_netpath *path, size_t i);
+/*
+ * The one interface whose routes reach every host that is not this
+ * machine, and its source address: 0 with *ifname and *source set, or
+ * MUSTER_ENOENT (both NULL) when a host failed, the hosts are reached
+ * through different interfaces, or every host is this machine.  *why says
+ * which, in a sentence naming the hosts, either way.  Any pointer may be
+ * NULL.
+ */
+MUSTER_API int muster_netpath_interface(const muster_netpath *path, const char **ifname,
+                                        const char **source, const char **why);
+
+/*
+ * The network path of a plan's own node: the peers whose routes decide
+ * its interface (on the master's node the other nodes, at most 64 spread
+ * over the list; elsewhere the master) probed as muster_netpath_probe()
+ * does, within `timeout_ms`.  From then on muster_plan_env() adds, for
+ * pytorch, GLOO_SOCKET_IFNAME, TP_SOCKET_IFNAME, NCCL_SOCKET_IFNAME (as
+ * "=IF", NCCL's exact match) and Open MPI's OMPI_MCA_btl_tcp_if_include
+ * and OMPI_MCA_oob_tcp_if_include; for jax the NCCL and Open MPI ones:
+ * each unless this process's environment has it (an Open MPI include
+ * also when it has the matching exclude).  On the master's node, when the
+ * master's host resolves here to a loopback address, MASTER_ADDR and
+ * PET_MASTER_ADDR (jax: JAX_COORDINATOR_ADDRESS's host) become the
+ * interface's address.  Nothing is probed for a tensorflow plan, a plan
+ * without its own unit, or a configuration with choose_interface = false.
+ * Not while another thread reads the plan.  0, or MUSTER_ENOMEM.
+ */
+MUSTER_API int muster_plan_probe_network(muster_plan *plan, long timeout_ms, muster_error *err);
+/* The probe, the master's host first, then the peers; NULL before one. */
+MUSTER_API const muster_netpath *muster_plan_netpath(const muster_plan *plan);
+/* A sentence on what was chosen ("interface eth1: the kernel routes ...")
+ * or why nothing was ("no interface variable: ..."); NULL before a probe. */
+MUSTER_API const char *muster_plan_network_note(const muster_plan *plan);
+
+/*
  * The accelerators of this machine.  `sysroot` stands for "/" (its sys,
  * dev and proc are read, NVML is not used); NULL: $MUSTER_SYSROOT when set,
  * else the real machine.  NVIDIA GPUs come from the driver's /proc; NVML
@@ -498,12 +598,31 @@ MUSTER_API int muster_devices_cpus(char **out, const muster_devices *devices,
 typedef struct muster_watch muster_watch;
 typedef struct muster_change muster_change;
 
+/* What a watch tells its observer (muster_watch_options.observe). */
+enum muster_watch_event_kind {
+	MUSTER_WATCH_RESOLVED = 0,    /* the chain ran again: `seconds`, `code` */
+	MUSTER_WATCH_RECONNECTED = 1, /* an entry's watch opened its broken stream again */
+	MUSTER_WATCH_RESYNCED = 2     /* an entry's watch could not follow on and listed afresh */
+};
+typedef struct muster_watch_event {
+	size_t size;          /* sizeof(muster_watch_event) */
+	int kind;             /* enum muster_watch_event_kind */
+	const char *instance; /* the entry (RECONNECTED, RESYNCED); NULL for RESOLVED */
+	double seconds;       /* RESOLVED: how long the chain took */
+	int code;             /* RESOLVED: 0, or the code of the chain's failure */
+} muster_watch_event;
+/* Called from the watch's own threads, several at once: it must be quick,
+ * must not block, and must not call the watch.  `event` lives for the call. */
+typedef void (*muster_watch_observe_fn)(const muster_watch_event *event, void *data);
+
 typedef struct muster_watch_options {
 	size_t size;
 	long settle_ms; /* quiet time before a change is delivered; 0: at once */
+	muster_watch_observe_fn observe; /* NULL: nobody observes */
+	void *observe_data;
 } muster_watch_options;
 
-#define MUSTER_WATCH_OPTIONS_INIT { sizeof(muster_watch_options), 100 }
+#define MUSTER_WATCH_OPTIONS_INIT { sizeof(muster_watch_options), 100, NULL, NULL }
 
 /* Starts watching the context's chain and config file.  The context must
  * outlive the watch; the first change delivered is the current result,
