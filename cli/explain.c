@@ -62,18 +62,24 @@ static void print_input(const char *name, const char *value)
 	line_end();
 }
 
-static void print_entry(const muster_explain *x, size_t i, const muster_explain_entry *e)
+/* Record entry `k`, the chain's entry `pos`. */
+static void print_entry(const muster_explain *x, size_t k, size_t pos,
+                        const muster_explain_entry *e)
 {
 	const char *name, *value;
 
 	line_start();
-	fprintf(stderr, "%zu ", i + 1);
+	fprintf(stderr, "%zu ", pos + 1);
 	escaped(e->instance);
 	fputs(" (", stderr);
 	escaped(e->plugin);
-	fprintf(stderr, "): %s, %ld ms", answer_name(e->code), e->ms);
+	fprintf(stderr, ")%s: %s, %ld ms", e->after ? ", asked after the chain ended" : "",
+	        answer_name(e->code), e->ms);
 	if (e->code == MUSTER_OK)
-		fputs(e->used ? ": answered" : ": not used (on_success = continue)", stderr);
+		fputs(e->after  ? ": would have answered"
+		      : e->used ? ": answered"
+		                : ": not used (on_success = continue)",
+		      stderr);
 	else if (e->reason != NULL) {
 		/* The core's reason for an entry that MUSTER_NO_DETECT turned off
 		 * (muster(3)): say what it means. */
@@ -82,7 +88,7 @@ static void print_entry(const muster_explain *x, size_t i, const muster_explain_
 		escaped(e->reason);
 	}
 	line_end();
-	for (size_t j = 0; muster_explain_input_at(x, i, j, &name, &value) == 0; j++)
+	for (size_t j = 0; muster_explain_input_at(x, k, j, &name, &value) == 0; j++)
 		print_input(name, value);
 	if (e->dropped > 0) {
 		line_start();
@@ -110,37 +116,57 @@ static void print_head(const muster_ctx *ctx)
 	line_end();
 }
 
-/* The entries after the last one run. */
-static void print_not_run(const muster_ctx *ctx, size_t from)
+/* The record keeps chain order (the entries run, then the detectors asked
+ * after), and entry names are unique: one walk pairs each chain entry
+ * with its record, if any.  1 with *e filled and *k past it, else 0. */
+static int recorded(const muster_explain *x, size_t *k, const char *instance,
+                    muster_explain_entry *e)
 {
-	size_t n = muster_ctx_entry_count(ctx);
+	muster_explain_entry init = MUSTER_EXPLAIN_ENTRY_INIT;
 
-	if (from >= n)
-		return;
-	line_start();
-	fputs("not run:", stderr);
-	for (size_t i = from; i < n; i++) {
+	*e = init;
+	if (muster_explain_entry_at(x, *k, e) != 0 || strcmp(e->instance, instance) != 0)
+		return 0;
+	++*k;
+	return 1;
+}
+
+/* Each entry the chain has: its record in chain order (`not_run` 0), or
+ * the names of those without one on one line (`not_run` 1). */
+static void walk_chain(const muster_ctx *ctx, const muster_explain *x, int not_run)
+{
+	size_t n = muster_ctx_entry_count(ctx), k = 0, missing = 0;
+
+	for (size_t i = 0; i < n; i++) {
 		muster_entry_info info;
+		muster_explain_entry e;
+		size_t at = k;
+
 		memset(&info, 0, sizeof(info));
 		if (muster_ctx_entry_info(ctx, i, &info) != 0)
 			continue;
-		fputs(i > from ? ", " : " ", stderr);
-		escaped(info.instance);
+		if (recorded(x, &k, info.instance, &e)) {
+			if (!not_run)
+				print_entry(x, at, i, &e);
+		} else if (not_run) {
+			if (missing++ == 0) {
+				line_start();
+				fputs("not run: ", stderr);
+			} else {
+				fputs(", ", stderr);
+			}
+			escaped(info.instance);
+		}
 	}
-	line_end();
+	if (missing > 0)
+		line_end();
 }
 
 static void print_explain(const muster_ctx *ctx, const muster_explain *x, const muster_result *res)
 {
-	size_t n = muster_explain_entry_count(x);
-
 	print_head(ctx);
-	for (size_t i = 0; i < n; i++) {
-		muster_explain_entry e = MUSTER_EXPLAIN_ENTRY_INIT;
-		if (muster_explain_entry_at(x, i, &e) == 0)
-			print_entry(x, i, &e);
-	}
-	print_not_run(ctx, n);
+	walk_chain(ctx, x, 0);
+	walk_chain(ctx, x, 1);
 	line_start();
 	if (res != NULL) {
 		fputs("answer: ", stderr);

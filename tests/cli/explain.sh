@@ -38,12 +38,17 @@ expect_explain() {
 TF_CONFIG=$tf run -c "$c" resolve --explain
 expect_status 0 "resolve --explain, TF_CONFIG set"
 expect_json "$tf" "... stdout is the answer, as without --explain"
-expect_explain "... the entry that answered, TF_CONFIG and its value, the entries not run" \
+expect_explain "... the entry that answered, TF_CONFIG and its value; the detector after it asked for the record; the entries not run" \
 "configuration $c; MUSTER_NO_DETECT is not set
 1 tf_config (tf_config): success, N ms: answered
     TF_CONFIG = $tf
-not run: secret, fallback, later
+2 secret (tf_config), asked after the chain ended: notfound, N ms: MY_API_TOKEN is not set
+    MY_API_TOKEN is not set
+not run: fallback, later
 answer: tf_config"
+MY_API_TOKEN=$tf TF_CONFIG=$tf run -c "$c" resolve --explain
+expect_err_match "^muster: explain: 2 secret \(tf_config\), asked after the chain ended: success, [0-9]+ ms: would have answered$" \
+	"... a detector after the answer that matches too would have answered"
 
 # A failing entry before the one that answers; the second reads a variable
 # whose name looks secret: its value is redacted.
