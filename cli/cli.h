@@ -142,6 +142,13 @@ int cli_fail(int code, const muster_error *err);
 /* log.c */
 void cli_log(int level, const char *message, void *data);
 void cli_options(muster_options *opts, const struct cli_global *g);
+/* A line of the program's own at `level`, shown as the library's messages
+ * are (-q: none, -v: info too); locked against other threads' lines. */
+void cli_say(const struct cli_global *g, int level, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
 /* A warning of the program's own, unless -q. */
 void cli_warn(const struct cli_global *g, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -155,6 +162,9 @@ int cli_open(muster_ctx **ctx, const struct cli_global *g);
 /* ... with MUSTER_CTX_* flags. */
 int cli_open_flags(muster_ctx **ctx, const struct cli_global *g, unsigned flags);
 int cli_open_resolve(muster_ctx **ctx, muster_result **res, const struct cli_global *g);
+/* explain.c: ... and print on stderr why the chain answered as it did
+ * (--explain), also when it failed. */
+int cli_open_resolve_explain(muster_ctx **ctx, muster_result **res, const struct cli_global *g);
 
 /* What a command asks of the result: a task (type NULL, id -1 when not
  * given), an rpc layer (NULL when not given) and format flags. */

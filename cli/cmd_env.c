@@ -1,5 +1,6 @@
 /* muster env --for FRAMEWORK [--task TYPE:ID] [--jobs J,...]
- *            [--nproc-per-node N|gpu] [--format sh|json|dotenv] [--no-ifname] */
+ *            [--nproc-per-node N|gpu] [--format sh|json|dotenv] [--no-ifname]
+ *            [--explain] */
 #include <config.h>
 
 #include <getopt.h>
@@ -64,6 +65,7 @@ int cmd_env(const struct cli_global *g, int argc, char **argv)
 		CLI_LAUNCH_LONGOPTS,
 		{ "format", required_argument, NULL, 'f' },
 		{ "no-ifname", no_argument, NULL, CLI_OPT_NO_IFNAME },
+		{ "explain", no_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -74,7 +76,7 @@ int cmd_env(const struct cli_global *g, int argc, char **argv)
 	muster_result *res;
 	muster_plan *plan = NULL;
 	char **env = NULL;
-	int c, rc;
+	int c, rc, explain = 0;
 
 	cli_launch_init(&cl, "env");
 	cli_getopt_reset();
@@ -96,6 +98,9 @@ int cmd_env(const struct cli_global *g, int argc, char **argv)
 		case CLI_OPT_NO_IFNAME:
 			cl.no_ifname = 1;
 			break;
+		case 'e':
+			explain = 1;
+			break;
 		case 'h':
 			return cli_command_usage(cli_find_command("env"), 0);
 		default:
@@ -105,7 +110,8 @@ int cmd_env(const struct cli_global *g, int argc, char **argv)
 	if (optind < argc)
 		return cli_usage_error("env: unexpected argument '%s'", argv[optind]);
 	if ((rc = cli_launch_finish(&cl, "tensorflow pytorch jax")) != 0 ||
-	    (rc = cli_open_resolve(&ctx, &res, g)) != 0) {
+	    (rc = explain ? cli_open_resolve_explain(&ctx, &res, g)
+	                  : cli_open_resolve(&ctx, &res, g)) != 0) {
 		cli_launch_free(&cl);
 		return rc;
 	}

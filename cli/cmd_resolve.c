@@ -1,5 +1,5 @@
-/* muster resolve [--format json|tf_config|text]
- * muster resolve --exec [--] COMMAND [ARGS...] */
+/* muster resolve [--explain] [--format json|tf_config|text]
+ * muster resolve [--explain] --exec [--] COMMAND [ARGS...] */
 #include <config.h>
 
 #include <errno.h>
@@ -161,11 +161,12 @@ int cmd_resolve(const struct cli_global *g, int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "exec", no_argument, NULL, 'x' },
+		{ "explain", no_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	enum format format = FORMAT_JSON;
-	int exec = 0, have_format = 0;
+	int exec = 0, have_format = 0, explain = 0;
 	muster_error err = { 0, "" };
 	muster_ctx *ctx;
 	muster_result *res;
@@ -190,6 +191,9 @@ int cmd_resolve(const struct cli_global *g, int argc, char **argv)
 		case 'x':
 			exec = 1;
 			break;
+		case 'e':
+			explain = 1;
+			break;
 		case 'h':
 			return cli_command_usage(cli_find_command("resolve"), 0);
 		default:
@@ -203,7 +207,7 @@ int cmd_resolve(const struct cli_global *g, int argc, char **argv)
 	if (!exec && optind < argc)
 		return cli_usage_error("resolve: unexpected argument '%s'", argv[optind]);
 
-	rc = cli_open_resolve(&ctx, &res, g);
+	rc = explain ? cli_open_resolve_explain(&ctx, &res, g) : cli_open_resolve(&ctx, &res, g);
 	if (rc != 0)
 		return rc;
 	if (exec) {

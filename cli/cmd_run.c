@@ -1,7 +1,7 @@
 /* muster run --for FRAMEWORK [--task TYPE:ID] [--jobs J,...]
  *            [--nproc-per-node N|gpu] [--gpus-per-proc K]
  *            [--numa-binding node|socket|exclusive] [--tee-prefix] [--no-ifname]
- *            [--doctor] [--allow-nested]
+ *            [--doctor] [--allow-nested] [--master-timeout S] [--wait-master]
  *            [--elastic [--min-nodes A] [--max-nodes B] [--settle-ms N]]
  *            [--] COMMAND [ARGS...] */
 #include <config.h>
@@ -16,6 +16,7 @@
 
 #include "doctor.h"
 #include "run.h"
+#include "run_ready.h"
 
 /* One process: become it, with no launcher left behind. */
 static int exec_one(struct run_plan *p)
@@ -38,7 +39,7 @@ static int exec_one(struct run_plan *p)
 }
 
 static int launch(const struct cli_global *g, struct cli_launch *cl, long gpus_per_proc,
-                  int numa, int tee, char **argv)
+                  int numa, int tee, const struct run_ready *ready, char **argv)
 {
 	struct run_plan p = { NULL, 0, argv, tee, NULL, g->verbosity < 0, numa, g->verbosity > 0, 0 };
 	muster_plan *plan = NULL;
@@ -60,6 +61,9 @@ static int launch(const struct cli_global *g, struct cli_launch *cl, long gpus_p
 			p.w[i].out[0] = p.w[i].out[1] = p.w[i].err[0] = p.w[i].err[1] = -1;
 		rc = run_build_env(&p, plan, cl->command, gpus_per_proc, NULL);
 	}
+	/* The master first, so that the doctor's checks find it there. */
+	if (rc == 0)
+		rc = run_wait_master(g, ready, plan);
 	if (rc == 0 && cl->doctor)
 		rc = doctor_run(p.res, plan, DOCTOR_DEFAULT_TIMEOUT_MS, 0, stderr, g->verbosity >= 1);
 	muster_plan_free(plan);
@@ -133,6 +137,7 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		CLI_LAUNCH_LONGOPTS,
+		RUN_READY_LONGOPTS,
 		{ "gpus-per-proc", required_argument, NULL, 'G' },
 		{ "tee-prefix", no_argument, NULL, 'T' },
 		{ "numa-binding", required_argument, NULL, 'N' },
@@ -150,14 +155,21 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 	 * within a second of each other restart them once. */
 	struct run_elastic_opts eo = { 1, LONG_MAX, 1000 };
 	struct cli_launch cl;
+	struct run_ready ready;
 	long gpus_per_proc = 0;
 	int tee = 0, elastic = 0, given = 0, numa = 0, nested = 0, c, rc;
 
 	cli_launch_init(&cl, "run");
+	run_ready_init(&ready);
 	cli_getopt_reset();
 	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
 		if (cli_launch_option(&cl, c, optarg) == 0)
 			continue;
+		if ((rc = run_ready_option(&ready, c, optarg)) >= 0) {
+			if (rc != 0)
+				return rc;
+			continue;
+		}
 		switch (c) {
 		case 'G':
 			gpus_per_proc = cli_parse_count(optarg, 65536);
@@ -213,9 +225,10 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 	}
 	if ((rc = cli_launch_finish(&cl, "tensorflow pytorch jax")) == 0 &&
 	    (rc = check_elastic(elastic, given, &eo, cl.l.framework)) == 0 &&
-	    (rc = check_doctor(elastic, cl.doctor)) == 0)
+	    (rc = check_doctor(elastic, cl.doctor)) == 0 &&
+	    (rc = run_ready_check(&ready, elastic, cl.l.framework)) == 0)
 		rc = elastic ? run_elastic(g, &cl, &eo, gpus_per_proc, numa, tee, argv + optind)
-		             : launch(g, &cl, gpus_per_proc, numa, tee, argv + optind);
+		             : launch(g, &cl, gpus_per_proc, numa, tee, &ready, argv + optind);
 	cli_launch_free(&cl);
 	return out_finish(rc);
 }

@@ -8,6 +8,7 @@ cli_muster_SOURCES = \
 	cli/exitcode.c \
 	cli/log.c \
 	cli/session.c \
+	cli/explain.c \
 	cli/task.c \
 	cli/out.c \
 	cli/table.c cli/table.h \
@@ -31,6 +32,8 @@ cli_muster_SOURCES = \
 	cli/run_supervise.c \
 	cli/run_node.c \
 	cli/run_elastic.c \
+	cli/run_ready.h cli/run_ready.c \
+	cli/run_lookup.c \
 	cli/cmd_run.c \
 	cli/doctor.h cli/doctor_report.c cli/doctor_launch.c cli/doctor_net.c \
 	cli/doctor_port.c cli/doctor_proxy.c cli/noproxy.c cli/noproxy.h cli/cmd_doctor.c \
@@ -55,6 +58,7 @@ shell_tests += tests/cli/logging.sh
 shell_tests += tests/cli/silent.sh
 shell_tests += tests/cli/default-conf.sh
 shell_tests += tests/cli/addresses.sh
+shell_tests += tests/cli/explain.sh
 shell_tests += tests/watch/config.sh
 shell_tests += tests/watch/overflow.sh
 shell_tests += tests/cli/status.sh
@@ -62,6 +66,7 @@ shell_tests += tests/watch/metrics.sh
 shell_tests += tests/launch/elastic.sh
 shell_tests += tests/cli/doctor.sh
 shell_tests += tests/net/doctor.sh
+shell_tests += tests/launch/ready.sh
 shell_tests += tests/launch/topo.sh
 shell_tests += tests/launch/numa-binding.sh
 shell_tests += tests/net/env.sh

@@ -52,15 +52,30 @@ void cli_options(muster_options *opts, const struct cli_global *g)
 	opts->log_data = NULL;
 }
 
-void cli_warn(const struct cli_global *g, const char *fmt, ...)
+static void say_v(const struct cli_global *g, int level, const char *fmt, va_list ap)
 {
 	char message[1024];
+
+	if (g->verbosity < 0 || (level >= MUSTER_LOG_INFO && g->verbosity < 1))
+		return;
+	vsnprintf(message, sizeof message, fmt, ap);
+	cli_log(level, message, NULL);
+}
+
+void cli_say(const struct cli_global *g, int level, const char *fmt, ...)
+{
 	va_list ap;
 
-	if (g->verbosity < 0)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(message, sizeof message, fmt, ap);
+	say_v(g, level, fmt, ap);
 	va_end(ap);
-	cli_log(MUSTER_LOG_WARNING, message, NULL);
+}
+
+void cli_warn(const struct cli_global *g, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say_v(g, MUSTER_LOG_WARNING, fmt, ap);
+	va_end(ap);
 }

@@ -13,7 +13,8 @@
 #include "cli.h"
 
 const struct cli_command cli_commands[] = {
-	{ "resolve", "resolve [--format json|tf_config|text] | --exec [--] COMMAND [ARGS...]",
+	{ "resolve",
+	  "resolve [--explain] [--format json|tf_config|text | --exec [--] COMMAND [ARGS...]]",
 	  "resolve the cluster and print it, or run COMMAND with it",
 	  "  --format FORMAT  json (default): the whole result as JSON;\n"
 	  "                   tf_config: the TF_CONFIG of this process's own task;\n"
@@ -25,6 +26,9 @@ const struct cli_command cli_commands[] = {
 	  "                   reserved a port, MUSTER_RESERVED_PORT and TENSORFLOW_PORT set;\n"
 	  "                   the port is held until right before COMMAND starts.\n"
 	  "                   Exit status 127: COMMAND not found; 126: cannot run it\n"
+	  "  --explain        also print on stderr what each entry of the chain\n"
+	  "                   answered and the variables and files that decided,\n"
+	  "                   secrets redacted (see muster(1))\n"
 	  "  -h, --help       print this help and exit\n",
 	  cmd_resolve },
 	{ "status", "status [--format table|json] [--watch [--settle-ms N]]",
@@ -83,7 +87,7 @@ const struct cli_command cli_commands[] = {
 	  cmd_tf_config },
 	{ "env",
 	  "env --for FRAMEWORK [--task TYPE:ID] [--jobs J,...] [--nproc-per-node N|gpu]\n"
-	  "              [--format sh|json|dotenv] [--no-ifname]",
+	  "              [--format sh|json|dotenv] [--no-ifname] [--explain]",
 	  "print the environment a framework's process reads",
 	  "  --for FRAMEWORK          tensorflow (TF_CONFIG), pytorch (MASTER_ADDR,\n"
 	  "                           MASTER_PORT, WORLD_SIZE, RANK, LOCAL_RANK,\n"
@@ -103,6 +107,8 @@ const struct cli_command cli_commands[] = {
 	  "  --no-ifname              leave out the interface variables (GLOO_,\n"
 	  "                           NCCL_, TP_SOCKET_IFNAME, Open MPI's if_include)\n"
 	  "                           and keep a loopback master address\n"
+	  "  --explain                print on stderr why the chain answered as it\n"
+	  "                           did, as resolve --explain\n"
 	  "  -h, --help               print this help and exit\n"
 	  "The master task (chief, else master, else the first training job's task\n"
 	  "0) holds rank 0; ranks count each task's processes in turn.  Where a\n"
@@ -128,6 +134,7 @@ const struct cli_command cli_commands[] = {
 	  "run --for FRAMEWORK [--task TYPE:ID] [--jobs J,...] [--nproc-per-node N|gpu]\n"
 	  "              [--gpus-per-proc K] [--numa-binding node|socket|exclusive]\n"
 	  "              [--tee-prefix] [--no-ifname] [--doctor] [--allow-nested]\n"
+	  "              [--master-timeout S] [--wait-master]\n"
 	  "              [--elastic [--min-nodes A] [--max-nodes B] [--settle-ms N]]\n"
 	  "              [--] COMMAND [ARGS...]",
 	  "start this node's worker processes of a training job",
@@ -152,6 +159,10 @@ const struct cli_command cli_commands[] = {
 	  "                           on a problem, print them and exit 6\n"
 	  "  --allow-nested           run even inside a torchrun worker (refused\n"
 	  "                           otherwise: processes under each of torchrun's)\n"
+	  "  --master-timeout S       on a node other than the master's, wait up to S\n"
+	  "                           seconds (default 300, at most 86400; 0: do not\n"
+	  "                           wait) for the master's name to resolve\n"
+	  "  --wait-master            ... and for its port to accept a connection\n"
 	  "  --elastic                follow the cluster (pytorch, jax): restart the\n"
 	  "                           workers with new ranks when this node's launch\n"
 	  "                           changes\n"
@@ -167,7 +178,8 @@ const struct cli_command cli_commands[] = {
 	  "the others SIGTERM, SIGKILL 10 s later, and exits with the first failure's\n"
 	  "status (128+N for signal N).  Nothing the workers start outlives the run,\n"
 	  "even a SIGKILL of muster run (see muster(1), the keeper).  Exit status\n"
-	  "127: COMMAND not found; 126: cannot run it.  --elastic restarts workers by\n"
+	  "127: COMMAND not found; 126: cannot run it; 3: the master was not ready\n"
+	  "within --master-timeout.  --elastic restarts workers by\n"
 	  "SIGTERM to their process group, SIGKILL 10 s later, and gives the new ones\n"
 	  "TORCHELASTIC_RESTART_COUNT and MUSTER_RESTART_COUNT.\n",
 	  cmd_run },

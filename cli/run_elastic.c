@@ -6,7 +6,6 @@
  * count.  Below --min-nodes, or past --max-nodes, the node waits. */
 #include <config.h>
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,26 +23,6 @@ struct elastic {
 	char note[640];    /* why the node waits, as printed last */
 	long generations;  /* started so far */
 };
-
-/* A line on stderr at `level`, shown as the library's messages are (-q:
- * none, -v: info too); locked against the watch thread's lines. */
-static void say(const struct cli_global *g, int level, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 3, 4)))
-#endif
-	;
-static void say(const struct cli_global *g, int level, const char *fmt, ...)
-{
-	char message[1024];
-	va_list ap;
-
-	if (g->verbosity < 0 || (level >= MUSTER_LOG_INFO && g->verbosity < 1))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(message, sizeof(message), fmt, ap);
-	va_end(ap);
-	cli_log(level, message, NULL);
-}
 
 static void end_generation(struct elastic *e)
 {
@@ -71,7 +50,7 @@ static int start_generation(struct elastic *e, struct node_launch *n)
 	set[k] = NULL;
 	const char *note = muster_plan_note(n->plan);
 	if (note != NULL && e->generations == 0)
-		say(e->g, MUSTER_LOG_NOTICE, "run: %s", note);
+		cli_say(e->g, MUSTER_LOG_NOTICE, "run: %s", note);
 	/* A node's process count may change with the cluster (its GPUs). */
 	long nproc = muster_plan_nproc(n->plan);
 	if (nproc != e->plan.n) {
@@ -117,20 +96,20 @@ static int on_change(struct elastic *e, muster_watch *w)
 		return 0;
 	rc = run_node_decide(&n, muster_change_result(c), e->cl, e->o->min_nodes, e->o->max_nodes);
 	if (rc == 0 && n.part == NODE_TRAINS && e->key && strcmp(n.key, e->key) == 0) {
-		say(e->g, MUSTER_LOG_INFO, "run: the cluster changed, this node's launch did not: "
+		cli_say(e->g, MUSTER_LOG_INFO, "run: the cluster changed, this node's launch did not: "
 		    "the workers keep running");
 	} else if (rc == 0) {
 		if (e->key) {
-			say(e->g, MUSTER_LOG_NOTICE, "run: the launch changed: stopping the workers "
+			cli_say(e->g, MUSTER_LOG_NOTICE, "run: the launch changed: stopping the workers "
 			    "(SIGTERM, SIGKILL %d s later)", RUN_GRACE_S);
 			end_generation(e);
 		}
 		if (n.part != NODE_TRAINS && strcmp(n.note, e->note) != 0) {
-			say(e->g, MUSTER_LOG_NOTICE, "run: %s", n.note);
+			cli_say(e->g, MUSTER_LOG_NOTICE, "run: %s", n.note);
 			snprintf(e->note, sizeof(e->note), "%s", n.note);
 		} else if (n.part == NODE_TRAINS && !e->sup.signalled) {
 			e->note[0] = '\0';
-			say(e->g, MUSTER_LOG_NOTICE, "run: %ld node%s train, this one is node %ld: "
+			cli_say(e->g, MUSTER_LOG_NOTICE, "run: %ld node%s train, this one is node %ld: "
 			    "starting the workers (restart %ld)", n.trained, n.trained == 1 ? "" : "s",
 			    n.group_rank, e->generations);
 			rc = start_generation(e, &n);

@@ -26,6 +26,7 @@
 
 #include "tf_config.h"
 #include "../common/filewatch.h"
+#include "lib/env.h"
 
 static void conf_free(struct tfc_conf *conf)
 {
@@ -95,7 +96,11 @@ static muster_status tfc_resolve(void *state, const muster_host *host, muster_ca
 	run.src = conf->file != NULL ? conf->file : conf->variable;
 
 	st = tfc_read_input(&run, &text, &len);
-	muster_plugin_note_input(host, call, run.src, text); /* for muster resolve --explain */
+	/* For muster resolve --explain: what was read, else the variable as it
+	 * is set (an empty one is set). */
+	muster_plugin_note_input(host, call, run.src,
+	                         text != NULL || conf->file != NULL ? text
+	                                                            : env_get(conf->variable));
 	if (st == MUSTER_STATUS_SUCCESS)
 		st = tfc_parse(&run, text, len, &doc);
 	free(text); /* the tree has copies of its strings */

@@ -38,6 +38,9 @@ t muster hostfile --for ""
 t muster run --for p
 t muster hostfile --nproc-per-node ""
 t muster env --jobs ""
+t muster run --master-timeout ""
+t muster run --wa
+t muster env --ex
 ' sh "$lib" "$MUSTER_TEST_SRCDIR/completion/muster" 2>&1)
 # Every command of `muster --help`, none twice.
 commands=$("$MUSTER_BIN" --help | sed -n '/^Commands:/,/^$/s/^  \([a-z][a-z-]*\).*/\1/p' | tr '\n' ' ')
@@ -59,7 +62,7 @@ for list in "$(formats env)" "$(formats resolve)" "$(formats watch)" "$(formats 
 done
 want="muster |${commands% }
 muster re|$(printf '%s\n' $commands | grep '^re' | tr '\n' ' ' | sed 's/ $//')
-muster -c x resolve --|--format --exec --help
+muster -c x resolve --|--format --exec --explain --help
 muster tf-config --s|--sparse
 muster resolve --format t|tf_config text
 muster --ver|--verbose --version
@@ -77,7 +80,10 @@ muster -q run --for |$(frameworks run -- true)
 muster hostfile --for |$(frameworks hostfile)
 muster run --for p|pytorch
 muster hostfile --nproc-per-node |gpu
-muster env --jobs |"
+muster env --jobs |
+muster run --master-timeout |
+muster run --wa|--wait-master
+muster env --ex|--explain"
 printf '%s\n' "$want" | while IFS='|' read -r words completions; do
 	got=$(printf '%s\n' "$out" | grep -F -x -m1 "$words|$completions")
 	if [ -n "$got" ]; then

@@ -154,9 +154,12 @@ check_eq "no job id: the master task's own port" \
 
 # muster run --nproc-per-node 2 on every task of S5: ten processes, ranks
 # 0..9 once each, and on each host local ranks 0..LOCAL_WORLD_SIZE-1 once.
+# (Its hosts are names of the test's: --master-timeout 0, or the tasks
+# off the master's host would wait for its name to resolve.)
 : >"$tmp/all"
 for r in 0 1 2 3 4; do
-	run -c "$tmp/s5.conf" run --for pytorch --task "worker:$r" --nproc-per-node 2 -- \
+	run -c "$tmp/s5.conf" run --for pytorch --task "worker:$r" --nproc-per-node 2 \
+		--master-timeout 0 -- \
 		sh -c 'echo "$RANK $LOCAL_RANK $NODE_RANK $LOCAL_WORLD_SIZE $WORLD_SIZE"'
 	cat "$tmp/out" >>"$tmp/all"
 done
@@ -178,7 +181,7 @@ chain = ( { plugin = "static"; config = { jobs = { worker = (
 CONF
 for t in 0 1; do
 	MUSTER_SYSROOT=$tmp/nogpu run -c "$tmp/het.conf" run --for pytorch --task "worker:$t" \
-		--nproc-per-node gpu -- sh -c 'echo "$RANK $WORLD_SIZE $LOCAL_WORLD_SIZE ${PET_NNODES-none}"'
+		--nproc-per-node gpu --master-timeout 0 -- sh -c 'echo "$RANK $WORLD_SIZE $LOCAL_WORLD_SIZE ${PET_NNODES-none}"'
 	sort "$tmp/out" >"$tmp/het$t"
 done
 check_eq "--nproc-per-node gpu, 3 and 2 GPUs: the 3-GPU node's ranks" "$(cat "$tmp/het0")" \

@@ -295,9 +295,11 @@ expect_out_has "muster env exports the node's GPU ids" 'CUDA_VISIBLE_DEVICES=4,5
 slurm "$plain" SLURM_PROCID=3 $step2 SLURM_GPUS_ON_NODE=4 CUDA_VISIBLE_DEVICES=4,5,6,7 -- \
 	env --for tensorflow --format dotenv
 expect_out_has "... for TensorFlow too" 'CUDA_VISIBLE_DEVICES=6,7'
+# (Node g1 is a name of the test's: --master-timeout 0, or node 2 would
+# wait for it to resolve.)
 # shellcheck disable=SC2086
 slurm "$plain" SLURM_PROCID=2 $step2 SLURM_GPUS_ON_NODE=4 CUDA_VISIBLE_DEVICES=4,5,6,7 -- \
-	run --for jax --nproc-per-node 2 -- sh -c 'echo "$JAX_PROCESS_ID:$CUDA_VISIBLE_DEVICES"'
+	run --for jax --nproc-per-node 2 --master-timeout 0 -- sh -c 'echo "$JAX_PROCESS_ID:$CUDA_VISIBLE_DEVICES"'
 check_eq "muster run: each process of the node sees the node's GPUs" "$(sort "$tmp/out" | tr '\n' ' ')" \
 	"4:4,5,6,7 5:4,5,6,7 "
 # shellcheck disable=SC2086
