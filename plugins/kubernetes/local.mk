@@ -22,6 +22,8 @@ plugins_kubernetes_kubernetes_la_SOURCES = \
 	plugins/kubernetes/order.c \
 	plugins/kubernetes/watch.c \
 	plugins/kubernetes/build.c \
+	plugins/kubernetes/indexed.c \
+	plugins/kubernetes/jobspec.c \
 	plugins/kubernetes/util.c
 plugins_kubernetes_kubernetes_la_CPPFLAGS = $(AM_CPPFLAGS) $(LIBCURL_CFLAGS) $(YAML_CFLAGS) \
 	$(SIMDJSON_CFLAGS) $(CJSON_CFLAGS) $(LIBDEFLATE_CFLAGS)
@@ -64,6 +66,7 @@ shell_tests += tests/kubernetes/pods.sh
 shell_tests += tests/kubernetes/kubeconfig.sh
 shell_tests += tests/kubernetes/addresses.sh
 shell_tests += tests/kubernetes/watch.sh
+shell_tests += tests/kubernetes/indexed.sh
 EXTRA_DIST += \
 	tests/kubernetes/lib.sh \
 	tests/kubernetes/fake_apiserver.py \
@@ -75,6 +78,7 @@ EXTRA_DIST += \
 # starts, runs and stops one (CI).
 shell_tests += tests/kubernetes-integration/integration.sh
 shell_tests += tests/kubernetes-integration/watch.sh
+shell_tests += tests/kubernetes-integration/indexed.sh
 EXTRA_DIST += \
 	tests/kubernetes-integration/api.sh \
 	tests/kubernetes-integration/kint.py \
