@@ -18,6 +18,7 @@ set -u
 KINT_HERE=$MUSTER_TEST_SRCDIR/tests/kubernetes-integration
 . "$KINT_HERE/api.sh"
 . "$MUSTER_TEST_SRCDIR/tests/lib/tap.sh"
+. "$MUSTER_TEST_SRCDIR/tests/watch/lib.sh"
 if [ "${MUSTER_KINT_REQUIRE:-0}" = 1 ]; then
 	skip_all() { bail_out "$1"; }
 fi
@@ -74,7 +75,10 @@ job() {
 # account's token, CA and namespace where the kubelet mounts them, the
 # container's environment (JOB_COMPLETION_INDEX as the kubelet resolves
 # it) and the in-cluster variables; VARs added or replacing.  Sets
-# status, $tmp/out, $tmp/err.
+# status, $tmp/out, $tmp/err; with in_pod_bg=1 it runs in the background
+# instead, appending to $tmp/lines and $tmp/werr (watch_start's files),
+# its pid in $pid.
+in_pod_bg=0
 in_pod() {
 	podfile=$tmp/pod.$1
 	sa=$tmp/sa.$2
@@ -83,7 +87,7 @@ in_pod() {
 	host=$(head -n 1 "$tmp/podenv")
 	set -- $(tail -n +2 "$tmp/podenv") "$@"
 	status=0
-	unshare -u -m sh -c '
+	set -- unshare -u -m sh -c '
 		hostname "$1" || exit 70
 		mount -t tmpfs tmpfs /run || exit 70
 		d=/run/secrets/kubernetes.io/serviceaccount
@@ -96,7 +100,12 @@ in_pod() {
 		sh "$host" "$sa" PATH="$PATH" MUSTER_PLUGIN_PATH="$MUSTER_PLUGIN_PATH" \
 		ASAN_OPTIONS="${ASAN_OPTIONS:-}" UBSAN_OPTIONS="${UBSAN_OPTIONS:-}" \
 		HOSTNAME="$host" KUBERNETES_SERVICE_HOST=127.0.0.1 KUBERNETES_SERVICE_PORT="$API_PORT" \
-		"$@" >"$tmp/out" 2>"$tmp/err" || status=$?
+		"$@"
+	if [ "$in_pod_bg" = 1 ]; then
+		watch_start "$@"
+		return
+	fi
+	"$@" >"$tmp/out" 2>"$tmp/err" || status=$?
 	no_sanitizer_report "muster in pod $podfile"
 }
 
@@ -164,6 +173,24 @@ in_pod train-3 trainer -- resolve
 expect_status 0 "Indexed Job of 4: resolve"
 expect_out_match '"train-3.train-svc:2222"\]\},"task":\{"type":"worker","index":3\},"rpc_layer":"grpc"\}$' \
 	"Indexed Job of 4: four members, no accelerators when the template asks none"
+
+# muster watch: the plugin's watch reads the Job again and reports a
+# change (the Job made again with another size).
+in_pod_bg=1 in_pod train-1 trainer -- -v watch --settle-ms 100
+in_pod_bg=0
+cleanup() { [ -z "${pid:-}" ] || kill "$pid" 2>/dev/null || true; }
+await 1 "watch: the first line" 30
+line_is 1 "len(c['cluster']['worker'])==4 and c['task']=={'type':'worker','index':1}" \
+	"watch: the first line has the Job's four members"
+job train --completions 2 --subdomain train-svc
+await 2 "watch: the Job made again with 2 pods is reported" 30
+line_is 2 "len(c['cluster']['worker'])==2 and len(c['removed'])==2" "watch: two members removed"
+kill "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+pid=
+check_eq "watch: the plugin's own watch ran (no polling)" \
+	"$(grep -c 'watch ended' "$tmp/werr")" 0
+job train --completions 3 --subdomain train-svc --gpus 2
 
 # ------------------------------------------------ 2. what is wrong, said
 in_pod train-1 plain -- resolve
