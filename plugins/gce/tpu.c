@@ -25,7 +25,7 @@
  * from tpu-env; with a coordinator, worker w of slice s is task s × (the
  * slice's workers) + w, slice 0's first worker is the coordinator's host
  * and the other slices' hosts, which this slice's metadata does not give,
- * are placeholders under .invalid ("tpu-slice-<s>-host-<w>.invalid").
+ * are placeholders under .invalid ("tpu-slice-<s>-host-<w>.unknown.invalid").
  *
  * Accelerators: TPU chips a worker has, from CHIPS_PER_HOST_BOUNDS (the
  * environment's TPU_CHIPS_PER_HOST_BOUNDS first, as libtpu reads it),
@@ -357,7 +357,7 @@ static muster_status build(struct gce_run *run, char *const *hosts, size_t worke
 		else if (slice == 0 && w == 0)
 			snprintf(host, sizeof(host), "%s", m->coordinator);
 		else
-			snprintf(host, sizeof(host), "tpu-slice-%ld-host-%ld.invalid", slice, w);
+			snprintf(host, sizeof(host), "tpu-slice-%ld-host-%ld.unknown.invalid", slice, w);
 		if (strchr(host, ':') != NULL)
 			snprintf(address, sizeof(address), "[%s]:%ld", host, port);
 		else

@@ -83,7 +83,7 @@ attrs agent-worker-number=1 accelerator-type=v5p-16 "tpu-env=$ms_env" \
 	worker-network-endpoints=ms-s1-w-0,ms-s1-w-1
 run_muster "$vm" resolve --format text
 expect "multislice: 2 slices of 2 workers, this one 1 of slice 1" 0 "worker 0 ms-s0-w-0:8482 TPU=4
-worker 1 tpu-slice-0-host-1.invalid:8482 TPU=4
+worker 1 tpu-slice-0-host-1.unknown.invalid:8482 TPU=4
 worker 2 ms-s1-w-0:8482 TPU=4
 worker 3 ms-s1-w-1:8482 TPU=4
 task: worker 3
