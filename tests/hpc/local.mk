@@ -1,6 +1,7 @@
 # tests/hpc: the scheduler backends (mpi, pbs, lsf, sagemaker) under their
 # environments, the default chain inside each, and the mpi backend under a
-# real Open MPI (skipped without mpirun).  tests/local.mk puts the
+# real Open MPI (skipped without mpirun), also from an MPI Operator
+# launcher's host file.  tests/local.mk puts the
 # plugins' .libs in MUSTER_PLUGIN_PATH.
 shell_tests += \
 	tests/hpc/pbs.sh \
@@ -8,5 +9,6 @@ shell_tests += \
 	tests/hpc/sagemaker.sh \
 	tests/hpc/mpi.sh \
 	tests/hpc/openmpi.sh \
+	tests/hpc/mpi-operator.sh \
 	tests/hpc/chain.sh
 EXTRA_DIST += tests/hpc/lib.sh tests/hpc/lsan.supp
