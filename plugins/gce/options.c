@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "gce.h"
+#include "../common/popts.h"
 
 /* Names the Compute API accepts: [a-z]([-a-z0-9]*[a-z0-9])?, at most 63. */
 static int valid_name(const char *s)
@@ -183,17 +184,10 @@ static int check_mode(const muster_popts *o, struct gce_conf *conf)
 
 	if (conf->mode != GCE_MODE_TPU_VM)
 		return 0;
-	for (size_t i = 0; groups_only[i] != NULL; i++) {
-		const muster_cfg *at = o->host->cfg_get(o->group, groups_only[i]);
-
-		if (at != NULL) {
-			o->host->open_error(o->pc, at,
-			                    "%s does not apply to mode = \"tpu_vm\", which reads this "
-			                    "VM's slice from the metadata server",
-			                    groups_only[i]);
-			return -1;
-		}
-	}
+	if (popt_refuse(o, groups_only,
+	                "mode = \"tpu_vm\", which reads this VM's slice from the metadata "
+	                "server") != 0)
+		return -1;
 	if (o->host->cfg_get(o->group, "port") == NULL)
 		conf->port = 8482;
 	return 0;

@@ -21,6 +21,7 @@
 #include <cJSON.h>
 
 #include "k8s.h"
+#include "lib/strict_json.h"
 
 #define JOBSET "jobset.sigs.k8s.io/"
 
@@ -44,21 +45,6 @@ static int bad(struct reading *r, const char *fmt, ...)
 	return -1;
 }
 
-static const char *kind_of(const cJSON *v)
-{
-	if (cJSON_IsString(v))
-		return "a string";
-	if (cJSON_IsNumber(v))
-		return "a number";
-	if (cJSON_IsBool(v))
-		return "a boolean";
-	if (cJSON_IsNull(v))
-		return "null";
-	if (cJSON_IsArray(v))
-		return "an array";
-	return cJSON_IsObject(v) ? "an object" : "not JSON";
-}
-
 /* The member `key` of `obj` when it is of the kind `is` checks; NULL when
  * absent (or null, as the API writes an unset pointer); -1 when there but
  * of another kind, after bad(). */
@@ -71,7 +57,7 @@ static int member(struct reading *r, const cJSON *obj, const char *path, const c
 	if (v == NULL || cJSON_IsNull(v))
 		return 0;
 	if (!is(v))
-		return bad(r, "%s%s is %s; expected %s", path, key, kind_of(v), want);
+		return bad(r, "%s%s is %s; expected %s", path, key, sjson_kind(v), want);
 	*out = v;
 	return 0;
 }
@@ -157,7 +143,7 @@ static int container(struct reading *r, struct k8s_item *it, const cJSON *c, int
 					k8s_item_quantity(it, l == 0, i, NULL, 0, 0, q->valuestring,
 					                  strlen(q->valuestring));
 				else
-					k8s_item_quantity(it, l == 0, i, cJSON_IsNumber(q) ? NULL : kind_of(q),
+					k8s_item_quantity(it, l == 0, i, cJSON_IsNumber(q) ? NULL : sjson_kind(q),
 					                  cJSON_IsNumber(q), q->valuedouble, NULL, 0);
 			}
 	k8s_item_container_end(it);
@@ -188,7 +174,7 @@ static int accelerators(struct reading *r, const cJSON *pod)
 				break;
 			if (!cJSON_IsObject(c))
 				rc = bad(r, "spec.template.spec.%s[] holds %s; expected objects", lists[l],
-				         kind_of(c));
+				         sjson_kind(c));
 			else
 				rc = container(r, &it, c, l == 0);
 		}
@@ -273,7 +259,7 @@ int k8s_jobspec_read(const struct k8s_conf *conf, const cJSON *job, struct k8s_j
 	out->completions = out->parallelism = -1;
 	out->job_index = out->replicas = out->global_index = -1;
 	if (!cJSON_IsObject(job)) {
-		snprintf(why, size, "a Job is %s; expected an object", kind_of(job));
+		snprintf(why, size, "a Job is %s; expected an object", sjson_kind(job));
 		return -1;
 	}
 	if ((rc = metadata(&r, job)) == 0)

@@ -1,7 +1,7 @@
 # plugins/kubernetes: the cluster from the Kubernetes API (TF's
 # KubernetesClusterResolver), with libcurl, libyaml (kubeconfig), simdjson
 # (pod lists: json_page.cc, the plugin's one C++ file), libdeflate (gzip
-# answers) and cJSON (error answers).
+# answers) and cJSON (error answers, Job objects).
 if BUILD_KUBERNETES
 plugins_LTLIBRARIES += plugins/kubernetes/kubernetes.la
 plugins_kubernetes_kubernetes_la_SOURCES = \
@@ -28,7 +28,7 @@ plugins_kubernetes_kubernetes_la_SOURCES = \
 plugins_kubernetes_kubernetes_la_CPPFLAGS = $(AM_CPPFLAGS) $(LIBCURL_CFLAGS) $(YAML_CFLAGS) \
 	$(SIMDJSON_CFLAGS) $(CJSON_CFLAGS) $(LIBDEFLATE_CFLAGS)
 plugins_kubernetes_kubernetes_la_LDFLAGS = $(muster_plugin_ldflags)
-plugins_kubernetes_kubernetes_la_LIBADD = plugins/common/libplugin_http.la $(LIBCURL_LIBS) $(YAML_LIBS) $(SIMDJSON_LIBS) \
+plugins_kubernetes_kubernetes_la_LIBADD = lib/libjson.la plugins/common/libplugin_http.la $(LIBCURL_LIBS) $(YAML_LIBS) $(SIMDJSON_LIBS) \
 	$(CJSON_LIBS) $(LIBDEFLATE_LIBS)
 endif
 

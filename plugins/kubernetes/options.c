@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "k8s.h"
+#include "../common/popts.h"
 
 static int read_jobs(const muster_popts *o, const muster_cfg *node, void *base)
 {
@@ -284,17 +285,9 @@ static int check_mode(const muster_popts *o, struct k8s_conf *conf)
 
 	if (conf->mode != K8S_MODE_INDEXED_JOB)
 		return 0;
-	for (size_t i = 0; selector_only[i] != NULL; i++) {
-		const muster_cfg *at = o->host->cfg_get(o->group, selector_only[i]);
-
-		if (at != NULL) {
-			o->host->open_error(o->pc, at,
-			                    "%s does not apply to mode = \"indexed_job\", which finds "
-			                    "the pods of this pod's own Job",
-			                    selector_only[i]);
-			return -1;
-		}
-	}
+	if (popt_refuse(o, selector_only,
+	                "mode = \"indexed_job\", which finds the pods of this pod's own Job") != 0)
+		return -1;
 	if (o->host->cfg_get(o->group, "port") == NULL)
 		conf->port = 2222;
 	return 0;
