@@ -79,10 +79,16 @@ on_launcher() {
 	no_sanitizer_report "muster on the launcher"
 }
 
-# check_ranks WHAT N CLUSTER: the N ranks each answered CLUSTER with their
-# own rank as task, each on the host of its task's address.
-check_ranks() {
-	what=$1 n=$2 cluster=$3
+# mpirun_ranks WHAT CLUSTER POD HOSTFILE-LINES VAR=VALUE...: the launcher
+# pod POD runs `mpirun -np 4`; the 4 ranks must each answer CLUSTER with
+# their own rank as task, each on the host of its task's address.
+mpirun_ranks() {
+	what=$1 cluster=$2 n=4
+	shift 2
+	rm -f "$tmp"/out.* "$tmp"/rc.* "$tmp"/host.* "$tmp"/err.*
+	on_launcher "$@" timeout 120 mpirun -np $n "$tmp/rank.sh"
+	check_eq "$what: mpirun -np $n exits 0" "$rc" 0
+	[ "$rc" = 0 ] || printf '%s\n' "$out" "$err" | sed 's/^/# mpirun: /'
 	r=0
 	while [ "$r" -lt "$n" ]; do
 		check_eq "$what: rank $r resolves" "$(cat "$tmp/rc.$r" 2>/dev/null)" 0
@@ -118,11 +124,7 @@ pi-worker-1.pi.default.svc slots=2"
 on_launcher pi-launcher "$hosts" "$@" "$MUSTER_BIN" -c "$shipped" env --for pytorch
 expect_err "launcher: env refuses, it is no rank" 5 "own task is unknown"
 
-rm -f "$tmp"/out.* "$tmp"/rc.* "$tmp"/host.* "$tmp"/err.*
-on_launcher pi-launcher "$hosts" "$@" timeout 120 mpirun -np 4 "$tmp/rank.sh"
-check_eq "launcher: mpirun -np 4 with the operator's host file exits 0" "$rc" 0
-[ "$rc" = 0 ] || printf '%s\n' "$out" "$err" | sed 's/^/# mpirun: /'
-check_ranks "MPI Operator" 4 "$cluster"
+mpirun_ranks "MPI Operator" "$cluster" pi-launcher "$hosts" "$@"
 
 # The launcher runs ranks too (runLauncherAsWorker: it comes first, with
 # its own slots), and workers of different slot counts.
@@ -131,11 +133,7 @@ pi-worker-0.pi.default.svc slots=3"
 cluster='"cluster":{"worker":["pi-launcher.pi.default.svc:8888","pi-worker-0.pi.default.svc:8888","pi-worker-0.pi.default.svc:8889","pi-worker-0.pi.default.svc:8890"]}'
 on_launcher pi-launcher "$hosts" "$@" "$MUSTER_BIN" -c "$shipped" resolve
 expect "runLauncherAsWorker: the launcher's slot first" 0 "{$cluster}"
-rm -f "$tmp"/out.* "$tmp"/rc.* "$tmp"/host.* "$tmp"/err.*
-on_launcher pi-launcher "$hosts" "$@" timeout 120 mpirun -np 4 "$tmp/rank.sh"
-check_eq "runLauncherAsWorker: mpirun exits 0" "$rc" 0
-[ "$rc" = 0 ] || printf '%s\n' "$out" "$err" | sed 's/^/# mpirun: /'
-check_ranks "runLauncherAsWorker" 4 "$cluster"
+mpirun_ranks "runLauncherAsWorker" "$cluster" pi-launcher "$hosts" "$@"
 
 # ----------------------------------------------- Trainer v2 MPI runtime
 # pkg/runtime/framework/plugins/mpi/mpi.go: "<trainjob>-node-0-<i>.<trainjob>
@@ -147,9 +145,5 @@ set -- OMPI_MCA_orte_default_hostfile=/etc/mpi/hostfile OMPI_MCA_orte_keep_fqdn_
 cluster='"cluster":{"worker":["tj-node-0-0.tj:8888","tj-node-0-0.tj:8889","tj-node-0-1.tj:8888","tj-node-0-1.tj:8889"]}'
 on_launcher tj-node-0-0 "$hosts" "$@" "$MUSTER_BIN" -c "$shipped" resolve
 expect "Trainer MPI runtime: resolve from the host file" 0 "{$cluster}"
-rm -f "$tmp"/out.* "$tmp"/rc.* "$tmp"/host.* "$tmp"/err.*
-on_launcher tj-node-0-0 "$hosts" "$@" timeout 120 mpirun -np 4 "$tmp/rank.sh"
-check_eq "Trainer MPI runtime: mpirun exits 0" "$rc" 0
-[ "$rc" = 0 ] || printf '%s\n' "$out" "$err" | sed 's/^/# mpirun: /'
-check_ranks "Trainer MPI runtime" 4 "$cluster"
+mpirun_ranks "Trainer MPI runtime" "$cluster" tj-node-0-0 "$hosts" "$@"
 finish
