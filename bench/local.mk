@@ -7,7 +7,7 @@ bench_bench_resolve_LDADD = core/libmuster.la $(CJSON_LIBS)
 bench_bench_chain_SOURCES = bench/bench_chain.c
 bench_bench_chain_LDADD = core/libmuster.la
 CLEANFILES += bench/bench_process$(EXEEXT) bench/bench_resolve$(EXEEXT) bench/bench_chain$(EXEEXT)
-EXTRA_DIST += bench/run.sh bench/README.md bench/hpc/base.conf
+EXTRA_DIST += bench/run.sh bench/README.md bench/hpc/base.conf bench/platforms/before.conf
 
 bench: bench/bench_process$(EXEEXT) bench/bench_resolve$(EXEEXT) bench/bench_chain$(EXEEXT) \
 		cli/muster$(EXEEXT) all
@@ -39,6 +39,13 @@ EXTRA_DIST += bench/watch/run.sh bench/watch/bench.py bench/watch/tf_poll.py \
 bench-watch: cli/muster$(EXEEXT) all
 	$(SHELL) $(srcdir)/bench/watch/run.sh '$(abs_top_builddir)' '$(abs_top_srcdir)'
 .PHONY: bench-watch
+
+# bench/doctor: muster doctor over 64 peers, in network namespaces as root
+# (`make bench-doctor`).
+EXTRA_DIST += bench/doctor/run.sh
+bench-doctor: bench/bench_process$(EXEEXT) cli/muster$(EXEEXT) all
+	$(SHELL) $(srcdir)/bench/doctor/run.sh '$(abs_top_builddir)' '$(abs_top_srcdir)'
+.PHONY: bench-doctor
 
 # bench/devices: this machine's GPUs from /proc and sysfs, beside the NVML
 # path they replace (`make bench-devices`).

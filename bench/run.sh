@@ -6,11 +6,21 @@ build=$1
 src=$2
 export LD_LIBRARY_PATH="$build/core/.libs"
 plugins=
-for p in tf_config slurm mpi pbs lsf sagemaker; do
+for p in tf_config slurm mpi pbs lsf sagemaker platforms; do
 	plugins="$plugins${plugins:+:}$build/plugins/$p/.libs"
 done
 export MUSTER_PLUGIN_PATH="$plugins"
 unset TF_CONFIG MUSTER_CONF
+# No platform's or launcher's variable either: the chain's detectors all
+# find nothing, which is what is timed.
+for v in $(env | sed -n 's/^\([A-Za-z_][A-Za-z0-9_]*\)=.*/\1/p'); do
+	case $v in
+	TORCHELASTIC_* | LOCAL_RANK | MASTER_ADDR | MASTER_PORT | WORLD_SIZE | RANK | SLURM_* | \
+	OMPI_COMM_WORLD_* | PMIX_* | PMI_* | PBS_* | LSB_* | JSM_* | SM_* | PET_* | JAX_* | \
+	K_MPI_* | VC_* | VK_* | TPU_* | LWS_* | SKYPILOT_* | AWS_BATCH_* | AZUREML_* | CLUSTER_SPEC)
+		unset "$v" ;;
+	esac
+done
 
 # The real binary, not libtool's wrapper script, so we time muster alone.
 muster="$build/cli/.libs/muster"
@@ -30,3 +40,10 @@ echo "   (whole processes, interleaved)"
 	-- "$muster" -c "$src/bench/hpc/base.conf" resolve
 echo "   (muster_resolve() in one process, batches of 200 interleaved)"
 "$build/bench/bench_chain" 51 "$src/conf/muster.conf" "$src/bench/hpc/base.conf"
+
+echo
+echo "== the shipped chain against the chain before the platform detectors"
+echo "   (bench/platforms/before.conf: tf_config, the five schedulers, static)"
+"$build/bench/bench_process" 301 -- "$muster" -c "$src/conf/muster.conf" resolve \
+	-- "$muster" -c "$src/bench/platforms/before.conf" resolve
+"$build/bench/bench_chain" 51 "$src/conf/muster.conf" "$src/bench/platforms/before.conf"

@@ -21,6 +21,7 @@ enum cli_exit {
 	CLI_EXIT_TRYAGAIN = 3, /* ... tryagain */
 	CLI_EXIT_CONFIG = 4,   /* configuration or plugin error */
 	CLI_EXIT_NOENT = 5,    /* no such job or task; merge conflict */
+	CLI_EXIT_PROBLEM = 6,  /* muster doctor found a problem */
 	CLI_EXIT_USAGE = 64,   /* bad command line (sysexits EX_USAGE) */
 	CLI_EXIT_SOFTWARE = 70 /* internal error, out of memory, write error */
 };
@@ -56,6 +57,7 @@ int cmd_env(const struct cli_global *g, int argc, char **argv);
 int cmd_hostfile(const struct cli_global *g, int argc, char **argv);
 int cmd_run(const struct cli_global *g, int argc, char **argv);
 int cmd_watch(const struct cli_global *g, int argc, char **argv);
+int cmd_doctor(const struct cli_global *g, int argc, char **argv);
 
 /* usage.c */
 int cli_usage(int to_stderr);          /* the program's help; exit status */
@@ -92,6 +94,8 @@ struct cli_launch {
 	const char *task;    /* --task as given */
 	char *type;          /* its type, owned */
 	const char *nproc;   /* --nproc-per-node as given: a count or "gpu" */
+	int no_ifname;       /* env, run: --no-ifname */
+	int doctor;          /* run: --doctor */
 };
 void cli_launch_init(struct cli_launch *cl, const char *command);
 /* 0 when `c` is a shared option (now recorded), -1 when it is not. */
@@ -99,9 +103,23 @@ int cli_launch_option(struct cli_launch *cl, int c, const char *arg);
 /* Parses what was recorded, --for one of `frameworks` (space-separated);
  * 0 or the exit status (message printed). */
 int cli_launch_finish(struct cli_launch *cl, const char *frameworks);
+/* The launch plan of `res`, its note said once on stderr (unless -q); 0
+ * or the exit status (message printed). */
+struct cli_global;
+int cli_launch_plan(muster_plan **plan, const muster_result *res, const struct cli_launch *cl,
+                    const struct cli_global *g);
+/* The processes of the plan's own task into *n: 0, or the exit status
+ * (the message names the missing task). */
+int cli_plan_own_count(const muster_plan *plan, long *n);
 void cli_launch_free(struct cli_launch *cl);
 long cli_parse_count(const char *s, long max);
 long cli_parse_ms(const char *opt, const char *arg, long max);
+
+/* launch_net.c: the plan's network probe (lookups bounded by
+ * CLI_NET_TIMEOUT_MS) unless --no-ifname: 0 or the exit status. */
+enum { CLI_OPT_NO_IFNAME = 0x180, CLI_OPT_DOCTOR };
+#define CLI_NET_TIMEOUT_MS 2000L
+int cli_launch_network(muster_plan *plan, const struct cli_launch *cl, const struct cli_global *g);
 
 /* local_accel.c: `accelerators --local`; sysroot NULL: $MUSTER_SYSROOT or /. */
 int cli_print_local_devices(const char *sysroot);
@@ -169,6 +187,8 @@ void out_printf(const char *fmt, ...)
  * UTF-8 as \xHH; with `backslash`, the backslash itself as \\ (output
  * that must read back unambiguously). */
 void cli_put_escaped(FILE *f, const char *s, int backslash);
+/* A JSON string: quotes, backslashes and C0 controls escaped. */
+void cli_put_json(FILE *f, const char *s);
 /* ... to stdout, backslashes doubled. */
 void out_text(const char *s);
 /* "muster: <message>" on stderr, escaped (backslashes kept). */

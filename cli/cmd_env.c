@@ -1,5 +1,5 @@
 /* muster env --for FRAMEWORK [--task TYPE:ID] [--jobs J,...]
- *            [--nproc-per-node N|gpu] [--format sh|json|dotenv] */
+ *            [--nproc-per-node N|gpu] [--format sh|json|dotenv] [--no-ifname] */
 #include <config.h>
 
 #include <getopt.h>
@@ -21,21 +21,6 @@ static void put_sh(const char *s)
 			out_printf("%c", *s);
 	}
 	out_puts("'");
-}
-
-static void put_json(const char *s)
-{
-	out_puts("\"");
-	for (; *s != '\0'; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			out_printf("\\%c", c);
-		else if (c < 0x20)
-			out_printf("\\u%04x", c);
-		else
-			out_printf("%c", c);
-	}
-	out_puts("\"");
 }
 
 static int print_env(char **env, enum env_format format)
@@ -64,7 +49,7 @@ static int print_env(char **env, enum env_format format)
 			break;
 		case ENV_JSON:
 			out_printf("%s\"%.*s\":", i ? "," : "", nlen, env[i]);
-			put_json(eq + 1);
+			cli_put_json(stdout, eq + 1);
 			break;
 		}
 	}
@@ -78,6 +63,7 @@ int cmd_env(const struct cli_global *g, int argc, char **argv)
 	static const struct option longopts[] = {
 		CLI_LAUNCH_LONGOPTS,
 		{ "format", required_argument, NULL, 'f' },
+		{ "no-ifname", no_argument, NULL, CLI_OPT_NO_IFNAME },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -86,6 +72,7 @@ int cmd_env(const struct cli_global *g, int argc, char **argv)
 	muster_error err = { 0, "" };
 	muster_ctx *ctx;
 	muster_result *res;
+	muster_plan *plan = NULL;
 	char **env = NULL;
 	int c, rc;
 
@@ -106,6 +93,9 @@ int cmd_env(const struct cli_global *g, int argc, char **argv)
 				return cli_usage_error("env: unknown format '%s' (sh, json or dotenv)",
 				                       optarg);
 			break;
+		case CLI_OPT_NO_IFNAME:
+			cl.no_ifname = 1;
+			break;
 		case 'h':
 			return cli_command_usage(cli_find_command("env"), 0);
 		default:
@@ -119,12 +109,13 @@ int cmd_env(const struct cli_global *g, int argc, char **argv)
 		cli_launch_free(&cl);
 		return rc;
 	}
-	rc = muster_launch_env(&env, res, &cl.l, &err);
-	if (rc != 0)
-		rc = cli_fail(rc, &err);
-	else
-		rc = print_env(env, format);
+	if ((rc = cli_launch_plan(&plan, res, &cl, g)) == 0 &&
+	    (rc = cli_launch_network(plan, &cl, g)) == 0) {
+		rc = muster_plan_env(&env, plan, 0, NULL, &err);
+		rc = rc != 0 ? cli_fail(rc, &err) : print_env(env, format);
+	}
 	muster_free(env);
+	muster_plan_free(plan);
 	muster_result_free(res);
 	muster_ctx_free(ctx);
 	cli_launch_free(&cl);

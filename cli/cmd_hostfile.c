@@ -17,6 +17,7 @@ int cmd_hostfile(const struct cli_global *g, int argc, char **argv)
 	muster_error err = { 0, "" };
 	muster_ctx *ctx;
 	muster_result *res;
+	muster_plan *plan = NULL;
 	char *text = NULL;
 	int c, rc;
 
@@ -39,12 +40,14 @@ int cmd_hostfile(const struct cli_global *g, int argc, char **argv)
 		cli_launch_free(&cl);
 		return rc;
 	}
-	rc = muster_launch_hostfile(&text, res, &cl.l, &err);
-	if (rc != 0)
-		rc = cli_fail(rc, &err);
-	else
-		out_puts(text);
+	if ((rc = cli_launch_plan(&plan, res, &cl, g)) == 0) {
+		if ((rc = muster_plan_hostfile(&text, plan, NULL, &err)) != 0)
+			rc = cli_fail(rc, &err);
+		else
+			out_puts(text);
+	}
 	muster_free(text);
+	muster_plan_free(plan);
 	muster_result_free(res);
 	muster_ctx_free(ctx);
 	cli_launch_free(&cl);

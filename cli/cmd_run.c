@@ -1,6 +1,7 @@
 /* muster run --for FRAMEWORK [--task TYPE:ID] [--jobs J,...]
  *            [--nproc-per-node N|gpu] [--gpus-per-proc K]
- *            [--numa-binding node|socket|exclusive] [--tee-prefix]
+ *            [--numa-binding node|socket|exclusive] [--tee-prefix] [--no-ifname]
+ *            [--doctor] [--allow-nested]
  *            [--elastic [--min-nodes A] [--max-nodes B] [--settle-ms N]]
  *            [--] COMMAND [ARGS...] */
 #include <config.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "doctor.h"
 #include "run.h"
 
 /* One process: become it, with no launcher left behind. */
@@ -38,22 +40,29 @@ static int exec_one(struct run_plan *p)
 static int launch(const struct cli_global *g, struct cli_launch *cl, long gpus_per_proc,
                   int numa, int tee, char **argv)
 {
-	struct run_plan p = { NULL, cl->l.nproc_per_node, argv, tee, NULL, g->verbosity < 0,
-		              numa, g->verbosity > 0 };
+	struct run_plan p = { NULL, 0, argv, tee, NULL, g->verbosity < 0, numa, g->verbosity > 0, 0 };
+	muster_plan *plan = NULL;
 	muster_ctx *ctx;
 	int rc = cli_open_resolve(&ctx, &p.res, g);
 
 	if (rc != 0)
 		return rc;
-	p.w = calloc((size_t)p.n, sizeof(*p.w));
-	if (p.w == NULL) {
+	/* One plan for every worker: their ranks are read from it, not
+	 * computed again per worker. */
+	if ((rc = cli_launch_plan(&plan, p.res, cl, g)) == 0 &&
+	    (rc = cli_launch_network(plan, cl, g)) == 0)
+		rc = cli_plan_own_count(plan, &p.n);
+	if (rc == 0 && (p.w = calloc((size_t)p.n, sizeof(*p.w))) == NULL) {
 		cli_error("%s", muster_strerror(MUSTER_ENOMEM));
 		rc = CLI_EXIT_SOFTWARE;
-	} else {
+	} else if (rc == 0) {
 		for (long i = 0; i < p.n; i++)
 			p.w[i].out[0] = p.w[i].out[1] = p.w[i].err[0] = p.w[i].err[1] = -1;
-		rc = run_build_env(&p, p.res, cl, gpus_per_proc, NULL);
+		rc = run_build_env(&p, plan, cl->command, gpus_per_proc, NULL);
 	}
+	if (rc == 0 && cl->doctor)
+		rc = doctor_run(p.res, plan, DOCTOR_DEFAULT_TIMEOUT_MS, 0, stderr, g->verbosity >= 1);
+	muster_plan_free(plan);
 	if (rc == 0)
 		rc = p.n == 1 && !tee ? exec_one(&p) : run_supervise(&p);
 	if (p.w != NULL)
@@ -80,6 +89,13 @@ static int check_elastic(int elastic, int given, const struct run_elastic_opts *
 	return 0;
 }
 
+/* --doctor checks one launch before it starts, not --elastic's series. */
+static int check_doctor(int elastic, int doctor)
+{
+	return elastic && doctor ? cli_usage_error("run: --doctor checks one launch, not "
+	                                           "--elastic's (run muster doctor first)") : 0;
+}
+
 /* --numa-binding's mode: MUSTER_BIND_*, 0 (message printed) for none. */
 static int parse_numa(const char *arg)
 {
@@ -100,6 +116,19 @@ static long parse_nodes(const char *opt, const char *arg)
 	return v;
 }
 
+/* Inside a torchrun worker (PyTorch's own test: TORCHELASTIC_RUN_ID), a
+ * launch would start its processes under each of torchrun's: processes ×
+ * processes, ranks counted twice.  Only --allow-nested goes on. */
+static int refuse_nested(void)
+{
+	if (getenv("TORCHELASTIC_RUN_ID") == NULL)
+		return 0;
+	cli_error("run: this process is a torchrun worker (TORCHELASTIC_RUN_ID is set): a launch "
+	          "here would start its processes under each of torchrun's; run COMMAND directly "
+	          "(muster env gives it torchrun's ranks), or pass --allow-nested");
+	return CLI_EXIT_USAGE;
+}
+
 int cmd_run(const struct cli_global *g, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -107,6 +136,9 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 		{ "gpus-per-proc", required_argument, NULL, 'G' },
 		{ "tee-prefix", no_argument, NULL, 'T' },
 		{ "numa-binding", required_argument, NULL, 'N' },
+		{ "no-ifname", no_argument, NULL, CLI_OPT_NO_IFNAME },
+		{ "doctor", no_argument, NULL, CLI_OPT_DOCTOR },
+		{ "allow-nested", no_argument, NULL, 'A' },
 		{ "elastic", no_argument, NULL, 'E' },
 		{ "min-nodes", required_argument, NULL, 'm' },
 		{ "max-nodes", required_argument, NULL, 'M' },
@@ -119,7 +151,7 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 	struct run_elastic_opts eo = { 1, LONG_MAX, 1000 };
 	struct cli_launch cl;
 	long gpus_per_proc = 0;
-	int tee = 0, elastic = 0, given = 0, numa = 0, c, rc;
+	int tee = 0, elastic = 0, given = 0, numa = 0, nested = 0, c, rc;
 
 	cli_launch_init(&cl, "run");
 	cli_getopt_reset();
@@ -136,9 +168,18 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 		case 'T':
 			tee = 1;
 			break;
+		case 'A':
+			nested = 1;
+			break;
 		case 'N':
 			if ((numa = parse_numa(optarg)) == 0)
 				return CLI_EXIT_USAGE;
+			break;
+		case CLI_OPT_NO_IFNAME:
+			cl.no_ifname = 1;
+			break;
+		case CLI_OPT_DOCTOR:
+			cl.doctor = 1;
 			break;
 		case 'E':
 			elastic = 1;
@@ -166,8 +207,13 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 	}
 	if (optind >= argc)
 		return cli_usage_error("run: no command given (muster run --for F -- COMMAND ...)");
+	if (!nested && (rc = refuse_nested()) != 0) {
+		cli_launch_free(&cl);
+		return rc;
+	}
 	if ((rc = cli_launch_finish(&cl, "tensorflow pytorch jax")) == 0 &&
-	    (rc = check_elastic(elastic, given, &eo, cl.l.framework)) == 0)
+	    (rc = check_elastic(elastic, given, &eo, cl.l.framework)) == 0 &&
+	    (rc = check_doctor(elastic, cl.doctor)) == 0)
 		rc = elastic ? run_elastic(g, &cl, &eo, gpus_per_proc, numa, tee, argv + optind)
 		             : launch(g, &cl, gpus_per_proc, numa, tee, argv + optind);
 	cli_launch_free(&cl);

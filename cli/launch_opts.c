@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,8 @@ void cli_launch_init(struct cli_launch *cl, const char *command)
 	cl->task = NULL;
 	cl->type = NULL;
 	cl->nproc = NULL;
+	cl->no_ifname = 0;
+	cl->doctor = 0;
 }
 
 /* A positive decimal count, at most `max`; 0 when it is not one. */
@@ -113,14 +116,10 @@ int cli_launch_finish(struct cli_launch *cl, const char *frameworks)
 	if (cl->nproc == NULL)
 		return 0;
 	if (strcmp(cl->nproc, "gpu") == 0) {
-		if ((rc = local_gpus(&cl->l.nproc_per_node)) != 0)
-			return rc;
-		if (cl->l.nproc_per_node == 0) {
-			cli_error("%s: --nproc-per-node gpu: this machine has no GPU (visible-devices "
-			          "variables applied)", cl->command);
-			return CLI_EXIT_NOENT;
-		}
-		return 0;
+		/* Each unit's GPUs as its backend reports them; this machine's
+		 * count stands in for a unit the backend gives none for. */
+		cl->l.nproc_per_node = MUSTER_NPROC_GPU;
+		return local_gpus(&cl->l.local_gpus);
 	}
 	cl->l.nproc_per_node = cli_parse_count(cl->nproc, MUSTER_NPROC_PER_NODE_MAX);
 	if (cl->l.nproc_per_node == 0)
@@ -128,6 +127,37 @@ int cli_launch_finish(struct cli_launch *cl, const char *frameworks)
 		                       "%ld or 'gpu'", cl->command, cl->nproc,
 		                       MUSTER_NPROC_PER_NODE_MAX);
 	return 0;
+}
+
+int cli_launch_plan(muster_plan **plan, const muster_result *res, const struct cli_launch *cl,
+                    const struct cli_global *g)
+{
+	muster_error err = { 0, "" };
+	int rc = muster_launch_plan(plan, res, &cl->l, &err);
+
+	if (rc != 0)
+		return cli_fail(rc, &err);
+	const char *note = muster_plan_note(*plan);
+	if (note != NULL && g->verbosity >= 0) {
+		char line[300];
+		snprintf(line, sizeof(line), "%s: %s", cl->command, note);
+		cli_log(MUSTER_LOG_NOTICE, line, NULL);
+	}
+	return 0;
+}
+
+int cli_plan_own_count(const muster_plan *plan, long *n)
+{
+	muster_error err = { 0, "" };
+	char **env = NULL;
+	int rc;
+
+	if ((*n = muster_plan_nproc(plan)) > 0)
+		return 0;
+	/* No own task: the environment's error says which and why. */
+	rc = muster_plan_env(&env, plan, 0, NULL, &err);
+	muster_free(env);
+	return cli_fail(rc != 0 ? rc : MUSTER_ENOENT, &err);
 }
 
 void cli_launch_free(struct cli_launch *cl)

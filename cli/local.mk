@@ -19,6 +19,7 @@ cli_muster_SOURCES = \
 	cli/cmd_check.c \
 	cli/cmd_reserve.c \
 	cli/launch_opts.c \
+	cli/launch_net.c \
 	cli/cmd_env.c \
 	cli/cmd_hostfile.c \
 	cli/run.h \
@@ -30,6 +31,8 @@ cli_muster_SOURCES = \
 	cli/run_node.c \
 	cli/run_elastic.c \
 	cli/cmd_run.c \
+	cli/doctor.h cli/doctor_report.c cli/doctor_launch.c cli/doctor_net.c \
+	cli/doctor_port.c cli/doctor_proxy.c cli/noproxy.c cli/noproxy.h cli/cmd_doctor.c \
 	cli/local_accel.c \
 	cli/cmd_topo.c \
 	cli/topo_table.c \
@@ -48,9 +51,14 @@ shell_tests += tests/cli/addresses.sh
 shell_tests += tests/watch/config.sh
 shell_tests += tests/watch/overflow.sh
 shell_tests += tests/launch/elastic.sh
+shell_tests += tests/cli/doctor.sh
+shell_tests += tests/net/doctor.sh
 shell_tests += tests/launch/topo.sh
 shell_tests += tests/launch/numa-binding.sh
+shell_tests += tests/net/env.sh
+shell_tests += tests/net/torch.sh
 EXTRA_DIST += \
+	tests/net/lib.sh \
 	tests/watch/lib.sh \
 	tests/cli/static.conf \
 	tests/cli/sparse.conf \

@@ -68,7 +68,7 @@ const struct cli_command cli_commands[] = {
 	  cmd_tf_config },
 	{ "env",
 	  "env --for FRAMEWORK [--task TYPE:ID] [--jobs J,...] [--nproc-per-node N|gpu]\n"
-	  "              [--format sh|json|dotenv]",
+	  "              [--format sh|json|dotenv] [--no-ifname]",
 	  "print the environment a framework's process reads",
 	  "  --for FRAMEWORK          tensorflow (TF_CONFIG), pytorch (MASTER_ADDR,\n"
 	  "                           MASTER_PORT, WORLD_SIZE, RANK, LOCAL_RANK,\n"
@@ -79,14 +79,21 @@ const struct cli_command cli_commands[] = {
 	  "  --task TYPE:ID           the node (default: this process's own task)\n"
 	  "  --jobs JOB[,JOB...]      the jobs that train (default: every job but ps\n"
 	  "                           and evaluator)\n"
-	  "  --nproc-per-node N|gpu   processes per node (default 1); gpu: one per\n"
-	  "                           local GPU (see accelerators --local)\n"
+	  "  --nproc-per-node N|gpu   processes per task (default 1); gpu: one per\n"
+	  "                           GPU of the task, as its backend counts them\n"
+	  "                           (else this machine's: accelerators --local)\n"
 	  "  --format FORMAT          sh (default): export NAME='VALUE' lines, safe to\n"
 	  "                           eval in any POSIX shell; json: one object;\n"
 	  "                           dotenv: NAME=VALUE lines\n"
+	  "  --no-ifname              leave out the interface variables (GLOO_,\n"
+	  "                           NCCL_, TP_SOCKET_IFNAME, Open MPI's if_include)\n"
+	  "                           and keep a loopback master address\n"
 	  "  -h, --help               print this help and exit\n"
-	  "Node 0 is the master task (chief, else master, else the first training\n"
-	  "job's task 0); RANK = NODE_RANK x processes per node + LOCAL_RANK.\n",
+	  "The master task (chief, else master, else the first training job's task\n"
+	  "0) holds rank 0; ranks count each task's processes in turn.  Where a\n"
+	  "scheduler started the tasks, several to a host, a node is a host, in the\n"
+	  "scheduler's order.  MASTER_PORT: $MUSTER_MASTER_PORT, else the config's\n"
+	  "master_port, else one derived from the job id, else the master task's.\n",
 	  cmd_env },
 	{ "hostfile", "hostfile --for openmpi|mpich|horovod|deepspeed [--jobs J,...]\n"
 	  "              [--nproc-per-node N|gpu]",
@@ -95,8 +102,9 @@ const struct cli_command cli_commands[] = {
 	  "                           horovod (HOST:N lines)\n"
 	  "  --jobs JOB[,JOB...]      the jobs that train (default: every job but ps\n"
 	  "                           and evaluator)\n"
-	  "  --nproc-per-node N|gpu   processes per node (default 1); gpu: one per\n"
-	  "                           local GPU (see accelerators --local)\n"
+	  "  --nproc-per-node N|gpu   processes per task (default 1); gpu: one per\n"
+	  "                           GPU of the task, as its backend counts them\n"
+	  "                           (else this machine's: accelerators --local)\n"
 	  "  -h, --help               print this help and exit\n"
 	  "One line per host, in node order; its slots are the processes of all its\n"
 	  "tasks.\n",
@@ -104,7 +112,7 @@ const struct cli_command cli_commands[] = {
 	{ "run",
 	  "run --for FRAMEWORK [--task TYPE:ID] [--jobs J,...] [--nproc-per-node N|gpu]\n"
 	  "              [--gpus-per-proc K] [--numa-binding node|socket|exclusive]\n"
-	  "              [--tee-prefix]\n"
+	  "              [--tee-prefix] [--no-ifname] [--doctor] [--allow-nested]\n"
 	  "              [--elastic [--min-nodes A] [--max-nodes B] [--settle-ms N]]\n"
 	  "              [--] COMMAND [ARGS...]",
 	  "start this node's worker processes of a training job",
@@ -112,8 +120,9 @@ const struct cli_command cli_commands[] = {
 	  "  --task TYPE:ID           the node (default: this process's own task)\n"
 	  "  --jobs JOB[,JOB...]      the jobs that train (default: every job but ps\n"
 	  "                           and evaluator)\n"
-	  "  --nproc-per-node N|gpu   processes per node (default 1); gpu: one per\n"
-	  "                           local GPU (see accelerators --local)\n"
+	  "  --nproc-per-node N|gpu   processes per task (default 1); gpu: one per\n"
+	  "                           GPU of the task, as its backend counts them\n"
+	  "                           (else this machine's: accelerators --local)\n"
 	  "  --gpus-per-proc K        give each process its own K local GPUs through\n"
 	  "                           CUDA_VISIBLE_DEVICES (ROCR_VISIBLE_DEVICES on AMD)\n"
 	  "  --numa-binding MODE      pin each process to the CPUs near its GPUs (its\n"
@@ -123,6 +132,11 @@ const struct cli_command cli_commands[] = {
 	  "                           share of the node's cores per GPU); -v says what\n"
 	  "                           each is pinned to\n"
 	  "  --tee-prefix             prefix each output line with \"[RANK]: \"\n"
+	  "  --no-ifname              as for env: no interface variables\n"
+	  "  --doctor                 run muster doctor's checks first (5 s at most);\n"
+	  "                           on a problem, print them and exit 6\n"
+	  "  --allow-nested           run even inside a torchrun worker (refused\n"
+	  "                           otherwise: processes under each of torchrun's)\n"
 	  "  --elastic                follow the cluster (pytorch, jax): restart the\n"
 	  "                           workers with new ranks when this node's launch\n"
 	  "                           changes\n"
@@ -142,6 +156,29 @@ const struct cli_command cli_commands[] = {
 	  "SIGTERM to their process group, SIGKILL 10 s later, and gives the new ones\n"
 	  "TORCHELASTIC_RESTART_COUNT and MUSTER_RESTART_COUNT.\n",
 	  cmd_run },
+	{ "doctor",
+	  "doctor [--for FRAMEWORK] [--task TYPE:ID] [--jobs J,...] [--nproc-per-node N|gpu]\n"
+	  "              [--timeout S] [--format table|json]",
+	  "check this node's launch before the job starts",
+	  "  --for FRAMEWORK          tensorflow, pytorch (default) or jax, as for env\n"
+	  "  --task TYPE:ID           the node (default: this process's own task)\n"
+	  "  --jobs JOB[,JOB...]      the jobs that train (default: every job but ps\n"
+	  "                           and evaluator)\n"
+	  "  --nproc-per-node N|gpu   processes per node (default 1)\n"
+	  "  --timeout S              finish within S seconds (default 5): name\n"
+	  "                           lookups and connections still pending then are\n"
+	  "                           problems\n"
+	  "  --format FORMAT          table (default): STATUS CHECK SUBJECT DETAIL,\n"
+	  "                           one line per check; json: one object\n"
+	  "  -h, --help               print this help and exit\n"
+	  "Checks, all at once: every peer's name resolves here (a loopback answer\n"
+	  "for another node is a problem); the interface env and run choose, and why;\n"
+	  "each peer answers on it (a refused connection is fine); on the master's\n"
+	  "node, the master port is free; proxy variables without a no_proxy that\n"
+	  "covers the peers; the world size against the scheduler's tasks; duplicate\n"
+	  "nodes and task addresses; visible GPUs against this node's processes.\n"
+	  "Exit status 0: no problem (notes are no problems); 6: a problem.\n",
+	  cmd_doctor },
 	{ "plugins", "plugins",
 	  "list the chain's entries and the state of their plugins",
 	  "  -h, --help  print this help and exit\n", cmd_plugins },

@@ -79,6 +79,20 @@ void cli_put_escaped(FILE *f, const char *text, int backslash)
 	}
 }
 
+void cli_put_json(FILE *f, const char *text)
+{
+	fputc('"', f);
+	for (const unsigned char *s = (const unsigned char *)text; *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if (*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
 void cli_error(const char *fmt, ...)
 {
 	char message[2048];

@@ -34,14 +34,17 @@ struct run_plan {
 	int quiet;     /* -q: no notices */
 	int numa;      /* --numa-binding: MUSTER_BIND_*; 0: none */
 	int verbose;   /* -v: say what each worker is pinned to */
+	long first_local; /* the LOCAL_RANK of w[0]: the processes of the host's tasks
+	                     before this one's (a scheduler's several tasks a host) */
 };
 
-/* Fills every worker's envp from the launch (GPU slices of `gpus_per_proc`
- * when > 0), `set` ("NAME=value" strings, NULL-terminated, or NULL)
- * replacing the launch's variables of the same names or added after them;
- * p->res's reserved port, if any, goes to local rank 0.  0 or the exit
- * status (message printed). */
-int run_build_env(struct run_plan *p, const muster_result *res, struct cli_launch *cl,
+/* Fills the envp of the p->n workers (muster_plan_nproc()) from the launch
+ * plan (GPU slices of `gpus_per_proc` when > 0, by local rank), `set`
+ * ("NAME=value" strings, NULL-terminated, or NULL) replacing the plan's
+ * variables of the same names or added after them; p->res's reserved
+ * port, if any, goes to the first worker.  0 or the exit status (message
+ * printed, naming `command`). */
+int run_build_env(struct run_plan *p, const muster_plan *plan, const char *command,
                   long gpus_per_proc, char *const *set);
 void run_free_env(struct run_plan *p);
 
@@ -150,8 +153,10 @@ struct node_launch {
 	char vars[3][48];
 	char *set[4];    /* NODE_TRAINS: the world trimmed to `trained` nodes,
 	                    for run_build_env() */
+	muster_plan *plan; /* the launch's plan, NULL when there is none */
 };
-/* 0 with *n filled (free it with run_node_free()), or the exit status. */
+/* 0 with *n filled (free it with run_node_free(), also after a failure),
+ * or the exit status. */
 int run_node_decide(struct node_launch *n, const muster_result *res, struct cli_launch *cl,
                     long min_nodes, long max_nodes);
 void run_node_free(struct node_launch *n);

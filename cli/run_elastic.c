@@ -55,7 +55,7 @@ static void end_generation(struct elastic *e)
 }
 
 /* The launch's variables, the trimmed world and the restart counts. */
-static int start_generation(struct elastic *e, const muster_result *res, struct node_launch *n)
+static int start_generation(struct elastic *e, struct node_launch *n)
 {
 	char mine[48], torch[48], *set[8];
 	size_t k = 0;
@@ -69,9 +69,26 @@ static int start_generation(struct elastic *e, const muster_result *res, struct 
 		set[k++] = torch;
 	}
 	set[k] = NULL;
+	const char *note = muster_plan_note(n->plan);
+	if (note != NULL && e->generations == 0)
+		say(e->g, MUSTER_LOG_NOTICE, "run: %s", note);
+	/* A node's process count may change with the cluster (its GPUs). */
+	long nproc = muster_plan_nproc(n->plan);
+	if (nproc != e->plan.n) {
+		struct run_worker *w = calloc((size_t)nproc, sizeof(*w));
+		if (w == NULL) {
+			cli_error("%s", muster_strerror(MUSTER_ENOMEM));
+			return CLI_EXIT_SOFTWARE;
+		}
+		free(e->plan.w);
+		e->plan.w = w;
+		e->plan.n = nproc;
+	}
 	for (long i = 0; i < e->plan.n; i++)
 		e->plan.w[i] = (struct run_worker){ .out = { -1, -1 }, .err = { -1, -1 } };
-	int rc = run_build_env(&e->plan, res, e->cl, e->gpus_per_proc, set);
+	int rc = cli_launch_network(n->plan, e->cl, e->g);
+	if (rc == 0)
+		rc = run_build_env(&e->plan, n->plan, e->cl->command, e->gpus_per_proc, set);
 	if (rc != 0) {
 		run_free_env(&e->plan);
 		return rc;
@@ -116,7 +133,7 @@ static int on_change(struct elastic *e, muster_watch *w)
 			say(e->g, MUSTER_LOG_NOTICE, "run: %ld node%s train, this one is node %ld: "
 			    "starting the workers (restart %ld)", n.trained, n.trained == 1 ? "" : "s",
 			    n.group_rank, e->generations);
-			rc = start_generation(e, muster_change_result(c), &n);
+			rc = start_generation(e, &n);
 		}
 	}
 	run_node_free(&n);
@@ -154,23 +171,16 @@ int run_elastic(const struct cli_global *g, struct cli_launch *cl,
                 char **argv)
 {
 	struct elastic e = { .g = g, .cl = cl, .o = o, .gpus_per_proc = gpus_per_proc,
-		             .plan = { NULL, cl->l.nproc_per_node, argv, tee, NULL, g->verbosity < 0,
-		                       numa, g->verbosity > 0 } };
+		             .plan = { NULL, 0, argv, tee, NULL, g->verbosity < 0, numa,
+		                       g->verbosity > 0, 0 } };
 	muster_watch_options wo = MUSTER_WATCH_OPTIONS_INIT;
 	muster_error err = { 0, "" };
 	muster_ctx *ctx = NULL;
 	muster_watch *w = NULL;
 	int rc;
 
-	e.plan.w = calloc((size_t)e.plan.n, sizeof(*e.plan.w));
-	if (e.plan.w == NULL) {
-		cli_error("%s", muster_strerror(MUSTER_ENOMEM));
-		return CLI_EXIT_SOFTWARE;
-	}
-	if ((rc = run_sup_open(&e.sup)) != 0) { /* before the watch's threads start */
-		free(e.plan.w);
+	if ((rc = run_sup_open(&e.sup)) != 0) /* before the watch's threads start */
 		return rc;
-	}
 	wo.settle_ms = o->settle_ms;
 	if ((rc = cli_open(&ctx, g)) == 0 && (rc = muster_watch_start(&w, ctx, &wo, &err)) != 0)
 		rc = cli_fail(rc, &err);

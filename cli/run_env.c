@@ -124,9 +124,9 @@ static long count_gpus(const muster_devices *d)
 	return n;
 }
 
-static int one_worker(struct run_worker *w, const muster_result *res, struct cli_launch *cl,
-                      long local, const muster_devices *d, long gpus_per_proc,
-                      const muster_result *port_holder, char *const *set)
+static int one_worker(struct run_worker *w, const muster_plan *plan, long i, long local,
+                      const muster_devices *d, long gpus_per_proc,
+                      const muster_result *port_holder, char *const *set, const char *command)
 {
 	struct extra x = { .n = 0, .ndrop = 0 };
 	muster_error err = { 0, "" };
@@ -135,15 +135,13 @@ static int one_worker(struct run_worker *w, const muster_result *res, struct cli
 
 	if (d != NULL)
 		rc = gpu_slice(&x, d, local * gpus_per_proc, gpus_per_proc, jax_ids, sizeof(jax_ids),
-		               cl->command);
-	cl->l.local_rank = local;
-	cl->l.local_device_ids = d != NULL ? jax_ids : NULL;
-	if (rc == 0 && (rc = muster_launch_env(&env, res, &cl->l, &err)) != 0)
+		               command);
+	if (rc == 0 && (rc = muster_plan_env(&env, plan, i, d != NULL ? jax_ids : NULL, &err)) != 0)
 		rc = cli_fail(rc, &err);
-	for (size_t i = 0; rc == 0 && env[i] != NULL; i++) {
-		const char *eq = strchr(env[i], '=');
+	for (size_t k = 0; rc == 0 && env[k] != NULL; k++) {
+		const char *eq = strchr(env[k], '=');
 		char name[64];
-		snprintf(name, sizeof(name), "%.*s", (int)(eq - env[i]), env[i]);
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - env[k]), env[k]);
 		/* --gpus-per-proc's slice of the local GPUs was asked for: it wins. */
 		if (d != NULL && strcmp(name, "CUDA_VISIBLE_DEVICES") == 0)
 			continue;
@@ -153,10 +151,10 @@ static int one_worker(struct run_worker *w, const muster_result *res, struct cli
 			w->rank = strtol(eq + 1, NULL, 10);
 	}
 	muster_free(env);
-	for (size_t i = 0; rc == 0 && set != NULL && set[i] != NULL; i++)
-		if (set_var(&x, set[i]) < 0)
+	for (size_t k = 0; rc == 0 && set != NULL && set[k] != NULL; k++)
+		if (set_var(&x, set[k]) < 0)
 			rc = CLI_EXIT_SOFTWARE;
-	if (rc == 0 && local == 0 && port_holder && muster_result_reserved_port(port_holder) > 0) {
+	if (rc == 0 && i == 0 && port_holder && muster_result_reserved_port(port_holder) > 0) {
 		char port[16];
 		snprintf(port, sizeof(port), "%d", muster_result_reserved_port(port_holder));
 		if (add(&x, "MUSTER_RESERVED_PORT", port) < 0 ||
@@ -165,18 +163,21 @@ static int one_worker(struct run_worker *w, const muster_result *res, struct cli
 	}
 	if (rc == 0 && (w->envp = merge(&x, &w->kept)) == NULL)
 		rc = CLI_EXIT_SOFTWARE;
-	for (size_t i = 0; i < x.n; i++)
-		free(x.var[i]);
+	for (size_t k = 0; k < x.n; k++)
+		free(x.var[k]);
 	if (rc == CLI_EXIT_SOFTWARE)
 		cli_error("%s", muster_strerror(MUSTER_ENOMEM));
 	return rc;
 }
 
-int run_build_env(struct run_plan *p, const muster_result *res, struct cli_launch *cl,
+int run_build_env(struct run_plan *p, const muster_plan *plan, const char *command,
                   long gpus_per_proc, char *const *set)
 {
 	muster_error err = { 0, "" };
 	muster_devices *d = NULL;
+	/* The node's processes before this task's: under processes placement
+	 * several tasks of one host each slice the host's GPUs, by local rank. */
+	long first = muster_plan_first_local_rank(plan) > 0 ? muster_plan_first_local_rank(plan) : 0;
 	int rc = 0;
 
 	/* --numa-binding needs where the GPUs sit, the same list with more. */
@@ -188,23 +189,23 @@ int run_build_env(struct run_plan *p, const muster_result *res, struct cli_launc
 	}
 	if (gpus_per_proc > 0) {
 		long have = count_gpus(d);
-		if (have < p->n * gpus_per_proc) {
+		if (have < (first + p->n) * gpus_per_proc) {
 			cli_error("%s: %ld processes x %ld GPU each need %ld GPUs; this machine shows "
-			          "%ld (visible-devices variables applied)", cl->command, p->n,
-			          gpus_per_proc, p->n * gpus_per_proc, have);
+			          "%ld (visible-devices variables applied)", command, first + p->n,
+			          gpus_per_proc, (first + p->n) * gpus_per_proc, have);
 			muster_devices_free(d);
 			return CLI_EXIT_NOENT;
 		}
 	}
 	for (long i = 0; i < p->n && rc == 0; i++) {
 		p->w[i].rank = i;
-		rc = one_worker(&p->w[i], res, cl, i, gpus_per_proc > 0 ? d : NULL, gpus_per_proc,
-		                p->res, set);
+		rc = one_worker(&p->w[i], plan, i, first + i, gpus_per_proc > 0 ? d : NULL,
+		                gpus_per_proc, p->res, set, command);
 	}
+	p->first_local = first;
 	if (rc == 0 && p->numa)
-		rc = run_numa_plan(p, d, gpus_per_proc, cl->command);
+		rc = run_numa_plan(p, d, gpus_per_proc, command);
 	muster_devices_free(d);
-	cl->l.local_device_ids = NULL;
 	return rc;
 }
 

@@ -73,7 +73,8 @@ int run_numa_plan(struct run_plan *p, const muster_devices *d, long gpus_per_pro
 	for (long i = 0; i < p->n; i++) {
 		muster_error err = { 0, "" };
 		char *list = NULL, what[256];
-		if ((i + 1) * k > ngpus) {
+		long local = p->first_local + i; /* the worker's LOCAL_RANK */
+		if ((local + 1) * k > ngpus) {
 			if (!why[0])
 				snprintf(why, sizeof(why), "%s: --numa-binding: %s", command,
 				         ngpus ? "local ranks past the GPUs have no GPU of their own"
@@ -81,7 +82,7 @@ int run_numa_plan(struct run_plan *p, const muster_devices *d, long gpus_per_pro
 			unpinned++;
 			continue;
 		}
-		memcpy(gpu, all + i * k, (size_t)k * sizeof(*gpu));
+		memcpy(gpu, all + local * k, (size_t)k * sizeof(*gpu));
 		int rc = muster_devices_cpus(&list, d, gpu, (size_t)k, p->numa, &err);
 		if (rc == MUSTER_ENOTFOUND) {
 			if (!why[0])
@@ -100,7 +101,7 @@ int run_numa_plan(struct run_plan *p, const muster_devices *d, long gpus_per_pro
 			char line[1400];
 			describe(what, sizeof(what), d, gpu, k);
 			snprintf(line, sizeof(line), "%s: --numa-binding %s: local rank %ld, %s: CPUs %s",
-			         command, modes[p->numa], i, what, list);
+			         command, modes[p->numa], local, what, list);
 			cli_log(MUSTER_LOG_INFO, line, NULL);
 		}
 		muster_free(list);

@@ -71,6 +71,11 @@ int table_add(struct table *t, const char *const *cells)
 
 void table_print(const struct table *t)
 {
+	table_fprint(t, stdout);
+}
+
+void table_fprint(const struct table *t, FILE *f)
+{
 	size_t r, i;
 
 	for (r = 0; r < t->rows; r++) {
@@ -78,9 +83,9 @@ void table_print(const struct table *t)
 			const char *s = t->cells[r * t->columns + i];
 
 			if (i + 1 < t->columns)
-				out_printf("%-*s  ", (int)t->width[i], s);
+				fprintf(f, "%-*s  ", (int)t->width[i], s);
 			else
-				out_printf("%s\n", s);
+				fprintf(f, "%s\n", s);
 		}
 	}
 }

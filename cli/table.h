@@ -3,6 +3,7 @@
 #define MUSTER_CLI_TABLE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 struct table;
 
@@ -14,6 +15,8 @@ int table_add(struct table *t, const char *const *cells);
 /* Print through out_printf: columns separated by two spaces, each padded
  * to its widest cell, the last one not padded. */
 void table_print(const struct table *t);
+/* ... on `f`. */
+void table_fprint(const struct table *t, FILE *f);
 void table_free(struct table *t);
 
 #endif /* MUSTER_CLI_TABLE_H */

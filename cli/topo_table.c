@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "lib/env.h"
 #include "table.h"
 
 #define LABEL_MAX 112
@@ -18,7 +19,7 @@
 /* The width to fit: $COLUMNS, else the terminal's; 0 (any) for neither. */
 static size_t columns(void)
 {
-	const char *env = getenv("COLUMNS");
+	const char *env = env_get("COLUMNS");
 	struct winsize ws;
 	char *end;
 	long v = env ? strtol(env, &end, 10) : 0;

@@ -237,3 +237,22 @@ int address_check_host(const char *host, char *why, size_t size)
 		return ipv6_check("the host", host, len, why, size);
 	return host_check(host, len, why, size);
 }
+
+int address_is_placeholder(const char *address)
+{
+	static const char tld[] = ".unknown.invalid";
+	const size_t n = sizeof(tld) - 1;
+	const char *colon = address[0] == '[' ? NULL : strrchr(address, ':');
+	size_t len = colon ? (size_t)(colon - address) : strlen(address);
+
+	if (address[0] == '[' || len < n)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		char c = address[len - n + i];
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		if (c != tld[i])
+			return 0;
+	}
+	return 1;
+}

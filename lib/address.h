@@ -35,4 +35,15 @@ size_t address_plain_length(const char *address);
  * decimal, without printf's cost per task. */
 void address_join(char *out, const char *host, size_t hostlen, long port);
 
+/* Whether the host of "HOST:PORT" (or a HOST alone) is a placeholder: a
+ * name under unknown.invalid, in the top-level domain RFC 6761 reserves
+ * for names that never resolve ("aws-batch-node-3.unknown.invalid"; a
+ * name elsewhere under .invalid, which tests and examples use for hosts
+ * that must not be reached, is no placeholder).  A backend names so a member whose address
+ * its platform does not publish (AWS Batch's other nodes, a torchrun
+ * worker's other agents), keeping the member's place in the cluster; what
+ * needs every address (a cluster spec, TF_CONFIG, a hostfile) refuses
+ * such a result, naming those members. */
+int address_is_placeholder(const char *address);
+
 #endif

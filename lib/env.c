@@ -153,10 +153,11 @@ static int list_bad(struct env_reader *r, const char *name, const char *value, c
 	return reason_fail(r->why, sizeof(r->why), "%s=%s: %s", name, shown, reason);
 }
 
-int env_list(struct env_reader *r, const char *name, const char *seps, size_t max,
-             struct env_list *out)
+/* env_list() of `value`, which `name` names. */
+static int list_of(struct env_reader *r, const char *name, const char *value, const char *seps,
+                   size_t max, struct env_list *out)
 {
-	const char *value = env_str(r, name), *start;
+	const char *start;
 	size_t slots = 1, len, i, item = 0;
 	char *p, *end, sep = 0, before = ',';
 
@@ -204,6 +205,12 @@ int env_list(struct env_reader *r, const char *name, const char *seps, size_t ma
 	}
 }
 
+int env_list(struct env_reader *r, const char *name, const char *seps, size_t max,
+             struct env_list *out)
+{
+	return list_of(r, name, env_str(r, name), seps, max, out);
+}
+
 void env_list_free(struct env_list *l)
 {
 	free(l->items);
@@ -238,17 +245,27 @@ int env_host(struct env_reader *r, const char *name, const char **out)
 	return 1;
 }
 
-int env_hosts(struct env_reader *r, const char *name, const char *seps, size_t max,
-              struct env_list *out)
+/* Each item of a list that a read gave (rc 1) checked as a host. */
+static int hosts_checked(struct env_reader *r, const char *name, int rc, struct env_list *out)
 {
-	int rc = env_list(r, name, seps, max, out);
-
 	for (size_t i = 0; rc > 0 && i < out->n; i++)
 		if (host_bad(r, name, i + 1, out->items[i]) < 0) {
 			env_list_free(out);
 			rc = -1;
 		}
 	return rc;
+}
+
+int env_hosts(struct env_reader *r, const char *name, const char *seps, size_t max,
+              struct env_list *out)
+{
+	return hosts_checked(r, name, env_list(r, name, seps, max, out), out);
+}
+
+int env_hosts_text(struct env_reader *r, const char *name, const char *text, const char *seps,
+                   size_t max, struct env_list *out)
+{
+	return hosts_checked(r, name, list_of(r, name, text, seps, max, out), out);
 }
 
 int env_address(struct env_reader *r, const char *name, const char **out)

@@ -103,6 +103,11 @@ int env_host(struct env_reader *r, const char *name, const char **out);
 int env_hosts(struct env_reader *r, const char *name, const char *seps, size_t max,
               struct env_list *out);
 
+/* env_hosts() of text that is no variable (a file's lines), `name`
+ * naming it in the reasons; 1, or -1 (empty text is an empty list). */
+int env_hosts_text(struct env_reader *r, const char *name, const char *text, const char *seps,
+                   size_t max, struct env_list *out);
+
 /* "HOST:PORT" (address.h's address_check). */
 int env_address(struct env_reader *r, const char *name, const char **out);
 

@@ -13,6 +13,7 @@ lib_libutil_la_SOURCES = \
 	lib/clock.c lib/clock.h \
 	lib/env.c lib/env.h \
 	lib/error.c lib/error.h \
+	lib/job_port.c lib/job_port.h \
 	lib/log.c lib/log.h \
 	lib/quote.c lib/quote.h \
 	lib/reason.c lib/reason.h \
@@ -38,7 +39,7 @@ endif
 # into core/.
 if HAVE_CMOCKA
 lib_tests = tests/unit/test_address tests/unit/test_clock tests/unit/test_env \
-	tests/unit/test_reason tests/unit/test_vec
+	tests/unit/test_job_port tests/unit/test_reason tests/unit/test_vec
 check_PROGRAMS += $(lib_tests)
 TESTS += $(lib_tests)
 lib_test_cflags = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
@@ -49,6 +50,8 @@ tests_unit_test_clock_CFLAGS = $(lib_test_cflags)
 tests_unit_test_clock_LDADD = $(lib_test_ldadd)
 tests_unit_test_env_CFLAGS = $(lib_test_cflags)
 tests_unit_test_env_LDADD = $(lib_test_ldadd)
+tests_unit_test_job_port_CFLAGS = $(lib_test_cflags)
+tests_unit_test_job_port_LDADD = $(lib_test_ldadd)
 tests_unit_test_reason_CFLAGS = $(lib_test_cflags)
 tests_unit_test_reason_LDADD = $(lib_test_ldadd)
 tests_unit_test_vec_CFLAGS = $(lib_test_cflags)

@@ -13,7 +13,7 @@ LOG_COMPILER = $(SHELL) $(top_srcdir)/tests/lib/run-c.sh
 # build tree, configs from tests/ fixtures.
 AM_TESTS_ENVIRONMENT = \
 	unset MUSTER_CONF TF_CONFIG KUBERNETES_SERVICE_HOST; \
-	MUSTER_PLUGIN_PATH='$(abs_top_builddir)/plugins/tf_config/.libs:$(abs_top_builddir)/plugins/kubernetes/.libs:$(abs_top_builddir)/plugins/spark/.libs:$(abs_top_builddir)/plugins/gce/.libs:$(abs_top_builddir)/plugins/libvirt/.libs:$(abs_top_builddir)/plugins/slurm/.libs:$(abs_top_builddir)/plugins/mpi/.libs:$(abs_top_builddir)/plugins/pbs/.libs:$(abs_top_builddir)/plugins/lsf/.libs:$(abs_top_builddir)/plugins/sagemaker/.libs:$(abs_top_builddir)/tests/plugins/.libs'; \
+	MUSTER_PLUGIN_PATH='$(abs_top_builddir)/plugins/tf_config/.libs:$(abs_top_builddir)/plugins/kubernetes/.libs:$(abs_top_builddir)/plugins/spark/.libs:$(abs_top_builddir)/plugins/gce/.libs:$(abs_top_builddir)/plugins/libvirt/.libs:$(abs_top_builddir)/plugins/slurm/.libs:$(abs_top_builddir)/plugins/mpi/.libs:$(abs_top_builddir)/plugins/pbs/.libs:$(abs_top_builddir)/plugins/lsf/.libs:$(abs_top_builddir)/plugins/sagemaker/.libs:$(abs_top_builddir)/plugins/platforms/.libs:$(abs_top_builddir)/tests/plugins/.libs'; \
 	MUSTER_TEST_SRCDIR='$(abs_top_srcdir)'; \
 	MUSTER_TEST_BUILDDIR='$(abs_top_builddir)'; \
 	MUSTER_BIN='$(abs_top_builddir)/cli/muster'; \

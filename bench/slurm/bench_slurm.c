@@ -8,7 +8,12 @@
  *    same result from a config, each address checked one by one (a range
  *    checks one per node);
  *  - `scontrol show hostnames` on the same host list, a whole process,
- *    which is what users call today (skipped when it is not installed).
+ *    which is what users call today (skipped when it is not installed);
+ *  - `muster env --for pytorch` in-process on the slurm result: the launch
+ *    plan (muster_launch_plan) and the last task's environment
+ *    (muster_plan_env), beside the resolve; and the same on the static
+ *    cluster with placement = "processes" (nodes are hosts, found by
+ *    hashing each task's host), the placement a scheduler's result has.
  * Memory: the heap a result holds (mallinfo2 before and after) per task.
  *   bench_slurm [NODES [TPN [ROUNDS]]]
  */
@@ -47,8 +52,9 @@ static double median(double *v, int n)
 	return v[n / 2];
 }
 
-/* The same cluster as a static entry's config. */
-static char *static_config(int nodes, int tpn)
+/* The same cluster as a static entry's config; `processes`: as a
+ * scheduler's (processes placement, a job id). */
+static char *static_config(int nodes, int tpn, int processes)
 {
 	size_t cap = (size_t)nodes * (size_t)tpn * 16 + 256, len = 0;
 	char *s = malloc(cap);
@@ -56,8 +62,8 @@ static char *static_config(int nodes, int tpn)
 	for (int i = 1; i <= nodes; i++)
 		for (int k = 0; k < tpn; k++)
 			len += (size_t)sprintf(s + len, "%s\"n%04d:%d\"", len > 70 ? "," : "", i, 8888 + k);
-	sprintf(s + len, "]; }; task = { type = \"worker\"; index = %d; }; }; } );\n",
-	        nodes * tpn - 1);
+	sprintf(s + len, "]; }; task = { type = \"worker\"; index = %d; }; %s }; } );\n",
+	        nodes * tpn - 1, processes ? "placement = \"processes\"; job_id = \"4242\";" : "");
 	return s;
 }
 
@@ -80,6 +86,26 @@ static muster_ctx *open_text(const char *text)
 	}
 	remove(path);
 	return ctx;
+}
+
+/* What `muster env --for pytorch` does after its resolve: the plan, the
+ * own process's environment; its time in ms. */
+static double time_env(const muster_result *r)
+{
+	muster_launch l = MUSTER_LAUNCH_INIT;
+	muster_error err;
+	muster_plan *p = NULL;
+	char **env = NULL;
+	l.framework = "pytorch";
+	double t = now_ms();
+	if (muster_launch_plan(&p, r, &l, &err) != 0 || muster_plan_env(&env, p, 0, NULL, &err) != 0) {
+		fprintf(stderr, "env: %s\n", err.message);
+		exit(1);
+	}
+	t = now_ms() - t;
+	muster_free(env);
+	muster_plan_free(p);
+	return t;
 }
 
 /* One `scontrol show hostnames LIST >/dev/null`; -1 when it cannot run. */
@@ -113,7 +139,7 @@ int main(int argc, char **argv)
 	double *a = calloc((size_t)rounds, sizeof(double)), *b = calloc((size_t)rounds, sizeof(double));
 	double *c = calloc((size_t)rounds, sizeof(double));
 	size_t held = 0;
-	int scontrol_ok = 1;
+	int scontrol_ok = 1, slurm_placement = 0;
 	char why[256];
 
 	snprintf(list, sizeof(list), "n[%04d-%04d]", 1, nodes);
@@ -125,10 +151,20 @@ int main(int argc, char **argv)
 	snprintf(num, sizeof(num), "%ld", tasks - 1);
 	setenv("SLURM_PROCID", num, 1);
 	muster_ctx *ctx = open_text("chain = ( { plugin = \"slurm\"; } );\n");
-	char *text = static_config(nodes, tpn);
+	char *text = static_config(nodes, tpn, 0);
 	muster_ctx *static_ctx = open_text(text);
 	double *d = calloc((size_t)rounds, sizeof(double));
+	double *e = calloc((size_t)rounds, sizeof(double)), *f = calloc((size_t)rounds, sizeof(double));
 	free(text);
+	text = static_config(nodes, tpn, 1);
+	muster_ctx *procs_ctx = open_text(text);
+	muster_result *procs = NULL;
+	muster_error perr;
+	free(text);
+	if (muster_resolve(&procs, procs_ctx, &perr) != 0) {
+		fprintf(stderr, "resolve (static, processes): %s\n", perr.message);
+		return 1;
+	}
 
 	for (int i = 0; i < rounds; i++) {
 		struct hostlist h;
@@ -156,6 +192,9 @@ int main(int argc, char **argv)
 		struct mallinfo2 after = mallinfo2();
 		if (i == 0)
 			held = (after.uordblks + after.hblkhd) - (before.uordblks + before.hblkhd);
+		slurm_placement = muster_result_placement(r);
+		e[i] = time_env(r);
+		f[i] = time_env(procs);
 		muster_result_free(r);
 
 		t = now_ms();
@@ -175,6 +214,11 @@ int main(int argc, char **argv)
 	       median(b, rounds), (double)held / (double)tasks);
 	printf("muster_resolve (static)     median %8.3f ms   the same cluster from a config "
 	       "(slurm/static %.2f)\n", median(d, rounds), median(b, rounds) / median(d, rounds));
+	printf("env --for pytorch (slurm)   median %8.3f ms   plan + own env, in-process, after "
+	       "the resolve (the slurm result's placement: %s)\n", median(e, rounds),
+	       slurm_placement == MUSTER_PLACEMENT_PROCESSES ? "processes" : "nodes");
+	printf("env --for pytorch (procs)   median %8.3f ms   the same cluster with processes "
+	       "placement (static)\n", median(f, rounds));
 	if (scontrol_ok) {
 		double s = median(c, rounds);
 		printf("scontrol show hostnames     median %8.3f ms   (%.0fx the whole resolve)\n", s,
@@ -184,6 +228,10 @@ int main(int argc, char **argv)
 	}
 	muster_ctx_free(ctx);
 	muster_ctx_free(static_ctx);
+	muster_result_free(procs);
+	muster_ctx_free(procs_ctx);
+	free(e);
+	free(f);
 	free(d);
 	free(a);
 	free(b);

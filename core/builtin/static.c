@@ -11,6 +11,9 @@
  *     task = { type = "worker"; index = 0; };           # self identity
  *     rpc_layer = "grpc"; environment = ""; master = "";
  *     accelerators = { worker = { GPU = 8; }; };        # every task of a job
+ *     placement = "processes";                          # a scheduler's cluster:
+ *     node_order = ["n2", "n1"];                        #   tasks are processes in rank
+ *     job_id = "4242";                                  #   order, hosts in this order
  *   };
  *
  * Everything is read and checked in open(), with file:line errors; resolve()
@@ -42,6 +45,10 @@ struct static_state {
 	const char *task_type;
 	long task_index;
 	char *rpc_layer, *environment, *master;
+	int placement;                  /* MUSTER_PLACEMENT_* */
+	char **node_order;
+	size_t nnode_order;
+	char *job_id;
 };
 
 static int get_string(const muster_host *h, muster_plugin_ctx *pc, const muster_cfg *group,
@@ -213,10 +220,69 @@ static int read_self(const muster_popts *o, const muster_cfg *task, void *base)
 	return h->cfg_get(task, "index") ? get_index(h, pc, task, "index", &st->task_index) : 0;
 }
 
+/* Whether some task's address is on `host`. */
+static int hosts_a_task(const struct static_state *st, const char *host)
+{
+	size_t n = strlen(host);
+	for (size_t i = 0; i < st->ntasks; i++)
+		if (strncmp(st->tasks[i].address, host, n) == 0 && st->tasks[i].address[n] == ':')
+			return 1;
+	return 0;
+}
+
+/* node_order: hosts of the tasks, as their addresses write them; a host
+ * no task has is a typo, not an order. */
+static int read_node_order(const muster_popts *o, const muster_cfg *node, void *base)
+{
+	struct static_state *st = base;
+	char why[400];
+	if (!node)
+		return 0;
+	if (muster_popt_string_list(o, node, "node_order", &st->node_order, &st->nnode_order) < 0)
+		return -1;
+	for (size_t i = 0; i < st->nnode_order; i++) {
+		const char *host = st->node_order[i];
+		if (address_check_host(host, why, sizeof(why)) < 0) {
+			o->host->open_error(o->pc, node, "node_order: %s", why);
+			return -1;
+		}
+		if (!hosts_a_task(st, host)) {
+			o->host->open_error(o->pc, node, "node_order: no task is on host '%s'", host);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* job_id: what the launch derives its master port from (muster(3)). */
+static int read_job_id(const muster_popts *o, const muster_cfg *node, void *base)
+{
+	struct static_state *st = base;
+	const char *id;
+	if (!node)
+		return 0;
+	if (muster_popt_node_string(o, node, "job_id", 0, &id) < 0)
+		return -1;
+	for (const char *c = id; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+			o->host->open_error(o->pc, node, "job_id must not hold a control character");
+			return -1;
+		}
+	if (strlen(id) > 256) {
+		o->host->open_error(o->pc, node, "job_id must be at most 256 bytes long");
+		return -1;
+	}
+	return muster_popt_copy(o, node, id, &st->job_id);
+}
+
 static void static_close(void *state)
 {
 	struct static_state *st = state;
 	if (st) {
+		for (size_t i = 0; st->node_order && i < st->nnode_order; i++)
+			free(st->node_order[i]);
+		free(st->node_order);
+		free(st->job_id);
 		free(st->tasks);
 		free(st->rpc_layer);
 		free(st->environment);
@@ -225,6 +291,9 @@ static void static_close(void *state)
 	free(st);
 }
 
+/* In MUSTER_PLACEMENT_* order. */
+static const char *const placements[] = { "nodes", "processes", NULL };
+
 static const muster_popt options[] = {
 	MUSTER_POPT_CUSTOM("jobs", read_jobs),
 	MUSTER_POPT_CUSTOM("accelerators", read_job_accelerators),
@@ -232,6 +301,10 @@ static const muster_popt options[] = {
 	MUSTER_POPT_STRING("rpc_layer", struct static_state, rpc_layer, MUSTER_POPT_EMPTY, NULL),
 	MUSTER_POPT_STRING("environment", struct static_state, environment, MUSTER_POPT_EMPTY, NULL),
 	MUSTER_POPT_STRING("master", struct static_state, master, MUSTER_POPT_EMPTY, NULL),
+	MUSTER_POPT_CHOICE("placement", struct static_state, placement, placements,
+	                   MUSTER_PLACEMENT_NODES),
+	MUSTER_POPT_CUSTOM("node_order", read_node_order),
+	MUSTER_POPT_CUSTOM("job_id", read_job_id),
 };
 
 static int static_open(const muster_host *h, muster_plugin_ctx *pc, void **state)
@@ -285,7 +358,10 @@ static muster_status static_resolve(void *state, const muster_host *h, muster_ca
 	if (h->set_task(call, st->task_type, st->task_index) < 0 ||
 	    h->set_rpc_layer(call, st->rpc_layer) < 0 ||
 	    h->set_environment(call, st->environment) < 0 || h->set_master(call, st->master) < 0 ||
-	    h->set_master_rule(call, MUSTER_MASTER_SIMPLE) < 0)
+	    h->set_master_rule(call, MUSTER_MASTER_SIMPLE) < 0 ||
+	    h->set_placement(call, st->placement) < 0 ||
+	    h->set_node_order(call, (const char *const *)st->node_order, st->nnode_order) < 0 ||
+	    h->set_job_id(call, st->job_id) < 0)
 		return MUSTER_STATUS_UNAVAIL;
 	return MUSTER_STATUS_SUCCESS;
 }

@@ -9,7 +9,8 @@
  *  - once something has been merged, the chain succeeds with it whatever
  *    later entries answer (NSS's rule for merged data).
  * When the chain fails, the error lists every entry's answer and reason,
- * and its code is the status of the entry that ended it.  When it succeeds
+ * those that failed before those that found nothing of theirs, and its
+ * code is the status of the entry that ended it.  When it succeeds
  * past an entry that answered unavail or tryagain, each such entry is one
  * warning (notfound is "not my environment", no failure); with strict,
  * such an entry fails the chain at once.
@@ -26,7 +27,9 @@
 #include <string.h>
 
 #include "explain.h"
+#include "gate.h"
 #include "lib/clock.h"
+#include "lib/env.h"
 #include "lib/error.h"
 #include "local/local_devices.h"
 #include "model/merge.h"
@@ -68,16 +71,37 @@ static void collect(struct answer *a, struct muster_call *call, const struct ent
  * allocation (Lightning's issue 20056, JAX's "deactivate"). */
 static int detection_off(void)
 {
-	const char *v = settings_getenv("MUSTER_NO_DETECT");
+	const char *v = env_get("MUSTER_NO_DETECT");
 	return v && v[0] && strcmp(v, "0") != 0;
 }
 
-static void run_entry(struct entry *e, struct answer *a, int no_detect,
+/* An entry with a `detect` list: notfound, without its plugin, when
+ * detection is off or nothing of the list is there; loaded now if that
+ * was put off.  1 when it should run. */
+static int detected(struct muster_ctx *ctx, struct entry *e, struct answer *a, int no_detect,
+                    struct explain_notes *notes)
+{
+	if (no_detect) {
+		a->status = MUSTER_STATUS_NOTFOUND;
+		snprintf(a->reason, sizeof(a->reason), "MUSTER_NO_DETECT is set");
+		return 0;
+	}
+	if (!gate_open(e->set->detect, notes, a->reason, sizeof(a->reason))) {
+		a->status = MUSTER_STATUS_NOTFOUND;
+		return 0;
+	}
+	ctx_load_deferred(ctx, e);
+	return 1;
+}
+
+static void run_entry(struct muster_ctx *ctx, struct entry *e, struct answer *a, int no_detect,
                       struct explain_notes *notes)
 {
 	struct muster_call call;
 	long long start;
 	memset(a, 0, sizeof(*a));
+	if (e->set->detect && !detected(ctx, e, a, no_detect, notes))
+		return;
 	if (!e->plugin) {
 		a->status = MUSTER_STATUS_UNAVAIL;
 		snprintf(a->reason, sizeof(a->reason), "%s", e->load_error);
@@ -223,21 +247,51 @@ static void explain_outcome(struct explain_notes *n, const struct answer *a)
 		               a->status == MUSTER_STATUS_SUCCESS ? NULL : a->reason, a->ms);
 }
 
+/* An entry that only reads its environment: safe and cheap to ask once
+ * more (no server is contacted, nothing is registered). */
+static int detector(const struct entry *e)
+{
+	return e->set->detect || (e->plugin && (e->plugin->desc->flags & MUSTER_PLUGIN_DETECTS));
+}
+
+/* For an explanation, the detectors after the entry that ended the chain
+ * are asked too, so that it shows which other environments matched (a
+ * torchrun worker inside a Slurm step inside a pod); their answers are
+ * recorded as coming after, and dropped. */
+static void explain_later(struct muster_ctx *ctx, struct muster_explain *x, size_t from,
+                          int no_detect)
+{
+	for (size_t i = from; i < ctx->nentries; i++) {
+		struct entry *e = &ctx->entries[i];
+		struct explain_notes *notes;
+		struct answer a;
+		if (!detector(e) || !(notes = explain_entry(x, e)))
+			continue;
+		notes->after = 1;
+		run_entry(ctx, e, &a, no_detect, notes);
+		explain_outcome(notes, &a);
+		muster_result_free(a.result);
+	}
+}
+
 static int chain_run(struct muster_ctx *ctx, struct muster_result **out, muster_error *err,
                      struct chain_warned *warned, struct muster_explain *x)
 {
 	struct failure *failures = NULL, **tail = &failures;
 	struct muster_result *merged = NULL;
-	char summary[sizeof(err->message)];
-	size_t used = 0;
+	/* Failures first, then what found nothing of its own: in a long chain
+	 * of detectors the one that failed must not be cut off the message. */
+	char failed[sizeof(err->message)], absent[sizeof(err->message)];
+	size_t failed_len = 0, absent_len = 0;
 	int code = MUSTER_ENOTFOUND, no_detect = detection_off();
-	summary[0] = '\0';
+	size_t i;
+	failed[0] = absent[0] = '\0';
 
-	for (size_t i = 0; i < ctx->nentries; i++) {
+	for (i = 0; i < ctx->nentries; i++) {
 		struct entry *e = &ctx->entries[i];
 		struct explain_notes *notes = explain_entry(x, e);
 		struct answer a;
-		run_entry(e, &a, no_detect, notes);
+		run_entry(ctx, e, &a, no_detect, notes);
 		explain_outcome(notes, &a);
 		log_msg(&ctx->logger, MUSTER_LOG_INFO, "%s%s%s%s (%ld ms)", e->pc.prefix,
 		        status_name(a.status), a.result ? "" : ": ", a.result ? "" : a.reason, a.ms);
@@ -245,7 +299,10 @@ static int chain_run(struct muster_ctx *ctx, struct muster_result **out, muster_
 		int action = last ? ACTION_RETURN : e->set->actions[a.status];
 
 		if (a.status != MUSTER_STATUS_SUCCESS) {
-			note(summary, sizeof(summary), &used, e, &a);
+			if (a.status == MUSTER_STATUS_NOTFOUND)
+				note(absent, sizeof(absent), &absent_len, e, &a);
+			else
+				note(failed, sizeof(failed), &failed_len, e, &a);
 			code = status_code(a.status);
 			if (a.status != MUSTER_STATUS_NOTFOUND && ctx->settings.strict) {
 				release_failures(ctx, failures, 0, NULL);
@@ -281,6 +338,8 @@ static int chain_run(struct muster_ctx *ctx, struct muster_result **out, muster_
 			break;
 	}
 	release_failures(ctx, failures, merged != NULL, warned);
+	if (x)
+		explain_later(ctx, x, i + 1, no_detect);
 	if (merged && ctx->settings.local_accelerators) {
 		int rc = local_fill(ctx, merged, err);
 		if (rc != 0) {
@@ -289,11 +348,15 @@ static int chain_run(struct muster_ctx *ctx, struct muster_result **out, muster_
 		}
 	}
 	if (merged) {
+		/* The config's word on the launch's port travels with its answer. */
+		merged->master_port = ctx->settings.master_port;
+		merged->no_interface = ctx->settings.no_interface;
 		error_clear(err);
 		*out = merged;
 		return 0;
 	}
-	return error_set(err, code, "no backend could resolve the cluster: %s", summary);
+	return error_set(err, code, "no backend could resolve the cluster: %s%s%s", failed,
+	                 failed_len && absent_len ? "; " : "", absent);
 }
 
 int chain_resolve(struct muster_ctx *ctx, struct muster_result **out, muster_error *err)

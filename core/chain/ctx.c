@@ -12,6 +12,8 @@
 #include "config/cfgview.h"
 #include "chain.h"
 #include "explain.h"
+#include "gate.h"
+#include "lib/env.h"
 #include "lib/error.h"
 #include "config/unknown.h"
 
@@ -40,7 +42,7 @@ static int build_search_path(struct muster_ctx *ctx)
 	for (size_t i = 0; i < conf->n; i++)
 		if (pathlist_add(&ctx->search, conf->dirs[i], strlen(conf->dirs[i])) < 0)
 			return -1;
-	if (pathlist_add_split(&ctx->search, settings_getenv("MUSTER_PLUGIN_PATH")) < 0)
+	if (pathlist_add_split(&ctx->search, env_get("MUSTER_PLUGIN_PATH")) < 0)
 		return -1;
 	return pathlist_add(&ctx->search, MUSTER_PLUGINDIR, strlen(MUSTER_PLUGINDIR));
 }
@@ -93,13 +95,9 @@ static int open_plugin(struct muster_ctx *ctx, struct entry *e, muster_error *er
 	return 0;
 }
 
-static int open_entry(struct muster_ctx *ctx, struct entry *e, int strict, muster_error *err)
+static int load_entry(struct muster_ctx *ctx, struct entry *e, int strict, muster_error *err)
 {
 	const struct entry_settings *set = e->set;
-	snprintf(e->pc.prefix, sizeof(e->pc.prefix), "%s(%s): ", set->plugin, set->name);
-	e->pc.logger = &ctx->logger;
-	e->pc.config = set->config;
-
 	e->load_code = loader_load(set->plugin, ctx->search.dirs, ctx->search.n, &e->plugin,
 	                           e->load_error, sizeof(e->load_error));
 	if (e->load_code == MUSTER_ENOMEM)
@@ -129,6 +127,41 @@ static int open_entry(struct muster_ctx *ctx, struct entry *e, int strict, muste
 	return 0;
 }
 
+/* An entry whose `detect` list finds nothing now is loaded only when it
+ * does (ctx_load_deferred()); strict (muster check) loads every entry, so
+ * that a typo anywhere in the chain is found. */
+static int open_entry(struct muster_ctx *ctx, struct entry *e, int strict, muster_error *err)
+{
+	const struct entry_settings *set = e->set;
+	char why[512];
+	snprintf(e->pc.prefix, sizeof(e->pc.prefix), "%s(%s): ", set->plugin, set->name);
+	e->pc.logger = &ctx->logger;
+	e->pc.config = set->config;
+	if (set->detect && !strict && !gate_open(set->detect, NULL, why, sizeof(why))) {
+		e->deferred = 1;
+		snprintf(e->load_error, sizeof(e->load_error), "not loaded: %s", why);
+		return 0;
+	}
+	return load_entry(ctx, e, strict, err);
+}
+
+void ctx_load_deferred(struct muster_ctx *ctx, struct entry *e)
+{
+	if (!__atomic_load_n(&e->deferred, __ATOMIC_ACQUIRE))
+		return;
+	pthread_mutex_lock(&ctx->load_lock);
+	if (e->deferred) {
+		muster_error err;
+		e->load_error[0] = '\0';
+		if (load_entry(ctx, e, 0, &err) < 0) {
+			e->plugin = NULL;
+			snprintf(e->load_error, sizeof(e->load_error), "%s", err.message);
+		}
+		__atomic_store_n(&e->deferred, 0, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&ctx->load_lock);
+}
+
 MUSTER_API void muster_ctx_free(muster_ctx *ctx)
 {
 	if (!ctx)
@@ -143,6 +176,7 @@ MUSTER_API void muster_ctx_free(muster_ctx *ctx)
 	free(ctx->entries);
 	muster_devices_free(ctx->local);
 	pthread_mutex_destroy(&ctx->local_lock);
+	pthread_mutex_destroy(&ctx->load_lock);
 	pathlist_clear(&ctx->search);
 	settings_release(&ctx->settings);
 	free(ctx);
@@ -160,6 +194,7 @@ MUSTER_API int muster_ctx_open(muster_ctx **out, const char *config_path,
 	if (!ctx)
 		return error_set(err, MUSTER_ENOMEM, "out of memory");
 	pthread_mutex_init(&ctx->local_lock, NULL);
+	pthread_mutex_init(&ctx->load_lock, NULL);
 	apply_options(ctx, options, &flags);
 	ctx->flags = flags;
 
@@ -213,7 +248,9 @@ MUSTER_API int muster_ctx_entry_info(const muster_ctx *ctx, size_t i, muster_ent
 {
 	if (!ctx || !out || i >= ctx->nentries)
 		return MUSTER_EINVAL;
-	const struct entry *e = &ctx->entries[i];
+	struct entry *e = &ctx->entries[i];
+	/* Whoever asks about an entry wants to know whether it loads. */
+	ctx_load_deferred((struct muster_ctx *)ctx, e);
 	memset(out, 0, sizeof(*out));
 	out->plugin = e->set->plugin;
 	out->instance = e->set->name;

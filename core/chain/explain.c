@@ -166,6 +166,8 @@ MUSTER_API int muster_explain_entry_at(const muster_explain *x, size_t i,
 	out->used = n->used;
 	out->inputs = n->ninputs;
 	out->dropped = n->dropped;
+	if (out->size >= offsetof(muster_explain_entry, after) + sizeof(out->after))
+		out->after = n->after;
 	return 0;
 }
 

@@ -26,6 +26,7 @@ struct explain_notes {
 	char *reason; /* NULL on success */
 	long ms;
 	int used;     /* its answer is in the result */
+	int after;    /* asked after the chain ended, only to show whether it matched */
 	struct explain_input *inputs;
 	size_t ninputs;
 	size_t dropped; /* inputs past EXPLAIN_INPUTS_MAX, or lost to a failed allocation */

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/vec.h"
+
 long cfgsource_add_file(struct cfgsource *src, const char *path)
 {
 	char **files = realloc(src->files, (src->nfiles + 1) * sizeof(*files));
@@ -20,14 +22,8 @@ int cfgsource_span(struct cfgsource *src, unsigned first, size_t file, unsigned 
 {
 	if (src->nspans && src->spans[src->nspans - 1].first == first)
 		src->nspans--;
-	if (src->nspans == src->cap) {
-		size_t cap = src->cap ? src->cap * 2 : 16;
-		struct cfgsource_span *s = realloc(src->spans, cap * sizeof(*s));
-		if (!s)
-			return -1;
-		src->spans = s;
-		src->cap = cap;
-	}
+	if (vec_reserve(&src->spans, &src->cap, src->nspans + 1, sizeof(*src->spans)) < 0)
+		return -1;
 	src->spans[src->nspans++] = (struct cfgsource_span){first, file, file_line};
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/env.h"
 #include "lib/error.h"
 #include "includes.h"
 #include "loader.h"
@@ -24,10 +25,12 @@ static const char *const status_names[STATUS_COUNT] = {"success", "notfound", "u
 static const char *const action_keys[STATUS_COUNT] = {"on_success", "on_notfound", "on_unavail",
                                                       "on_tryagain"};
 /* What a typo is compared with. */
-static const char *const top_keys[] = {"chain", "strict", "plugin_path", "local_accelerators"};
+static const char *const top_keys[] = {"chain", "strict", "plugin_path", "local_accelerators",
+                                       "master_port", "choose_interface"};
 static const char *const entry_keys[] = {"plugin",      "name",       "config",
                                          "timeout_ms",  "on_success", "on_notfound",
-                                         "on_unavail",  "on_tryagain", "watch_interval_ms"};
+                                         "on_unavail",  "on_tryagain", "watch_interval_ms",
+                                         "detect"};
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 const char *status_name(int status)
@@ -35,20 +38,11 @@ const char *status_name(int status)
 	return status >= 0 && status < STATUS_COUNT ? status_names[status] : "invalid";
 }
 
-const char *settings_getenv(const char *name)
-{
-#ifdef HAVE_SECURE_GETENV
-	return secure_getenv(name);
-#else
-	return getenv(name);
-#endif
-}
-
 const char *settings_default_path(const char *explicit_path)
 {
 	if (explicit_path)
 		return explicit_path;
-	const char *env = settings_getenv("MUSTER_CONF");
+	const char *env = env_get("MUSTER_CONF");
 	return env && *env ? env : MUSTER_DEFAULT_CONFIG;
 }
 
@@ -212,16 +206,70 @@ static int parse_action(const config_setting_t *node, int *action, muster_error 
 }
 
 
-/* A duration in milliseconds, 1 ms to one day. */
-static int milliseconds_setting(const config_setting_t *m, const char *key, long *out,
-                                muster_error *err)
+/* An integer from `min` to `max`. */
+static int integer_setting(const config_setting_t *m, const char *key, long min, long max,
+                           long *out, muster_error *err)
 {
 	if (config_setting_type(m) != CONFIG_TYPE_INT && config_setting_type(m) != CONFIG_TYPE_INT64)
 		return fail_at(err, m, "'%s' must be an integer", key);
 	long long v = config_setting_get_int64(m);
-	if (v <= 0 || v > 86400000LL)
-		return fail_at(err, m, "'%s' must be between 1 and 86400000, not %lld", key, v);
+	if (v < min || v > max)
+		return fail_at(err, m, "'%s' must be between %ld and %ld, not %lld", key, min, max, v);
 	*out = (long)v;
+	return 0;
+}
+
+/* A duration in milliseconds, 1 ms to one day. */
+static int milliseconds_setting(const config_setting_t *m, const char *key, long *out,
+                                muster_error *err)
+{
+	return integer_setting(m, key, 1, 86400000L, out, err);
+}
+
+/* One item of `detect`: NAME, NAME* or /PATH. */
+static int detect_item_valid(const char *item)
+{
+	if (item[0] == '/')
+		return item[1] != '\0';
+	size_t n = strlen(item);
+	if (n > 0 && item[n - 1] == '*')
+		n--;
+	if (n == 0 || (item[0] >= '0' && item[0] <= '9'))
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		char c = item[i];
+		if (!(c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+		      (c >= '0' && c <= '9')))
+			return 0;
+	}
+	return 1;
+}
+
+/* `detect`: a string or a non-empty array/list of them, into a
+ * NULL-terminated vector of the config's own strings. */
+static int parse_detect(config_setting_t *m, struct entry_settings *e, muster_error *err)
+{
+	int type = config_setting_type(m);
+	int n = type == CONFIG_TYPE_STRING ? 1 : config_setting_length(m);
+	if (type != CONFIG_TYPE_STRING && type != CONFIG_TYPE_ARRAY && type != CONFIG_TYPE_LIST)
+		return fail_at(err, m, "'detect' must be a list of variable names (NAME or NAME*) or "
+		                       "files (/PATH)");
+	if (n == 0)
+		return fail_at(err, m, "'detect' must not be empty");
+	free(e->detect);
+	if (!(e->detect = calloc((size_t)n + 1, sizeof(*e->detect))))
+		return error_set(err, MUSTER_ENOMEM, "out of memory");
+	for (int i = 0; i < n; i++) {
+		const config_setting_t *el = type == CONFIG_TYPE_STRING ? m : config_setting_get_elem(m, (unsigned)i);
+		const char *item = config_setting_get_string(el);
+		if (!item)
+			return fail_at(err, el, "'detect' must be a list of strings");
+		if (!detect_item_valid(item))
+			return fail_at(err, el, "'detect' item \"%s\" is neither a variable name "
+			               "([A-Za-z_][A-Za-z0-9_]*, a final * for a prefix) nor an absolute path",
+			               item);
+		e->detect[i] = item;
+	}
 	return 0;
 }
 static int parse_entry(struct settings *s, config_setting_t *node, struct entry_settings *e,
@@ -267,6 +315,10 @@ static int parse_entry(struct settings *s, config_setting_t *node, struct entry_
 			known = 1;
 		} else if (strcmp(key, "watch_interval_ms") == 0) {
 			if ((rc = milliseconds_setting(m, key, &e->watch_interval_ms, err)) < 0)
+				return rc;
+			known = 1;
+		} else if (strcmp(key, "detect") == 0) {
+			if ((rc = parse_detect(m, e, err)) < 0)
 				return rc;
 			known = 1;
 		}
@@ -325,9 +377,10 @@ static int parse_chain(struct settings *s, config_setting_t *chain, muster_error
 	if (!s->entries)
 		return error_set(err, MUSTER_ENOMEM, "out of memory");
 	for (int i = 0; i < n; i++) {
+		/* Counted first, so that what a failed entry holds is released too. */
+		s->nentries++;
 		if ((rc = parse_entry(s, config_setting_get_elem(chain, (unsigned)i), &s->entries[i], err)) < 0)
 			return rc;
-		s->nentries++;
 	}
 	return unique_names(s, chain, err);
 }
@@ -377,6 +430,13 @@ static int parse_top(struct settings *s, config_t *cfg, config_setting_t **chain
 			if (config_setting_type(m) != CONFIG_TYPE_BOOL)
 				return fail_at(err, m, "'local_accelerators' must be true or false");
 			s->local_accelerators = config_setting_get_bool(m);
+		} else if (strcmp(key, "choose_interface") == 0) {
+			if (config_setting_type(m) != CONFIG_TYPE_BOOL)
+				return fail_at(err, m, "'choose_interface' must be true or false");
+			s->no_interface = !config_setting_get_bool(m);
+		} else if (strcmp(key, "master_port") == 0) {
+			if ((rc = integer_setting(m, key, 1, 65535, &s->master_port, err)) < 0)
+				return rc;
 		} else {
 			unknown_key(s, m, top_keys, COUNT(top_keys));
 		}
@@ -447,6 +507,8 @@ void settings_release(struct settings *s)
 	free(s->files);
 	free(s->sources);
 	pathlist_clear(&s->plugin_path);
+	for (size_t i = 0; i < s->nentries; i++)
+		free(s->entries[i].detect);
 	free(s->entries);
 	free(s->path);
 	memset(s, 0, sizeof(*s));

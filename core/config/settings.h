@@ -27,6 +27,10 @@ struct entry_settings {
 	int actions[STATUS_COUNT];  /* enum action per muster_status */
 	long timeout_ms;
 	long watch_interval_ms;     /* how often a watch polls a plugin that cannot watch */
+	/* `detect`: what announces the entry's environment (a variable NAME,
+	 * a prefix NAME*, or a file /PATH), NULL-terminated; NULL: the entry
+	 * has no such list and always runs. */
+	const char **detect;
 	const char *file;
 	int line;
 };
@@ -38,6 +42,8 @@ struct settings {
 	char *path;
 	int strict;                 /* the file's, or the caller's MUSTER_CTX_STRICT */
 	int local_accelerators;     /* the own task's unknown accelerators are local_fill()'s */
+	long master_port;           /* the launch's MASTER_PORT; 0: not set */
+	int no_interface;           /* choose_interface = false */
 	struct unknowns unknown;    /* names nobody knows, in all the files */
 	struct pathlist plugin_path; /* directories from the config, in order */
 	struct entry_settings *entries;
@@ -47,9 +53,6 @@ struct settings {
 /* Where the context's config comes from: the argument, $MUSTER_CONF, or the
  * installed default. */
 const char *settings_default_path(const char *explicit_path);
-
-/* An environment variable, ignored in setuid/setgid programs. */
-const char *settings_getenv(const char *name);
 
 /* `strict`: as if the file said strict = true.  Unknown keys are left in
  * s->unknown for the caller's unknowns_finish(). */

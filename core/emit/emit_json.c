@@ -109,6 +109,9 @@ MUSTER_API int muster_result_to_json(char **out, const muster_result *r, muster_
 {
 	if (!out || !r)
 		return error_set(err, MUSTER_EINVAL, "muster_result_to_json: NULL argument");
+	int rc = model_refuse_placeholders(r, "a cluster spec", err);
+	if (rc != 0)
+		return rc;
 	struct jsonw w;
 	jsonw_init(&w);
 	jsonw_raw(&w, "{\"cluster\":{");

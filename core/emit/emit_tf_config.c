@@ -115,6 +115,9 @@ MUSTER_API int muster_result_to_tf_config(char **out, const muster_result *r,
 	const char *address = model_address(job, id);
 	if (!address)
 		return error_set(err, MUSTER_ENOENT, "No task with index %ld in job '%s'", id, type);
+	int rc = model_refuse_placeholders(r, "TF_CONFIG", err);
+	if (rc != 0)
+		return rc;
 
 	struct jsonw w;
 	jsonw_init(&w);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/address.h"
 #include "lib/error.h"
 #include "jsonw.h"
 #include "model/model.h"
@@ -12,6 +13,10 @@
 /* "<rpc_layer>://<address>", or the address alone when the layer is empty. */
 static int format_url(char **out, const char *address, const char *layer, muster_error *err)
 {
+	if (address_is_placeholder(address))
+		return error_set(err, MUSTER_EUNAVAIL, "that task's address is not known: its "
+		                 "platform does not publish it (muster gave it the placeholder %s)",
+		                 address);
 	struct jsonw w;
 	jsonw_init(&w);
 	if (layer && *layer) {

@@ -10,36 +10,34 @@
 #include "model/nameindex.h"
 
 struct slot {
-	const char *host; /* in `text` */
+	const char *host; /* in the plan's text */
 	long slots;
 };
 
-/* Hosts in node order, each once (a hashed index: a cluster may have
- * hundreds of thousands of tasks), with the sum of its tasks' slots; the
- * host strings go to `text`, which has room for every address.
- * (size_t)-1 when out of memory. */
-static size_t collect(struct slot *s, char *text, const struct launch_nodes *nodes,
-                      long per_node)
+/* The plan's nodes by host, in node order, each host once with the sum of
+ * its nodes' processes: under nodes placement two tasks at one address are
+ * two nodes but one hostfile line.  A hashed index, as a cluster may have
+ * hundreds of thousands of tasks.  (size_t)-1 when out of memory. */
+static size_t collect(struct slot *s, const struct muster_plan *p)
 {
+	const struct plan_node *node =
+		p->placement == MUSTER_PLACEMENT_PROCESSES ? p->node : plan_lazy_nodes(p);
 	struct name_index ix = { NULL, 0, 0 };
 	size_t n = 0;
-	for (size_t i = 0; i < nodes->count; i++) {
-		const char *address = nodes->node[i].address;
-		char port[6];
+	if (!node)
+		return (size_t)-1;
+	for (size_t i = 0; i < p->nnodes; i++) {
 		uint32_t j;
-		if (launch_split_address(address, text, strlen(address) + 1, port) != 0)
-			continue;
-		if (!name_index_get(&ix, text, &j)) {
-			if (name_index_put(&ix, text, (uint32_t)n) < 0) {
+		if (!name_index_get(&ix, node[i].host, &j)) {
+			if (name_index_put(&ix, node[i].host, (uint32_t)n) < 0) {
 				n = (size_t)-1;
 				break;
 			}
 			j = (uint32_t)n;
-			s[n].host = text;
+			s[n].host = node[i].host;
 			s[n++].slots = 0;
-			text += strlen(text) + 1;
 		}
-		s[j].slots += per_node;
+		s[j].slots += node[i].nproc;
 	}
 	name_index_release(&ix);
 	return n;
@@ -60,48 +58,53 @@ static const char *unwritable_host(const struct slot *s, size_t n, const char *s
 	return NULL;
 }
 
-MUSTER_API int muster_launch_hostfile(char **out, const muster_result *r,
-                                      const muster_launch *l, muster_error *err)
+/* A host as the hostfile writes it: an IPv6 address without brackets. */
+static void put_host(struct jsonw *w, const char *host)
 {
-	struct launch_nodes nodes;
+	size_t len = strlen(host);
+	if (len < 2 || host[0] != '[' || host[len - 1] != ']') {
+		jsonw_raw(w, host);
+		return;
+	}
+	for (size_t i = 1; i + 1 < len; i++)
+		jsonw_char(w, host[i]);
+}
+
+MUSTER_API int muster_plan_hostfile(char **out, const muster_plan *p, const char *flavor,
+                                    muster_error *err)
+{
 	const char *sep;
 	int rc;
 
-	if (!out || !r || !l || !l->framework)
-		return error_set(err, MUSTER_EINVAL, "muster_launch_hostfile: NULL argument");
+	if (!out || !p)
+		return error_set(err, MUSTER_EINVAL, "muster_plan_hostfile: NULL argument");
 	*out = NULL;
-	if ((rc = launch_check(l, err)) != 0)
+	if ((rc = model_refuse_placeholders(p->r, "a hostfile", err)) != 0)
 		return rc;
-	if (strcmp(l->framework, "openmpi") == 0 || strcmp(l->framework, "deepspeed") == 0)
+	if (!flavor)
+		flavor = p->framework ? p->framework : "";
+	if (strcmp(flavor, "openmpi") == 0 || strcmp(flavor, "deepspeed") == 0)
 		sep = " slots=";
-	else if (strcmp(l->framework, "mpich") == 0 || strcmp(l->framework, "horovod") == 0)
+	else if (strcmp(flavor, "mpich") == 0 || strcmp(flavor, "horovod") == 0)
 		sep = ":";
 	else
 		return error_set(err, MUSTER_EINVAL, "unknown hostfile form '%s' (openmpi, mpich, "
-		                 "horovod or deepspeed)", l->framework);
-	if ((rc = launch_nodes_build(&nodes, r, l, 0, err)) != 0)
-		return rc;
-	size_t bytes = 0;
-	for (size_t i = 0; i < nodes.count; i++)
-		bytes += strlen(nodes.node[i].address) + 1;
-	struct slot *s = malloc(nodes.count * sizeof(*s));
-	char *text = malloc(bytes);
-	if (!s || !text) {
-		free(s);
-		free(text);
-		launch_nodes_free(&nodes);
+		                 "horovod or deepspeed)", flavor);
+	if (p->tensorflow)
+		return error_set(err, MUSTER_EINVAL, "muster_plan_hostfile: a tensorflow plan has "
+		                 "no nodes");
+	struct slot *s = malloc((p->nnodes ? p->nnodes : 1) * sizeof(*s));
+	if (!s)
 		return error_set(err, MUSTER_ENOMEM, "out of memory");
-	}
-	size_t n = collect(s, text, &nodes, l->nproc_per_node);
+	size_t n = collect(s, p);
 	const char *ipv6 = n == (size_t)-1 ? NULL : unwritable_host(s, n, sep);
 	if (ipv6) {
-		rc = error_set(err, MUSTER_ENOENT, "hostfile for %s: host %s is an IPv6 address, which "
+		int len = (int)strlen(ipv6) - 2; /* written in brackets */
+		rc = error_set(err, MUSTER_ENOENT, "hostfile for %s: host %.*s is an IPv6 address, which "
 		               "%s cannot read (it splits HOST:N at every ':' and takes no brackets); "
-		               "give the task a host name", l->framework, ipv6,
-		               strcmp(l->framework, "mpich") == 0 ? "MPICH's Hydra" : "horovodrun");
+		               "give the task a host name", flavor, len, ipv6 + 1,
+		               strcmp(flavor, "mpich") == 0 ? "MPICH's Hydra" : "horovodrun");
 		free(s);
-		free(text);
-		launch_nodes_free(&nodes);
 		return rc;
 	}
 	struct jsonw w;
@@ -109,14 +112,31 @@ MUSTER_API int muster_launch_hostfile(char **out, const muster_result *r,
 	if (n == (size_t)-1)
 		w.failed = 1;
 	for (size_t i = 0; n != (size_t)-1 && i < n; i++) {
-		jsonw_raw(&w, s[i].host);
+		put_host(&w, s[i].host);
 		jsonw_raw(&w, sep);
 		jsonw_long(&w, s[i].slots);
 		jsonw_char(&w, '\n');
 	}
 	free(s);
-	free(text);
-	launch_nodes_free(&nodes);
 	*out = jsonw_finish(&w);
 	return *out ? 0 : error_set(err, MUSTER_ENOMEM, "out of memory");
+}
+
+MUSTER_API int muster_launch_hostfile(char **out, const muster_result *r,
+                                      const muster_launch *l, muster_error *err)
+{
+	muster_plan *p = NULL;
+	int rc;
+
+	if (!out || !r || !l || !l->framework)
+		return error_set(err, MUSTER_EINVAL, "muster_launch_hostfile: NULL argument");
+	*out = NULL;
+	if (strcmp(l->framework, "openmpi") != 0 && strcmp(l->framework, "deepspeed") != 0 &&
+	    strcmp(l->framework, "mpich") != 0 && strcmp(l->framework, "horovod") != 0)
+		return error_set(err, MUSTER_EINVAL, "unknown hostfile form '%s' (openmpi, mpich, "
+		                 "horovod or deepspeed)", l->framework);
+	if ((rc = muster_launch_plan(&p, r, l, err)) == 0)
+		rc = muster_plan_hostfile(out, p, NULL, err);
+	muster_plan_free(p);
+	return rc;
 }

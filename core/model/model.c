@@ -70,10 +70,10 @@ size_t model_job_pos(const struct muster_result *r, const struct job *job)
 	return (size_t)(job - r->jobs);
 }
 
-const char *model_address(const struct job *job, long index)
+size_t model_task_pos(const struct job *job, long index)
 {
 	if (!job->index)
-		return index >= 0 && (size_t)index < job->ntasks ? job->address[index] : NULL;
+		return index >= 0 && (size_t)index < job->ntasks ? (size_t)index : SIZE_MAX;
 	size_t lo = 0, hi = job->ntasks;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -82,7 +82,13 @@ const char *model_address(const struct job *job, long index)
 		else
 			hi = mid;
 	}
-	return lo < job->ntasks && job->index[lo] == index ? job->address[lo] : NULL;
+	return lo < job->ntasks && job->index[lo] == index ? lo : SIZE_MAX;
+}
+
+const char *model_address(const struct job *job, long index)
+{
+	size_t pos = model_task_pos(job, index);
+	return pos == SIZE_MAX ? NULL : job->address[pos];
 }
 
 int model_job_reserve(struct job *job, size_t need)

@@ -56,6 +56,8 @@ struct muster_result {
 	const char **node_order; /* the scheduler's host order, in the arena */
 	size_t nnode_order;
 	const char *job_id;     /* the launcher's; NULL: none */
+	long master_port;       /* the config's master_port, set by the chain; 0: none */
+	int no_interface;       /* the config's choose_interface = false, set by the chain */
 	char *union_source;     /* a merge's growing "a+b+...", which source shows */
 	size_t union_source_len, union_source_cap;
 	int held_fd;            /* reserved port's socket, -1: none (atomic) */
@@ -66,6 +68,11 @@ struct muster_result {
 	 * contributor would (TF's UnionClusterResolver delegates). */
 	struct muster_result *first;
 };
+
+/* 0 when every task has an address; else MUSTER_EUNAVAIL, saying that
+ * `what` ("a cluster spec", "TF_CONFIG", "a hostfile") needs them and
+ * naming the first tasks whose host is a placeholder (lib/address.h). */
+int model_refuse_placeholders(const muster_result *r, const char *what, muster_error *err);
 
 struct muster_result *model_new(void);
 /* One more owner: muster_result_free() frees at the last. */
@@ -87,6 +94,9 @@ static inline long model_task_index(const struct job *job, size_t i)
 /* The address of the task with `index`, NULL when absent (O(1) in a dense
  * job, a binary search otherwise). */
 const char *model_address(const struct job *job, long index);
+/* The position of the task with `index` in its job's arrays; SIZE_MAX
+ * when absent. */
+size_t model_task_pos(const struct job *job, long index);
 /* Room for `need` tasks in both arrays; -1 when out of memory. */
 int model_job_reserve(struct job *job, size_t need);
 /* Gives the job its index array (the positions so far), as a task whose

@@ -66,10 +66,15 @@ static uint64_t siphash(const char *s, size_t len)
 	return v0 ^ v1 ^ v2 ^ v3;
 }
 
-static uint32_t name_hash(const char *name)
+uint32_t name_index_hash(const char *name, size_t len)
 {
 	pthread_once(&sip_once, sip_seed);
-	return (uint32_t)siphash(name, strlen(name));
+	return (uint32_t)siphash(name, len);
+}
+
+static uint32_t name_hash(const char *name)
+{
+	return name_index_hash(name, strlen(name));
 }
 
 /* Linear probing from the hash's home slot: the slot of `name`, or the
@@ -103,9 +108,13 @@ static int grow(struct name_index *ix)
 
 int name_index_put(struct name_index *ix, const char *name, uint32_t pos)
 {
+	return name_index_put_hashed(ix, name, name_hash(name), pos);
+}
+
+int name_index_put_hashed(struct name_index *ix, const char *name, uint32_t hash, uint32_t pos)
+{
 	if (grow(ix) < 0)
 		return -1;
-	uint32_t hash = name_hash(name);
 	struct name_slot *s = probe(ix, name, hash);
 	s->name = name;
 	s->pos = pos;
@@ -116,9 +125,15 @@ int name_index_put(struct name_index *ix, const char *name, uint32_t pos)
 
 int name_index_get(const struct name_index *ix, const char *name, uint32_t *pos)
 {
+	return ix->count && name_index_get_hashed(ix, name, name_hash(name), pos);
+}
+
+int name_index_get_hashed(const struct name_index *ix, const char *name, uint32_t hash,
+                          uint32_t *pos)
+{
 	if (!ix->count)
 		return 0;
-	const struct name_slot *s = probe(ix, name, name_hash(name));
+	const struct name_slot *s = probe(ix, name, hash);
 	if (!s->name)
 		return 0;
 	*pos = s->pos;

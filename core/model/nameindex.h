@@ -25,4 +25,11 @@ int name_index_put(struct name_index *ix, const char *name, uint32_t pos);
 int name_index_get(const struct name_index *ix, const char *name, uint32_t *pos);
 void name_index_release(struct name_index *ix);
 
+/* The same with the name's hash computed once, for a caller that looks a
+ * name up and adds it when absent. */
+uint32_t name_index_hash(const char *name, size_t len);
+int name_index_get_hashed(const struct name_index *ix, const char *name, uint32_t hash,
+                          uint32_t *pos);
+int name_index_put_hashed(struct name_index *ix, const char *name, uint32_t hash, uint32_t pos);
+
 #endif

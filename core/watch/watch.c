@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "chain/chain.h"
 #include "model/diff.h"
+#include "lib/clock.h"
 #include "lib/error.h"
 #include "chain/host.h"
 #include "model/model.h"
@@ -42,13 +42,6 @@ struct muster_watch {
 	char last_error[sizeof(((muster_error *)0)->message)];
 	struct chain_warned warned; /* the failed entries warned about last */
 };
-
-static long now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
 
 static void drain(int fd)
 {
@@ -112,10 +105,10 @@ static void resolve_and_publish(struct muster_watch *w)
 /* Waits until every watcher armed (or gave up), or the stop. */
 static int wait_armed(struct muster_watch *w)
 {
-	long until = now_ms() + ARM_WAIT_MS;
+	long long until = clock_now_ms() + ARM_WAIT_MS;
 	while (!watchers_settled(&w->watchers)) {
 		struct pollfd p[2] = {{w->stop_fd, POLLIN, 0}, {w->wake_fd, POLLIN, 0}};
-		long left = until - now_ms();
+		long long left = until - clock_now_ms();
 		if (left <= 0)
 			break;
 		if (poll(p, 2, (int)left) > 0 && (p[0].revents & POLLIN))
@@ -142,9 +135,9 @@ static void follow_config(struct muster_watch *w)
 	wait_armed(w);
 }
 
-static int poll_timeout(long settle_at, long poll_at)
+static int poll_timeout(long long settle_at, long long poll_at)
 {
-	long t = -1, now = now_ms();
+	long long t = -1, now = clock_now_ms();
 	if (settle_at >= 0)
 		t = settle_at;
 	if (poll_at >= 0 && (t < 0 || poll_at < t))
@@ -155,7 +148,7 @@ static int poll_timeout(long settle_at, long poll_at)
 static void *run_loop(void *arg)
 {
 	struct muster_watch *w = arg;
-	long settle_at = -1, first_event = -1, poll_at = -1;
+	long long settle_at = -1, first_event = -1, poll_at = -1;
 	int config_dirty = 0;
 	if (wait_armed(w) < 0)
 		return NULL;
@@ -163,7 +156,7 @@ static void *run_loop(void *arg)
 	for (;;) {
 		long every = watchers_poll_interval(&w->watchers, current(w));
 		if (every > 0 && poll_at < 0)
-			poll_at = now_ms() + every;
+			poll_at = clock_now_ms() + every;
 		struct pollfd p[3] = {{w->stop_fd, POLLIN, 0},
 		                      {w->wake_fd, POLLIN, 0},
 		                      {w->files.fd, POLLIN, 0}};
@@ -179,12 +172,12 @@ static void *run_loop(void *arg)
 		}
 		if ((p[2].revents & POLLIN) && config_files_changed(&w->files))
 			event = config_dirty = 1;
-		long now = now_ms();
+		long long now = clock_now_ms();
 		if (event) {
 			if (first_event < 0)
 				first_event = now;
 			settle_at = now + w->settle_ms;
-			long cap = first_event + SETTLE_CAP * w->settle_ms;
+			long long cap = first_event + SETTLE_CAP * w->settle_ms;
 			if (settle_at > cap)
 				settle_at = cap;
 		}
@@ -283,7 +276,7 @@ MUSTER_API int muster_watch_next(muster_watch *w, long timeout_ms, muster_change
 		return error_set(err, MUSTER_EINVAL, "muster_watch_next: NULL argument");
 	*out = NULL;
 	struct pollfd p = {w->ready_fd, POLLIN, 0};
-	long until = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
+	long long until = timeout_ms < 0 ? -1 : clock_now_ms() + timeout_ms;
 	for (;;) {
 		pthread_mutex_lock(&w->lock);
 		int have = w->pending != NULL;
@@ -293,7 +286,7 @@ MUSTER_API int muster_watch_next(muster_watch *w, long timeout_ms, muster_change
 				return error_set(err, MUSTER_ENOMEM, "out of memory");
 			return 1;
 		}
-		long left = until < 0 ? -1 : until - now_ms();
+		long long left = until < 0 ? -1 : until - clock_now_ms();
 		if (until >= 0 && left <= 0)
 			return 0;
 		if (poll(&p, 1, left > INT32_MAX ? INT32_MAX : (int)left) < 0 && errno != EINTR)

@@ -157,8 +157,13 @@ MUSTER_API int muster_resolve_explain(muster_result **out, muster_explain **expl
                                       muster_ctx *ctx, muster_error *err);
 MUSTER_API void muster_explain_free(muster_explain *explain);
 
-/* One entry the chain ran, in chain order (the chain stops at the entry
- * whose action ends it; entries after it are not listed). */
+/* One entry the chain ran, in chain order.  The chain stops at the entry
+ * whose action ends it; of the entries after it, those that only detect
+ * their environment (a `detect` list, or a plugin such as tf_config, the
+ * schedulers' and the platforms') are asked too and listed with `after`
+ * set, so that an explanation shows every environment that matched (the
+ * innermost launcher answers, muster.conf(5)); their answers are not
+ * used. */
 typedef struct muster_explain_entry {
 	size_t size;          /* sizeof(muster_explain_entry): set it before the call */
 	const char *instance; /* the entry's name */
@@ -170,9 +175,10 @@ typedef struct muster_explain_entry {
 	int used;             /* its answer is the result, or part of the merged result */
 	size_t inputs;        /* inputs its plugin noted: muster_explain_input_at() */
 	size_t dropped;       /* inputs noted past the limit (muster(3)), not kept */
+	int after;            /* asked after the chain ended: whether it would have matched */
 } muster_explain_entry;
 
-#define MUSTER_EXPLAIN_ENTRY_INIT { sizeof(muster_explain_entry), NULL, NULL, 0, NULL, 0, 0, 0, 0 }
+#define MUSTER_EXPLAIN_ENTRY_INIT { sizeof(muster_explain_entry), NULL, NULL, 0, NULL, 0, 0, 0, 0, 0 }
 
 MUSTER_API size_t muster_explain_entry_count(const muster_explain *explain);
 /* Fills *out (its `size` set first); MUSTER_ENOENT past the last entry. */
@@ -284,12 +290,19 @@ MUSTER_API int muster_result_accelerators_json(char **out, const muster_result *
 
 /*
  * Launch contracts: what a framework's processes read to find each other.
- * The nodes of a launch are the tasks of the jobs that train (`jobs`, a
- * comma-separated list; NULL: every job but "ps" and "evaluator"); node 0
- * is the master task (the chief's task 0, else the "master" job's, else
- * task 0 of the first training job), the others follow in the cluster's
- * job order, then by index.  Start from MUSTER_LAUNCH_INIT; fields are
- * only ever appended.
+ *
+ * A launch's units are the tasks of the jobs that train (`jobs`, a
+ * comma-separated list; NULL: every job but "ps" and "evaluator"): the
+ * master task first (the chief's task 0, else the "master" job's, else
+ * task 0 of the first training job), then the others in the cluster's job
+ * order, then by index.  Under MUSTER_PLACEMENT_NODES each unit is a node
+ * on which nproc_per_node processes run; under MUSTER_PLACEMENT_PROCESSES
+ * each unit is one process a scheduler started (nproc_per_node > 1: that
+ * task's own share of its host), and the nodes are the distinct hosts, in
+ * the scheduler's order.  Ranks are prefix sums of the units' process
+ * counts; local ranks, of the counts of the units before on the same node.
+ * muster(3) has the whole rule.  Start from MUSTER_LAUNCH_INIT; fields
+ * are only ever appended.
  */
 typedef struct muster_launch {
 	size_t size;
@@ -298,42 +311,167 @@ typedef struct muster_launch {
 	const char *task_type; /* NULL: this process's own task */
 	long task_id;          /* < 0: this process's own task */
 	const char *jobs;      /* the jobs that train; NULL: all but ps and evaluator */
-	long nproc_per_node;   /* processes per node, 1..MUSTER_NPROC_PER_NODE_MAX */
-	long local_rank;       /* this process's rank on its node, 0..nproc_per_node-1 */
+	long nproc_per_node;   /* processes per unit, 1..MUSTER_NPROC_PER_NODE_MAX, or
+	                          MUSTER_NPROC_GPU */
+	long local_rank;       /* muster_launch_env(): which of the own unit's processes,
+	                          0..its count - 1 (its LOCAL_RANK under nodes placement) */
 	const char *local_device_ids; /* jax: this process's devices ("0,1"); NULL: unset */
+	long local_gpus;       /* this machine's GPUs: with MUSTER_NPROC_GPU, the count of a
+	                          unit the backend gives none for; 0: unknown */
 } muster_launch;
 
 /* The most processes per node a launch takes: node rank times it stays far
  * inside a long. */
 #define MUSTER_NPROC_PER_NODE_MAX 65536L
+/* nproc_per_node: each unit runs as many processes as it has GPUs. */
+#define MUSTER_NPROC_GPU (-1L)
 
-#define MUSTER_LAUNCH_INIT { sizeof(muster_launch), NULL, NULL, -1, NULL, 1, 0, NULL }
+#define MUSTER_LAUNCH_INIT { sizeof(muster_launch), NULL, NULL, -1, NULL, 1, 0, NULL, 0 }
 
 /*
- * The environment of one process of a launch, in the order a launcher
- * sets it: a NULL-terminated array of "NAME=value" strings, released with
- * one muster_free(*out).  tensorflow: TF_CONFIG; pytorch: MASTER_ADDR,
- * MASTER_PORT, WORLD_SIZE, RANK, LOCAL_RANK, LOCAL_WORLD_SIZE, GROUP_RANK,
- * NODE_RANK, and torchrun's arguments as it reads them from the
- * environment (PET_NNODES, PET_NODE_RANK, PET_NPROC_PER_NODE,
- * PET_MASTER_ADDR, PET_MASTER_PORT); jax: JAX_COORDINATOR_ADDRESS,
- * JAX_NUM_PROCESSES, JAX_PROCESS_ID and, when given, JAX_LOCAL_DEVICE_IDS.
- * Each framework's list ends with CUDA_VISIBLE_DEVICES when the result
- * gives the task GPU ids (muster_result_accelerator_ids()).
- * MUSTER_ENOENT names what is missing: the task, the master, a training
- * job, or dense ranks in a sparse job.
+ * The launch plan: units, nodes, ranks, master and port, computed once
+ * from a result and a launch; every output of the launch reads it.  The
+ * plan holds a reference to the result (free either first).  Fails with
+ * MUSTER_EINVAL for a bad launch, MUSTER_ECONFIG for a bad
+ * MUSTER_MASTER_PORT, MUSTER_ENOENT
+ * when the cluster has no training task or a unit no GPU to count.  A
+ * plan for tensorflow has no units: its env is the task's TF_CONFIG.
  */
+typedef struct muster_plan muster_plan;
+MUSTER_API int muster_launch_plan(muster_plan **out, const muster_result *result,
+                                  const muster_launch *launch, muster_error *err);
+MUSTER_API void muster_plan_free(muster_plan *plan);
+
+/*
+ * The environment of one process of the own unit, `proc` from 0 to
+ * muster_plan_nproc() - 1, in the order a launcher sets it: a
+ * NULL-terminated array of "NAME=value" strings, released with one
+ * muster_free(*out).  tensorflow: TF_CONFIG; pytorch: MASTER_ADDR,
+ * MASTER_PORT, WORLD_SIZE, RANK, LOCAL_RANK, LOCAL_WORLD_SIZE, GROUP_RANK,
+ * NODE_RANK and, where they are true for a torchrun on this node (one unit
+ * per node, every unit the same count), torchrun's arguments as it reads
+ * them from the environment (PET_NNODES, PET_NODE_RANK,
+ * PET_NPROC_PER_NODE, PET_MASTER_ADDR, PET_MASTER_PORT); jax:
+ * JAX_COORDINATOR_ADDRESS, JAX_NUM_PROCESSES, JAX_PROCESS_ID and
+ * JAX_LOCAL_DEVICE_IDS (`local_device_ids` when given, else the local
+ * rank where each process of the node owns one of its GPUs).  Each
+ * framework's list ends with CUDA_VISIBLE_DEVICES when the result gives
+ * GPU ids: the node's, in local-rank order, so that a process's own GPU is
+ * the one at its LOCAL_RANK.  MUSTER_ENOENT names what is missing: the
+ * task, or dense ranks in a sparse job.
+ */
+MUSTER_API int muster_plan_env(char ***out, const muster_plan *plan, long proc,
+                               const char *local_device_ids, muster_error *err);
+
+/*
+ * A hostfile for an MPI-style launcher: one line per host of the plan's
+ * nodes, in node order, its slots the processes on it: "HOST slots=N"
+ * (openmpi, deepspeed) or "HOST:N" (mpich, horovod).  `flavor` NULL: the
+ * launch's framework.
+ */
+MUSTER_API int muster_plan_hostfile(char **out, const muster_plan *plan, const char *flavor,
+                                    muster_error *err);
+
+/* The plan's numbers; -1 (NULL) where they do not apply: a tensorflow
+ * plan, or no own unit. */
+MUSTER_API long muster_plan_world_size(const muster_plan *plan);
+MUSTER_API size_t muster_plan_node_count(const muster_plan *plan);
+/* Node i's host (as the addresses write it) and process count;
+ * MUSTER_ENOENT past the last. */
+MUSTER_API int muster_plan_node_at(const muster_plan *plan, size_t i, const char **host,
+                                   long *nproc);
+/* The own unit's node, first global rank, first local rank and processes. */
+MUSTER_API long muster_plan_node_rank(const muster_plan *plan);
+MUSTER_API long muster_plan_first_rank(const muster_plan *plan);
+MUSTER_API long muster_plan_first_local_rank(const muster_plan *plan);
+MUSTER_API long muster_plan_nproc(const muster_plan *plan);
+/* MASTER_ADDR (unit 0's host, an IPv6 address without brackets) and
+ * MASTER_PORT. */
+MUSTER_API const char *muster_plan_master_host(const muster_plan *plan);
+MUSTER_API int muster_plan_master_port(const muster_plan *plan);
+/* What the plan assumed, to be said once ("assuming every node ..."), or
+ * NULL. */
+MUSTER_API const char *muster_plan_note(const muster_plan *plan);
+
+/* muster_launch_plan(), muster_plan_env() of launch->local_rank, free. */
 MUSTER_API int muster_launch_env(char ***out, const muster_result *result,
                                  const muster_launch *launch, muster_error *err);
 
-/*
- * A hostfile for an MPI-style launcher: one line per host (hosts as the
- * cluster writes them, in node order), its slots the sum of
- * nproc_per_node over its tasks: "HOST slots=N" (openmpi, deepspeed) or
- * "HOST:N" (mpich, horovod).  The task fields are not used.
- */
+/* muster_launch_plan(), muster_plan_hostfile(), free.  The task fields
+ * are not used. */
 MUSTER_API int muster_launch_hostfile(char **out, const muster_result *result,
                                       const muster_launch *launch, muster_error *err);
+
+/*
+ * The network path to peers: which local interface reaches them.  Each
+ * host (a name or a numeric address) is looked up here as a connecting
+ * client would (getaddrinfo(), any family), all of them at once and within
+ * `timeout_ms`: a lookup still running then is abandoned, its thread left
+ * to end on its own, and that host reported as timed out.  The first
+ * address of each is routed by the kernel (a route lookup over rtnetlink,
+ * as `ip route get` asks), giving the interface and source address a
+ * connection to it would use.  Free with muster_netpath_free().
+ */
+typedef struct muster_netpath muster_netpath;
+
+/* One host of a probe, owned by it; fields are only ever appended. */
+typedef struct muster_netpeer {
+	const char *host;     /* as given */
+	int status;           /* MUSTER_OK; MUSTER_ENOENT: the name does not
+	                         resolve here; MUSTER_EUNAVAIL: the lookup failed
+	                         or timed out, or no route reaches the address */
+	const char *problem;  /* why, when status is not MUSTER_OK; else NULL */
+	const char *address;  /* the first address it resolved to; NULL: none */
+	size_t address_count; /* how many it resolved to */
+	const char *ifname;   /* the interface the kernel routes it through */
+	const char *source;   /* the local address a connection would use */
+	unsigned flags;       /* MUSTER_NETPEER_* */
+} muster_netpeer;
+
+/* The address is this machine's own (the kernel's route is "local"). */
+#define MUSTER_NETPEER_LOCAL 0x1u
+/* The address is a loopback one (127.0.0.0/8, ::1). */
+#define MUSTER_NETPEER_LOOPBACK 0x2u
+
+MUSTER_API int muster_netpath_probe(muster_netpath **out, const char *const *hosts, size_t n,
+                                    long timeout_ms, muster_error *err);
+MUSTER_API void muster_netpath_free(muster_netpath *path);
+MUSTER_API size_t muster_netpath_count(const muster_netpath *path);
+/* The i-th host, in the order given; NULL past the last. */
+MUSTER_API const muster_netpeer *muster_netpath_peer(const muster_netpath *path, size_t i);
+/*
+ * The one interface whose routes reach every host that is not this
+ * machine, and its source address: 0 with *ifname and *source set, or
+ * MUSTER_ENOENT (both NULL) when a host failed, the hosts are reached
+ * through different interfaces, or every host is this machine.  *why says
+ * which, in a sentence naming the hosts, either way.  Any pointer may be
+ * NULL.
+ */
+MUSTER_API int muster_netpath_interface(const muster_netpath *path, const char **ifname,
+                                        const char **source, const char **why);
+
+/*
+ * The network path of a plan's own node: the peers whose routes decide
+ * its interface (on the master's node the other nodes, at most 64 spread
+ * over the list; elsewhere the master) probed as muster_netpath_probe()
+ * does, within `timeout_ms`.  From then on muster_plan_env() adds, for
+ * pytorch, GLOO_SOCKET_IFNAME, TP_SOCKET_IFNAME, NCCL_SOCKET_IFNAME (as
+ * "=IF", NCCL's exact match) and Open MPI's OMPI_MCA_btl_tcp_if_include
+ * and OMPI_MCA_oob_tcp_if_include; for jax the NCCL and Open MPI ones:
+ * each unless this process's environment has it (an Open MPI include
+ * also when it has the matching exclude).  On the master's node, when the
+ * master's host resolves here to a loopback address, MASTER_ADDR and
+ * PET_MASTER_ADDR (jax: JAX_COORDINATOR_ADDRESS's host) become the
+ * interface's address.  Nothing is probed for a tensorflow plan, a plan
+ * without its own unit, or a configuration with choose_interface = false.
+ * Not while another thread reads the plan.  0, or MUSTER_ENOMEM.
+ */
+MUSTER_API int muster_plan_probe_network(muster_plan *plan, long timeout_ms, muster_error *err);
+/* The probe, the master's host first, then the peers; NULL before one. */
+MUSTER_API const muster_netpath *muster_plan_netpath(const muster_plan *plan);
+/* A sentence on what was chosen ("interface eth1: the kernel routes ...")
+ * or why nothing was ("no interface variable: ..."); NULL before a probe. */
+MUSTER_API const char *muster_plan_network_note(const muster_plan *plan);
 
 /*
  * The accelerators of this machine.  `sysroot` stands for "/" (its sys,

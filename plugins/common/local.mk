@@ -20,6 +20,10 @@ plugins_common_libplugin_common_la_SOURCES = \
 	plugins/common/popts.c plugins/common/popts.h
 plugins_common_libplugin_common_la_LIBADD = lib/libutil.la
 
+# What a plugin that reads JSON through lib/strict_json.h builds with.
+muster_json_plugin_cppflags = $(AM_CPPFLAGS) $(CJSON_CFLAGS)
+muster_json_plugin_libadd = lib/libjson.la plugins/common/libplugin_common.la $(CJSON_LIBS)
+
 # The HTTP backends' libcurl setup, limits, wording and retry waits, apart
 # so that a plugin without HTTP does not link libcurl.
 if HAVE_LIBCURL

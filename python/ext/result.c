@@ -222,12 +222,12 @@ static PyObject *env_dict(char **env)
 static PyObject *result_launch_env(PyObject *self, PyObject *args, PyObject *kwargs)
 {
 	static char *kwlist[] = {"framework", "task_type", "task_id", "jobs", "nproc_per_node",
-	                         "local_rank", NULL};
+	                         "local_rank", "local_gpus", NULL};
 	muster_launch l = MUSTER_LAUNCH_INIT;
 	PyObject *task_id_obj = Py_None;
-	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s|zOzll:launch_env", kwlist, &l.framework,
+	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s|zOzlll:launch_env", kwlist, &l.framework,
 	                                 &l.task_type, &task_id_obj, &l.jobs, &l.nproc_per_node,
-	                                 &l.local_rank) ||
+	                                 &l.local_rank, &l.local_gpus) ||
 	    parse_task_id(task_id_obj, 1, &l.task_id) < 0)
 		return NULL;
 	char **env = NULL;
@@ -242,10 +242,10 @@ static PyObject *result_launch_env(PyObject *self, PyObject *args, PyObject *kwa
 
 static PyObject *result_hostfile(PyObject *self, PyObject *args, PyObject *kwargs)
 {
-	static char *kwlist[] = {"flavor", "jobs", "nproc_per_node", NULL};
+	static char *kwlist[] = {"flavor", "jobs", "nproc_per_node", "local_gpus", NULL};
 	muster_launch l = MUSTER_LAUNCH_INIT;
-	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s|zl:hostfile", kwlist, &l.framework,
-	                                 &l.jobs, &l.nproc_per_node))
+	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s|zll:hostfile", kwlist, &l.framework,
+	                                 &l.jobs, &l.nproc_per_node, &l.local_gpus))
 		return NULL;
 	char *s = NULL;
 	muster_error err = {0};
@@ -326,9 +326,11 @@ static PyMethodDef result_methods[] = {
 	 "tf_config(task_type, task_id, sparse=False) -> str: the TF_CONFIG for that task."},
 	{"launch_env", KW(result_launch_env),
 	 "launch_env(framework, task_type=None, task_id=None, jobs=None, nproc_per_node=1, "
-	 "local_rank=0) -> dict: `muster env`'s variables, in its order; task None: own."},
+	 "local_rank=0, local_gpus=0) -> dict: `muster env`'s variables, in its order; task "
+	 "None: own; nproc_per_node -1: each task's GPUs."},
 	{"hostfile", KW(result_hostfile),
-	 "hostfile(flavor, jobs=None, nproc_per_node=1) -> str: `muster hostfile`'s text."},
+	 "hostfile(flavor, jobs=None, nproc_per_node=1, local_gpus=0) -> str: `muster "
+	 "hostfile`'s text."},
 	{"to_json", result_to_json, METH_NOARGS, "to_json() -> str: `muster resolve`'s JSON."},
 	{"release_port", result_release_port, METH_NOARGS,
 	 "release_port(): let go of the reserved port, right before binding it."},

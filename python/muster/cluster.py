@@ -9,6 +9,7 @@ __all__ = ["Cluster", "Context", "resolve"]
 Tasks = Union[List[str], Dict[int, str]]
 TaskName = Union[str, Tuple[str, int]]
 Jobs = Union[str, Sequence[str], None]
+NProc = Union[int, str]
 
 
 class Cluster:
@@ -94,7 +95,7 @@ class Cluster:
         return self._r.tf_config(task_type, task_id, sparse)
 
     def env(self, framework: str, task: Optional[TaskName] = None, *, jobs: Jobs = None,
-            nproc_per_node: int = 1, local_rank: int = 0) -> Dict[str, str]:
+            nproc_per_node: NProc = 1, local_rank: int = 0) -> Dict[str, str]:
         """The environment a process of `task` ("worker:1" or ("worker", 1);
         None: this process's own task) reads to join a `framework` launch,
         as ``muster env --for FRAMEWORK`` prints it: name -> value, in the
@@ -102,28 +103,36 @@ class Cluster:
 
         "tensorflow": TF_CONFIG.  "pytorch": MASTER_ADDR, MASTER_PORT,
         WORLD_SIZE, RANK, LOCAL_RANK, LOCAL_WORLD_SIZE, GROUP_RANK, NODE_RANK
-        and torchrun's PET_* variables.  "jax": JAX_COORDINATOR_ADDRESS,
-        JAX_NUM_PROCESSES, JAX_PROCESS_ID.  Each ends with
-        CUDA_VISIBLE_DEVICES when the backend gives the task GPU ids.
+        and, where they hold for a torchrun on the node, torchrun's PET_*
+        variables.  "jax": JAX_COORDINATOR_ADDRESS, JAX_NUM_PROCESSES,
+        JAX_PROCESS_ID and JAX_LOCAL_DEVICE_IDS where each process of the
+        node owns one GPU.  Each ends with CUDA_VISIBLE_DEVICES when the
+        backend gives GPU ids: the node's, in LOCAL_RANK order.
 
         PyTorch and JAX number the training tasks' processes: the master
-        task (chief, else master, else the first task) is node 0, the others
-        follow in job order, then index; `nproc_per_node` processes per
-        task, this one `local_rank` among them.  `jobs` ("worker,chief" or
-        a sequence of names) are the jobs that train; None: all but ps and
-        evaluator.  NoSuchTaskError names what is missing (the task, a job,
-        a training task); muster.Error for an unknown framework."""
+        task (chief, else master, else the first task) holds rank 0, the
+        others follow in job order, then index; each runs `nproc_per_node`
+        processes ("gpu": as many as the task has GPUs, as its backend
+        counts them, else as this machine has), this one `local_rank` among
+        them.  Where a scheduler started the tasks (several to a host) a
+        node is a host, in the scheduler's order, and ranks are the
+        scheduler's (see muster(1)).  `jobs` ("worker,chief" or a sequence
+        of names) are the jobs that train; None: all but ps and evaluator.
+        NoSuchTaskError names what is missing (the task, a job, a training
+        task, a GPU count); muster.Error for an unknown framework."""
         task_type, task_id = _split_task(task) if task is not None else (None, None)
-        return self._r.launch_env(framework, task_type, task_id, _job_list(jobs),
-                                  nproc_per_node, local_rank)
+        nproc, gpus = _nproc(nproc_per_node)
+        return self._r.launch_env(framework, task_type, task_id, _job_list(jobs), nproc,
+                                  local_rank, gpus)
 
-    def hostfile(self, flavor: str, *, jobs: Jobs = None, nproc_per_node: int = 1) -> str:
+    def hostfile(self, flavor: str, *, jobs: Jobs = None, nproc_per_node: NProc = 1) -> str:
         """A hostfile for an MPI-style launcher, as ``muster hostfile --for
         FLAVOR`` prints it: one line per host of the training tasks (`jobs`
-        as for :meth:`env`), in node order, its slots the sum of
-        `nproc_per_node` over its tasks: "HOST slots=N" for "openmpi" and
+        and `nproc_per_node` as for :meth:`env`), in node order, its slots
+        the processes of its tasks: "HOST slots=N" for "openmpi" and
         "deepspeed", "HOST:N" for "mpich" and "horovod"."""
-        return self._r.hostfile(flavor, _job_list(jobs), nproc_per_node)
+        nproc, gpus = _nproc(nproc_per_node)
+        return self._r.hostfile(flavor, _job_list(jobs), nproc, gpus)
 
     def to_json(self) -> str:
         """The same JSON as ``muster resolve`` prints."""
@@ -135,6 +144,17 @@ class Cluster:
     def __repr__(self) -> str:
         task = "%s:%s" % (self.task_type, self.task_id) if self.task_type is not None else None
         return "<muster.Cluster %s task=%s source=%s>" % (self.cluster_spec, task, self.source)
+
+
+def _nproc(nproc_per_node: NProc) -> Tuple[int, int]:
+    """The library's count (-1: each task's GPUs) and this machine's GPUs,
+    which stand in for a task whose backend gives no count."""
+    if nproc_per_node == "gpu":
+        return -1, _muster.local_accelerators(None).get("GPU", 0)
+    if isinstance(nproc_per_node, (str, bool)) or (isinstance(nproc_per_node, int) and
+                                                   nproc_per_node < 0):
+        raise ValueError("nproc_per_node must be a count or 'gpu', not %r" % (nproc_per_node,))
+    return nproc_per_node, 0
 
 
 def _split_task(task: TaskName) -> Tuple[str, int]:

@@ -238,10 +238,18 @@ static void test_explain(void **state)
 	x = NULL;
 	assert_int_equal(muster_resolve_explain(&r, &x, ctx, &err), 0);
 	assert_string_equal(muster_result_source(r), "off");
-	assert_int_equal(muster_explain_entry_count(x), 1); /* the chain ended there */
+	/* The chain ended there; the other detector was asked after it, only
+	 * to show that it matched too, and static (no detector) was not. */
+	assert_int_equal(muster_explain_entry_count(x), 2);
+	entry_at(x, 1, &e);
+	assert_string_equal(e.instance, "placed");
+	assert_int_equal(e.code, MUSTER_OK);
+	assert_int_equal(e.used, 0);
+	assert_int_equal(e.after, 1);
 	entry_at(x, 0, &e);
 	assert_int_equal(e.code, MUSTER_OK);
 	assert_int_equal(e.used, 1);
+	assert_int_equal(e.after, 0);
 	assert_int_equal(e.inputs, 4);
 	assert_int_equal(e.dropped, 0);
 	input_is(x, 0, 0, "PLACED_NODELIST", "node[1-2]");
@@ -249,7 +257,7 @@ static void test_explain(void **state)
 	input_is(x, 0, 2, "https_proxy", "http://(redacted)@proxy.invalid:3128/x");
 	input_is(x, 0, 3, "PLACED_UNSET", NULL);
 	assert_int_equal(muster_explain_input_at(x, 0, 4, NULL, NULL), MUSTER_ENOENT);
-	assert_int_equal(muster_explain_entry_at(x, 1, &e), MUSTER_ENOENT);
+	assert_int_equal(muster_explain_entry_at(x, 2, &e), MUSTER_ENOENT);
 	muster_explain_free(x);
 	muster_result_free(r);
 	muster_ctx_free(ctx);

@@ -26,6 +26,8 @@ t muster --ver
 t muster env --format ""
 t muster -c x resolve --format ""
 t muster watch --format ""
+t muster doctor --format ""
+t muster doctor --for ""
 t muster topo --format ""
 t muster env --for ""
 t muster -q run --for ""
@@ -48,7 +50,7 @@ frameworks() {
 		sed -n "s/.*unknown framework 'nonesuch' (\(.*\))\$/\1/p"
 }
 for list in "$(formats env)" "$(formats resolve)" "$(formats watch)" "$(formats topo)" \
-	"$(frameworks env)" \
+	"$(formats doctor)" "$(frameworks env)" "$(frameworks doctor)" \
 	"$(frameworks run -- true)" "$(frameworks hostfile)"; do
 	[ -n "$list" ] || bail_out "a value list could not be read from muster's help or errors"
 done
@@ -61,6 +63,8 @@ muster --ver|--verbose --version
 muster env --format |$(formats env)
 muster -c x resolve --format |$(formats resolve)
 muster watch --format |$(formats watch)
+muster doctor --format |$(formats doctor)
+muster doctor --for |$(frameworks doctor)
 muster topo --format |$(formats topo)
 muster env --for |$(frameworks env)
 muster -q run --for |$(frameworks run -- true)

@@ -449,6 +449,77 @@ def strict_json():
     put("strict_json", "empty", b"")
 
 
+# ------------------------------------------------------------ platforms
+# The first byte is the platform's position in PF_PLATFORMS
+# (plugins/platforms/platforms.h); parts are NAME=VALUE, as the tests set
+# them (tests/platforms/).
+PLATFORMS = ["torchrun", "launcher", "kubeflow", "trainer", "mpi_operator", "volcano", "tpu",
+             "lws", "skypilot", "aws_batch", "azureml", "vertex", "bare"]
+
+
+def platforms():
+    def env(name, platform, variables, port_bit=0):
+        put("platforms", name, bytes([PLATFORMS.index(platform) | port_bit]) +
+            SEP.join(("%s=%s" % kv).encode() for kv in variables))
+    run = [("TORCHELASTIC_RUN_ID", "none"), ("RANK", "5"), ("WORLD_SIZE", "8"),
+           ("LOCAL_RANK", "1"), ("LOCAL_WORLD_SIZE", "4"), ("GROUP_RANK", "1"),
+           ("GROUP_WORLD_SIZE", "2"), ("MASTER_ADDR", "node0.example"), ("MASTER_PORT", "29500")]
+    env("torchrun", "torchrun", run)
+    env("torchrun-port", "torchrun", run[:-1] + [("MASTER_PORT", "65533")], 128)
+    env("torchrun-half", "torchrun", run[:2])
+    env("launcher", "launcher", run[1:])
+    env("launcher-node", "launcher", [("MASTER_ADDR", "10.0.0.4"), ("MASTER_PORT", "6105"),
+                                      ("WORLD_SIZE", "8"), ("RANK", "6"), ("LOCAL_RANK", "2"),
+                                      ("NODE_RANK", "1")])
+    env("bare", "bare", [("MASTER_ADDR", "dlc-master-0"), ("MASTER_PORT", "23456"),
+                         ("WORLD_SIZE", "3"), ("RANK", "2")])
+    env("kubeflow", "kubeflow", [("KUBERNETES_SERVICE_HOST", "10.96.0.1"),
+                                 ("MASTER_ADDR", "pj-master-0"), ("MASTER_PORT", "23456"),
+                                 ("WORLD_SIZE", "8"), ("RANK", "1"), ("PET_NNODES", "2"),
+                                 ("PET_NODE_RANK", "1"), ("PET_NPROC_PER_NODE", "4")])
+    env("kubeflow-elastic", "kubeflow", [("KUBERNETES_SERVICE_HOST", "1"), ("PET_NNODES", "1:4"),
+                                         ("PET_RDZV_ENDPOINT", "pj-worker-0:23456")])
+    env("trainer", "trainer", [("PET_NNODES", "3"), ("PET_NODE_RANK", "2"),
+                               ("PET_MASTER_ADDR", "tj-node-0-0.tj"), ("PET_MASTER_PORT", "29500")])
+    env("trainer-jax", "trainer", [("JAX_NUM_PROCESSES", "2"), ("JAX_PROCESS_ID", "1"),
+                                   ("JAX_COORDINATOR_ADDRESS", "[fd00::1]:29500")])
+    hosts = "pi-worker-0.pi.default.svc slots=2\npi-worker-1.pi.default.svc slots=2\n"
+    env("mpi-operator", "mpi_operator", [("K_MPI_JOB_ROLE", "launcher"), ("@hostfile", hosts)])
+    env("mpi-operator-hydra", "mpi_operator",
+        [("K_MPI_JOB_ROLE", "launcher"), ("OMPI_MCA_orte_set_default_slots", "3"),
+         ("@hostfile", "# c\nl.pi:1\nw0.pi\n[fd00::2] slots=2 max_slots=4\n")])
+    env("volcano", "volcano", [("VC_TASK_INDEX", "0"), ("VC_MASTER_HOSTS", "vj-master-0.vj"),
+                               ("VC_MASTER_NUM", "1"), ("VC_WORKER_HOSTS", "vm,vj-worker-1.vj"),
+                               ("VC_WORKER_NUM", "2"), ("MASTER_ADDR", "vj-master-0.vj"),
+                               ("MASTER_PORT", "23456"), ("RANK", "1")])
+    env("tpu", "tpu", [("TPU_WORKER_ID", "3"), ("TPU_WORKER_HOSTNAMES", "a.s,b.s,c.s,d.s"),
+                       ("TPU_CHIPS_PER_HOST_BOUNDS", "2,2,1"), ("TPU_TOPOLOGY", "4x4"),
+                       ("MEGASCALE_NUM_SLICES", "2"), ("MEGASCALE_SLICE_ID", "1"),
+                       ("MEGASCALE_COORDINATOR_ADDRESS", "[fd00::9]:8080")])
+    env("tpu-processes", "tpu", [("TPU_WORKER_ID", "1"),
+                                 ("TPU_PROCESS_ADDRESSES", "a:8476,a:8477,b:8476,b:8477")])
+    env("lws", "lws", [("LWS_LEADER_ADDRESS", "vllm-2.vllm.default"), ("LWS_GROUP_SIZE", "3"),
+                       ("LWS_WORKER_INDEX", "2")])
+    env("skypilot", "skypilot", [("SKYPILOT_NODE_IPS", "10.0.0.5\n10.0.0.7\n"),
+                                 ("SKYPILOT_NODE_RANK", "1"), ("SKYPILOT_NUM_NODES", "2"),
+                                 ("SKYPILOT_NUM_GPUS_PER_NODE", "8"), ("SKYPILOT_TASK_ID", "sky-1")])
+    env("aws-batch", "aws_batch", [("AWS_BATCH_JOB_ID", "j#2"), ("AWS_BATCH_JOB_NODE_INDEX", "2"),
+                                   ("AWS_BATCH_JOB_NUM_NODES", "4"),
+                                   ("AWS_BATCH_JOB_MAIN_NODE_INDEX", "1"),
+                                   ("AWS_BATCH_JOB_MAIN_NODE_PRIVATE_IPV4_ADDRESS", "10.0.1.23")])
+    env("azureml-mpi", "azureml", [("AZUREML_RUN_ID", "r"), ("OMPI_COMM_WORLD_RANK", "5"),
+                                   ("OMPI_COMM_WORLD_SIZE", "8"), ("OMPI_COMM_WORLD_LOCAL_RANK", "1"),
+                                   ("OMPI_COMM_WORLD_LOCAL_SIZE", "4"),
+                                   ("AZ_BATCH_MASTER_NODE", "10.0.0.4:6105")])
+    spec = {"cluster": {"workerpool0": ["c-0:2222"], "workerpool1": ["w-0:2222", "w-1:2222"],
+                        "workerpool2": ["r-0:2222"], "workerpool3": ["e-0:2222"]},
+            "environment": "cloud", "task": {"type": "workerpool1", "index": 1, "trial": ""},
+            "job": "{}"}
+    env("vertex", "vertex", [("CLUSTER_SPEC", json.dumps(spec))])
+    env("vertex-bad", "vertex", [("CLUSTER_SPEC", '{"cluster": {"workerpool0": ["a b:1"]}, '
+                                                  '"task": {"type": "workerpool0", "index": 0.5}}')])
+
+
 def main():
     if os.path.isdir(OUT):
         shutil.rmtree(OUT)
@@ -467,6 +538,7 @@ def main():
     pickles()
     slurm_lists()
     schedulers()
+    platforms()
 
 
 if __name__ == "__main__":

@@ -26,6 +26,12 @@ tests_fuzz_fuzz_local_devices_SOURCES = tests/fuzz/local_devices.c tests/fuzz/fu
 tests_fuzz_fuzz_local_devices_CPPFLAGS = $(fuzz_cppflags)
 tests_fuzz_fuzz_local_devices_LDADD = $(FUZZ_DRIVER) $(fuzz_call_ldadd)
 
+# muster doctor's no_proxy matching: the list a user's environment holds.
+fuzz_programs += tests/fuzz/fuzz_noproxy
+tests_fuzz_fuzz_noproxy_SOURCES = tests/fuzz/noproxy.c cli/noproxy.c cli/noproxy.h tests/fuzz/fuzz.h
+tests_fuzz_fuzz_noproxy_CPPFLAGS = $(fuzz_cppflags) -I$(top_srcdir)/cli
+tests_fuzz_fuzz_noproxy_LDADD = $(FUZZ_DRIVER)
+
 if BUILD_TF_CONFIG
 check_LTLIBRARIES += tests/fuzz/libfuzz_tf_config.la
 tests_fuzz_libfuzz_tf_config_la_SOURCES = $(plugins_tf_config_tf_config_la_SOURCES)
@@ -136,6 +142,20 @@ tests_fuzz_fuzz_sagemaker_SOURCES = tests/fuzz/sagemaker.c plugins/sagemaker/hos
 tests_fuzz_fuzz_sagemaker_CPPFLAGS = $(fuzz_cppflags) -I$(top_srcdir) \
 	-I$(top_srcdir)/plugins/sagemaker $(CJSON_CFLAGS)
 tests_fuzz_fuzz_sagemaker_LDADD = lib/libjson.la $(fuzz_hpc_ldadd) $(CJSON_LIBS)
+endif
+
+# The platforms' environments (plugins/platforms), with their host files
+# and CLUSTER_SPEC.
+if BUILD_PLATFORMS
+check_LTLIBRARIES += tests/fuzz/libfuzz_platforms.la
+tests_fuzz_libfuzz_platforms_la_SOURCES = $(plugins_platforms_platforms_la_SOURCES)
+tests_fuzz_libfuzz_platforms_la_CPPFLAGS = $(plugins_platforms_platforms_la_CPPFLAGS)
+tests_fuzz_libfuzz_platforms_la_LIBADD = $(plugins_platforms_platforms_la_LIBADD)
+fuzz_programs += tests/fuzz/fuzz_platforms
+tests_fuzz_fuzz_platforms_SOURCES = tests/fuzz/platforms.c tests/fuzz/files.c $(fuzz_call)
+tests_fuzz_fuzz_platforms_CPPFLAGS = $(fuzz_cppflags) -I$(top_srcdir) \
+	-I$(top_srcdir)/plugins/platforms $(CJSON_CFLAGS)
+tests_fuzz_fuzz_platforms_LDADD = $(FUZZ_DRIVER) tests/fuzz/libfuzz_platforms.la $(fuzz_call_ldadd)
 endif
 
 check_PROGRAMS += $(fuzz_programs)

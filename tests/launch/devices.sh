@@ -80,6 +80,9 @@ expect_out_match '^PET_NPROC_PER_NODE=8$' "env --nproc-per-node gpu: 8"
 MUSTER_SYSROOT=$nv CUDA_VISIBLE_DEVICES=1,2,3 run -c "$conf" hostfile --for openmpi --nproc-per-node gpu
 expect_out "127.0.0.1 slots=6
 localhost slots=3" "hostfile --nproc-per-node gpu: the visible GPUs per task, summed per host"
+expect_err_match "^muster: notice: hostfile: assuming every node the backend gives no GPU count for has 3 GPUs, as this machine does$" \
+	"... saying once that it assumes the other nodes' count"
+check_eq "... once" "$(grep -c assuming "$tmp/err")" 1
 
 # An MI300X-like host: KFD lists the CPU sockets as nodes too.
 amd=$tmp/amd

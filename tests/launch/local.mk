@@ -2,6 +2,7 @@
 # and PyTorch, and local device detection on sysfs trees.
 TESTS += \
 	tests/launch/env.sh \
+	tests/launch/ranks.sh \
 	tests/launch/hostfile.sh \
 	tests/launch/run.sh \
 	tests/launch/devices.sh \
@@ -9,6 +10,7 @@ TESTS += \
 	tests/launch/spark-port.sh
 EXTRA_DIST += \
 	tests/launch/env.sh \
+	tests/launch/ranks.sh \
 	tests/launch/hostfile.sh \
 	tests/launch/run.sh \
 	tests/launch/devices.sh \

@@ -330,6 +330,31 @@ def test_env_gives_the_tasks_gpu_ids(conf, monkeypatch):
     assert c.env("jax", "worker:2")["CUDA_VISIBLE_DEVICES"] == "4,5"
 
 
+def test_env_nproc_gpu_per_task(conf, sysroot, monkeypatch):
+    # A 3-GPU and a 2-GPU node as the backend counts them, and one it gives
+    # no count for, which takes this machine's (4): one world of 9.
+    path = conf('chain = ( { plugin = "static"; config = { jobs = { worker = (\n'
+                '  { index = 0; address = "g3:1"; accelerators = { GPU = 3; }; },\n'
+                '  { index = 1; address = "g2:1"; accelerators = { GPU = 2; }; },\n'
+                '  { index = 2; address = "gx:1"; } ); };\n'
+                '  task = { type = "worker"; index = 1; }; }; } );')
+    monkeypatch.setenv("MUSTER_SYSROOT", sysroot(nvidia=4))
+    c = muster.resolve(path)
+    env = c.env("pytorch", nproc_per_node="gpu", local_rank=1)
+    assert (env["RANK"], env["WORLD_SIZE"], env["LOCAL_WORLD_SIZE"]) == ("4", "9", "2")
+    assert "PET_NNODES" not in env
+    for task in ("worker:0", "worker:1", "worker:2"):
+        assert c.env("jax", task, nproc_per_node="gpu") == cli_env(
+            path, "jax", "--task", task, "--nproc-per-node", "gpu")
+    rc, out, err = cli(path, "hostfile", "--for", "openmpi", "--nproc-per-node", "gpu")
+    assert rc == 0 and c.hostfile("openmpi", nproc_per_node="gpu") == out + "\n"
+    assert out.splitlines() == ["g3 slots=3", "g2 slots=2", "gx slots=4"]
+    assert "assuming every node the backend gives no GPU count for has 4 GPUs" in err
+    for bad in ("cpu", -1, True):
+        with pytest.raises(ValueError, match="nproc_per_node must be a count or 'gpu'"):
+            c.env("pytorch", nproc_per_node=bad)
+
+
 def test_launch_errors(launch_conf):
     c = muster.resolve(launch_conf)
     with pytest.raises(muster.Error) as e:

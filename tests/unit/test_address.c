@@ -86,6 +86,22 @@ static void joined_with_its_port(void **state)
 	assert_string_equal(out, "h:1");
 }
 
+/* Placeholders: a host under unknown.invalid, in any case, with or
+ * without its port; nothing else under .invalid, and no IPv6 address. */
+static void placeholders(void **state)
+{
+	(void)state;
+	assert_true(address_is_placeholder("aws-batch-node-3.unknown.invalid:2222"));
+	assert_true(address_is_placeholder("torchrun-node-1.unknown.invalid"));
+	assert_true(address_is_placeholder("N.Unknown.INVALID:1"));
+	assert_false(address_is_placeholder("fallback.invalid:1"));
+	assert_false(address_is_placeholder("unknown.invalid:1")); /* no member name */
+	assert_false(address_is_placeholder("xunknown.invalid:1"));
+	assert_false(address_is_placeholder("host.example:1"));
+	assert_false(address_is_placeholder("[fd00::1]:1"));
+	assert_false(address_is_placeholder(""));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -93,6 +109,7 @@ int main(void)
 		cmocka_unit_test(reasons_name_the_address),
 		cmocka_unit_test(hosts_alone),
 		cmocka_unit_test(joined_with_its_port),
+		cmocka_unit_test(placeholders),
 	};
 	return run_tap_tests(tests, NULL, NULL);
 }

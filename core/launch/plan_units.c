@@ -1,7 +1,8 @@
-/* Which tasks are a launch's nodes, and in which order; the checks of a
- * launch that the environment and hostfile writers share. */
+/* Which tasks are a launch's units, and in which order; the checks of a
+ * launch that every output shares. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,8 +11,11 @@
 
 int launch_check(const muster_launch *l, muster_error *err)
 {
-	if (l->size < sizeof(muster_launch))
+	/* A caller built before local_gpus was appended has a shorter struct. */
+	if (l->size < offsetof(muster_launch, local_device_ids) + sizeof(l->local_device_ids))
 		return error_set(err, MUSTER_EINVAL, "muster_launch: start from MUSTER_LAUNCH_INIT");
+	if (l->nproc_per_node == MUSTER_NPROC_GPU)
+		return 0;
 	if (l->nproc_per_node < 1)
 		return error_set(err, MUSTER_EINVAL, "processes per node: %ld is not at least 1",
 		                 l->nproc_per_node);
@@ -79,54 +83,109 @@ static const struct job *master_job(const muster_result *r, const char *list)
 	return NULL;
 }
 
-int launch_nodes_build(struct launch_nodes *out, const muster_result *r, const muster_launch *l,
-                       int dense, muster_error *err)
+static void add_seg(struct muster_plan *p, const struct job *job, size_t first, size_t count)
 {
+	if (count)
+		p->segs[p->nseg++] = (struct plan_seg){ job, first, count, p->nunits };
+	p->nunits += count;
+}
+
+/* The launch's own unit: its task, else this process's own. */
+static void find_self(struct muster_plan *p)
+{
+	const char *type = p->task_type ? p->task_type : p->r->task_type;
+	long id = p->task_id >= 0 ? p->task_id : p->r->task_index;
+	const struct job *job = type ? model_job(p->r, type) : NULL;
+	size_t pos = job ? model_task_pos(job, id) : SIZE_MAX;
+
+	if (p->env_code)
+		return;
+	p->env_code = MUSTER_ENOENT;
+	if (!type || id < 0) {
+		snprintf(p->env_why, sizeof(p->env_why), "no task given, and this process's own task "
+		         "is unknown (source %s)", p->r->source ? p->r->source : "?");
+		return;
+	}
+	if (!job) {
+		snprintf(p->env_why, sizeof(p->env_why), "No such job in cluster: '%.256s'", type);
+		return;
+	}
+	if (pos == SIZE_MAX) {
+		snprintf(p->env_why, sizeof(p->env_why), "No task with index %ld in job '%.256s'", id,
+		         type);
+		return;
+	}
+	for (size_t i = 0; i < p->nseg; i++) {
+		const struct plan_seg *s = &p->segs[i];
+		if (s->job == job && pos >= s->first && pos < s->first + s->count) {
+			p->self = s->unit + (pos - s->first);
+			p->self_job = job;
+			p->self_pos = pos;
+			p->env_code = 0;
+			return;
+		}
+	}
+	snprintf(p->env_why, sizeof(p->env_why),
+	         "task %.256s:%ld is not a training task of a %s launch (jobs %.200s)", type, id,
+	         p->framework ? p->framework : "", p->jobs ? p->jobs : "other than ps and evaluator");
+}
+
+int plan_units(struct muster_plan *p, const muster_launch *l, muster_error *err)
+{
+	const muster_result *r = p->r;
 	const char *list = l->jobs;
-	size_t total = 0;
+	size_t total = 0, jobs = 0;
 	int rc;
 
-	out->node = NULL;
-	out->count = 0;
 	if (list && (rc = check_list(r, list, err)) != 0)
 		return rc;
 	for (size_t i = 0; i < r->njobs; i++) {
 		const struct job *job = &r->jobs[i];
 		if (!trains(list, job->name))
 			continue;
-		if (dense && job->ntasks && !model_job_dense(job)) /* an empty job has no holes */
-			return error_set(err, MUSTER_ENOENT,
-			                 "job '%s' has holes in its task indices (%zu tasks, highest "
-			                 "index %ld): %s needs dense ranks", job->name, job->ntasks,
-			                 model_job_padded(job) - 1, l->framework);
+		/* An empty job has no holes. */
+		if (job->ntasks && !model_job_dense(job) && !p->env_code) {
+			p->env_code = MUSTER_ENOENT;
+			snprintf(p->env_why, sizeof(p->env_why),
+			         "job '%s' has holes in its task indices (%zu tasks, highest index "
+			         "%ld): %s needs dense ranks", job->name, job->ntasks,
+			         model_job_padded(job) - 1, p->framework ? p->framework : "a launch");
+		}
 		total += job->ntasks;
+		jobs++;
 	}
 	const struct job *master = master_job(r, list);
 	if (!master || total == 0)
 		return error_set(err, MUSTER_ENOENT,
 		                 "the cluster has no training task (jobs %s) to launch",
 		                 list ? list : "other than ps and evaluator");
-	out->node = malloc(total * sizeof(*out->node));
-	if (!out->node)
+	p->segs = jobs + 1 <= sizeof(p->seg) / sizeof(p->seg[0]) ? p->seg
+	                                                         : malloc((jobs + 1) * sizeof(*p->segs));
+	if (!p->segs)
 		return error_set(err, MUSTER_ENOMEM, "out of memory");
-	out->node[out->count++] = (struct launch_node){ master, model_task_index(master, 0),
-	                                                            master->address[0] };
+	add_seg(p, master, 0, 1);
 	for (size_t i = 0; i < r->njobs; i++) {
 		const struct job *job = &r->jobs[i];
-		if (!trains(list, job->name))
-			continue;
-		for (size_t t = job == master ? 1 : 0; t < job->ntasks; t++)
-			out->node[out->count++] = (struct launch_node){ job, model_task_index(job, t),
-			                                                            job->address[t] };
+		if (trains(list, job->name))
+			add_seg(p, job, job == master ? 1 : 0, job == master ? job->ntasks - 1 : job->ntasks);
 	}
+	find_self(p);
 	return 0;
 }
 
-void launch_nodes_free(struct launch_nodes *n)
+int plan_each_unit(const struct muster_plan *p,
+                   int (*fn)(void *data, const struct job *job, size_t pos, size_t unit),
+                   void *data)
 {
-	free(n->node);
-	n->node = NULL;
-	n->count = 0;
+	for (size_t i = 0; i < p->nseg; i++) {
+		const struct plan_seg *s = &p->segs[i];
+		for (size_t k = 0; k < s->count; k++) {
+			int rc = fn(data, s->job, s->first + k, s->unit + k);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
 }
 
 int launch_split_address(const char *address, char *host, size_t size, char port[6])
@@ -148,4 +207,10 @@ int launch_split_address(const char *address, char *host, size_t size, char port
 	host[len] = '\0';
 	strcpy(port, colon + 1);
 	return 0;
+}
+
+size_t launch_host_length(const char *address)
+{
+	const char *colon = strrchr(address, ':');
+	return colon ? (size_t)(colon - address) : 0;
 }
