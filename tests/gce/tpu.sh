@@ -93,6 +93,9 @@ run_muster "$vm" env --for jax
 expect_out_match "^export JAX_COORDINATOR_ADDRESS='ms-s0-w-0:8482'$" "multislice: the coordinator's host"
 expect_out_match "^export JAX_NUM_PROCESSES='4'$" "multislice: workers x slices"
 expect_out_match "^export JAX_PROCESS_ID='3'$" "multislice: slice x workers + worker"
+run_muster "$vm" resolve
+expect_err "multislice: a cluster spec refuses the workers whose address is unknown" 2 \
+	"a cluster spec needs every task's address, but tpu_vm does not know 1 of the 4 (worker:1)"
 MEGASCALE_SLICE_ID=0 run_muster "$vm" env --for jax
 expect_out_match "^export JAX_PROCESS_ID='1'$" "the environment's MEGASCALE_SLICE_ID first, as JAX"
 attrs agent-worker-number=1 "tpu-env=MEGASCALE_COORDINATOR_ADDRESS: 'ms-s0-w-0'" \
@@ -103,6 +106,57 @@ expect_err "multislice half there: unavail, naming what is missing" 2 \
 MEGASCALE_NUM_SLICES=2 MEGASCALE_SLICE_ID=2 run_muster "$vm" resolve
 expect_err "MEGASCALE_SLICE_ID past the slices: unavail" 2 \
 	'MEGASCALE_SLICE_ID must be an index below 2 (MEGASCALE_NUM_SLICES), not "2"'
+
+
+# The shipped chain: its tpu_vm entry opens where a TPU's device node is
+# (/dev/accel0, on an overlay of /dev in a mount namespace of its own);
+# elsewhere the plugin is not even loaded and nothing is asked.
+shipped=$MUSTER_TEST_SRCDIR/conf/muster.conf
+attrs agent-worker-number=2 accelerator-type=v4-32 "tpu-env=$tpu_env" \
+	worker-network-endpoints=unknown:unknown:10.130.0.2,unknown:unknown:10.130.0.3,unknown:unknown:10.130.0.4,unknown:unknown:10.130.0.5
+on_tpu_vm() { # ARGS...: muster -c shipped ARGS on a "TPU VM"
+	mkdir -p "$tmp/dev/up" "$tmp/dev/work"
+	: >"$tmp/dev/up/accel0"
+	: >"$tmp/requests.log"
+	rc=0
+	unshare -m sh -c 'mount -t overlay overlay -o "lowerdir=/dev,upperdir=$0/up,workdir=$0/work" /dev ||
+		exit 70; exec "$@"' "$tmp/dev" env -i PATH="$PATH" MUSTER_PLUGIN_PATH="$MUSTER_PLUGIN_PATH" \
+		ASAN_OPTIONS="${ASAN_OPTIONS:-}" UBSAN_OPTIONS="${UBSAN_OPTIONS:-}" \
+		GCE_METADATA_HOST="$GCE_METADATA_HOST" "$MUSTER_BIN" -c "$shipped" "$@" \
+		>"$tmp/out" 2>"$tmp/err" || rc=$?
+	out=$(cat "$tmp/out")
+	err=$(cat "$tmp/err")
+	no_sanitizer_report "muster on a TPU VM"
+}
+if unshare -m sh -c "mount -t overlay overlay -o lowerdir=/dev,upperdir=$tmp/probe,workdir=$tmp/probe /dev" \
+	2>/dev/null || { mkdir -p "$tmp/probe/u" "$tmp/probe/w" && unshare -m sh -c \
+	"mount -t overlay overlay -o lowerdir=/dev,upperdir=$tmp/probe/u,workdir=$tmp/probe/w /dev"; }; then
+	on_tpu_vm resolve --format text
+	expect "shipped chain on a TPU VM: the tpu_vm entry answers" 0 "worker 0 10.130.0.2:8482 TPU=4
+worker 1 10.130.0.3:8482 TPU=4
+worker 2 10.130.0.4:8482 TPU=4
+worker 3 10.130.0.5:8482 TPU=4
+task: worker 2
+rpc_layer: grpc
+source: tpu_vm"
+else
+	skip "shipped chain on a TPU VM: the tpu_vm entry answers" "no overlay of /dev in a mount namespace here"
+fi
+if [ ! -e /dev/accel0 ] && [ ! -e /dev/vfio ]; then
+	: >"$tmp/requests.log"
+	rc=0
+	env -i PATH="$PATH" MUSTER_PLUGIN_PATH="$MUSTER_PLUGIN_PATH" ASAN_OPTIONS="${ASAN_OPTIONS:-}" \
+		GCE_METADATA_HOST="$GCE_METADATA_HOST" "$MUSTER_BIN" -c "$shipped" -v resolve \
+		>"$tmp/out" 2>"$tmp/err" || rc=$?
+	out=$(cat "$tmp/out")
+	err=$(cat "$tmp/err")
+	expect_out_match '"localhost:2222"' "shipped chain without a TPU device node: the static entry"
+	expect_err_match 'gce\(tpu_vm\): notfound: neither /dev/accel0 nor /dev/vfio' \
+		"tpu_vm passed over, its detect list named"
+	check_eq "no TPU device node: the metadata server is never asked" "$(requests)" "[]"
+else
+	skip "shipped chain without a TPU device node" "this machine has /dev/accel0 or /dev/vfio"
+fi
 
 # Attributes that do not parse: unavail, naming the attribute.
 bad() { # WHAT FRAGMENT KEY=VALUE...

@@ -141,16 +141,9 @@ until [ "$(curl -s -o /dev/null -w '%{http_code}' --cacert "$KINT_CA" \
 	sleep 0.2
 done
 
-MUSTER_CONF_FILE=$tmp/indexed.conf
+# The shipped chain, as a pod has it: its indexed_job entry answers.
+MUSTER_CONF_FILE=$MUSTER_TEST_SRCDIR/conf/muster.conf
 export MUSTER_CONF_FILE
-cat >"$MUSTER_CONF_FILE" <<EOF
-chain = (
-  { plugin = "kubernetes"; name = "indexed_job"; config = { mode = "indexed_job"; };
-    on_unavail = "return"; on_tryagain = "return"; },
-  { plugin = "static"; config = { jobs = { worker = [ "localhost:2222" ]; };
-    task = { type = "worker"; index = 0; }; }; }
-);
-EOF
 
 # ------------------------------------------------------ 1. an Indexed Job
 job train --completions 3 --subdomain train-svc --gpus 2
@@ -166,6 +159,9 @@ in_pod train-2 trainer -- env --for pytorch
 expect_out_match "^export MASTER_ADDR='train-0.train-svc'$" "Indexed Job: MASTER_ADDR is pod 0's name"
 expect_out_match "^export WORLD_SIZE='3'$" "Indexed Job: WORLD_SIZE counts the pods"
 expect_out_match "^export RANK='2'$" "Indexed Job: RANK is the completion index"
+in_pod train-1 trainer -- -v resolve
+expect_err_match '^muster: info: kubernetes\(indexed_job\): success' \
+	"the shipped chain's indexed_job entry answers"
 
 # The API server decides, not the pod: completions 4 makes four members.
 job train --completions 4 --subdomain train-svc

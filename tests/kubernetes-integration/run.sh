@@ -63,7 +63,7 @@ trap 'exit 143' TERM
 
 # The environment tests/local.mk gives every test.
 unset MUSTER_CONF TF_CONFIG KUBERNETES_SERVICE_HOST
-MUSTER_PLUGIN_PATH="$build/plugins/tf_config/.libs:$build/plugins/kubernetes/.libs:$build/plugins/spark/.libs:$build/tests/plugins/.libs"
+MUSTER_PLUGIN_PATH="$build/plugins/tf_config/.libs:$build/plugins/kubernetes/.libs:$build/plugins/spark/.libs:$build/plugins/platforms/.libs:$build/plugins/gce/.libs:$build/tests/plugins/.libs"
 MUSTER_TEST_SRCDIR=$top
 MUSTER_TEST_BUILDDIR=$build
 MUSTER_BIN=$build/cli/muster
