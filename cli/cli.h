@@ -57,6 +57,7 @@ int cmd_env(const struct cli_global *g, int argc, char **argv);
 int cmd_hostfile(const struct cli_global *g, int argc, char **argv);
 int cmd_run(const struct cli_global *g, int argc, char **argv);
 int cmd_watch(const struct cli_global *g, int argc, char **argv);
+int cmd_status(const struct cli_global *g, int argc, char **argv);
 int cmd_doctor(const struct cli_global *g, int argc, char **argv);
 
 /* usage.c */
@@ -126,6 +127,14 @@ int cli_print_local_devices(const char *sysroot);
 /* topo_table.c: muster topo's table; 0 or the exit status. */
 int topo_print_table(const struct cli_global *g, const muster_devices *d);
 
+/* term.c: the terminal on stdout.  Its width: $COLUMNS, else the
+ * terminal's; 0 (any) for neither. */
+size_t cli_term_width(void);
+/* Whether it takes escape sequences: a terminal, TERM set and not "dumb". */
+int cli_term_capable(void);
+/* Whether to colour: capable, and NO_COLOR unset or empty (no-color.org). */
+int cli_term_color(void);
+
 /* exitcode.c: print "muster: <message>" for a failed call; returns its
  * exit status. */
 int cli_fail(int code, const muster_error *err);
@@ -178,6 +187,11 @@ int cli_task_command(const struct cli_task_command *cmd, const struct cli_global
 /* out.c: everything written to stdout goes through here; out_finish()
  * flushes and checks, and turns a write error into CLI_EXIT_SOFTWARE. */
 void out_puts(const char *s);
+/* Until called again with NULL, out_* writes to `f` instead of stdout
+ * (a frame drawn in memory first, to be compared with the last). */
+void out_capture(FILE *f);
+/* Where out_* writes now. */
+FILE *out_file(void);
 void out_printf(const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 1, 2)))
@@ -187,7 +201,8 @@ void out_printf(const char *fmt, ...)
  * UTF-8 as \xHH; with `backslash`, the backslash itself as \\ (output
  * that must read back unambiguously). */
 void cli_put_escaped(FILE *f, const char *s, int backslash);
-/* A JSON string: quotes, backslashes and C0 controls escaped. */
+/* A JSON string: quotes, backslashes and controls escaped, bytes that are
+ * not UTF-8 as U+FFFD (JSON text is UTF-8). */
 void cli_put_json(FILE *f, const char *s);
 /* ... to stdout, backslashes doubled. */
 void out_text(const char *s);

@@ -3,6 +3,7 @@
  *                [--timeout S] [--output FILE] [--port-file FILE]
  *                [--auth-key-file F] [--idle-timeout S]
  *                [--max-connections N] [--max-per-address N]
+ *                [--metrics-port P [--metrics-host H]]
  *
  * A TensorFlowOnSpark-compatible reservation server: waits until N
  * executors have registered and fetched the list, then prints the
@@ -212,6 +213,8 @@ int cmd_reserve(const struct cli_global *g, int argc, char **argv)
 		{ "idle-timeout", required_argument, NULL, 'i' },
 		{ "max-connections", required_argument, NULL, 'm' },
 		{ "max-per-address", required_argument, NULL, 'a' },
+		{ "metrics-port", required_argument, NULL, 'M' },
+		{ "metrics-host", required_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -265,6 +268,14 @@ int cmd_reserve(const struct cli_global *g, int argc, char **argv)
 				return rc;
 			o.max_per_address = v;
 			break;
+		case 'M':
+			if ((rc = parse_long("--metrics-port", optarg, 0, 65535, &v)) != 0)
+				return rc;
+			o.metrics_port = (int)v;
+			break;
+		case 'A':
+			o.metrics_host = optarg;
+			break;
 		case 'o':
 			output = optarg;
 			break;
@@ -282,6 +293,8 @@ int cmd_reserve(const struct cli_global *g, int argc, char **argv)
 		return cli_usage_error("reserve: unexpected argument '%s'", argv[optind]);
 	if (o.cluster_size <= 0)
 		return cli_usage_error("reserve: --size N is required");
+	if (o.metrics_host != NULL && o.metrics_port < 0)
+		return cli_usage_error("reserve: --metrics-host goes with --metrics-port");
 	/* Without the reservation server, opening it fails, saying so. */
 	return serve(g, &o, output, port_file);
 }

@@ -11,6 +11,7 @@ cli_muster_SOURCES = \
 	cli/task.c \
 	cli/out.c \
 	cli/table.c cli/table.h \
+	cli/term.c \
 	cli/cmd_resolve.c \
 	cli/cmd_master.c \
 	cli/cmd_accelerators.c \
@@ -36,7 +37,13 @@ cli_muster_SOURCES = \
 	cli/local_accel.c \
 	cli/cmd_topo.c \
 	cli/topo_table.c \
-	cli/cmd_watch.c
+	cli/cmd_watch.c \
+	cli/watch_metrics.c cli/watch_metrics.h \
+	cli/status.h \
+	cli/status_nodes.c \
+	cli/status_table.c \
+	cli/status_json.c \
+	cli/cmd_status.c
 cli_muster_LDADD = core/libmuster.la lib/libutil.la
 
 # Its tests: shell scripts driving the program against fixture configs.
@@ -50,6 +57,8 @@ shell_tests += tests/cli/default-conf.sh
 shell_tests += tests/cli/addresses.sh
 shell_tests += tests/watch/config.sh
 shell_tests += tests/watch/overflow.sh
+shell_tests += tests/cli/status.sh
+shell_tests += tests/watch/metrics.sh
 shell_tests += tests/launch/elastic.sh
 shell_tests += tests/cli/doctor.sh
 shell_tests += tests/net/doctor.sh

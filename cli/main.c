@@ -27,6 +27,21 @@ const struct cli_command cli_commands[] = {
 	  "                   Exit status 127: COMMAND not found; 126: cannot run it\n"
 	  "  -h, --help       print this help and exit\n",
 	  cmd_resolve },
+	{ "status", "status [--format table|json] [--watch [--settle-ms N]]",
+	  "show the cluster as a table: its nodes, tasks, accelerators, what is not ready",
+	  "  --format FORMAT  table (default): which backend answered and which task this\n"
+	  "                   process is, then a row per node (host) with its tasks as\n"
+	  "                   JOB:INDEX runs, their ports and accelerators, and a row per\n"
+	  "                   member the backend reports not ready; fitted to $COLUMNS or\n"
+	  "                   the terminal, coloured on a terminal unless TERM=dumb or\n"
+	  "                   NO_COLOR is set; json: the same as one JSON object\n"
+	  "  --watch          draw it again on each change; while no backend answers,\n"
+	  "                   every second\n"
+	  "  --settle-ms N    with --watch: as watch's (default 100)\n"
+	  "  -h, --help       print this help and exit\n"
+	  "A chain that answers tryagain shows what is ready so far and what is not;\n"
+	  "one that found nothing shows each entry's answer.  Exit status as resolve's.\n",
+	  cmd_status },
 	{ "master", "master [--task TYPE:ID] [--rpc-layer LAYER]",
 	  "print the master URL (may be an empty line)",
 	  "  --task TYPE:ID     the task whose address is wanted (default: the rule of\n"
@@ -188,7 +203,8 @@ const struct cli_command cli_commands[] = {
 	{ "reserve",
 	  "reserve --size N [--port P | --port-range A-B] [--host H] [--timeout S]\n"
 	  "              [--output FILE] [--port-file FILE] [--auth-key-file FILE]\n"
-	  "              [--idle-timeout S] [--max-connections N] [--max-per-address N]",
+	  "              [--idle-timeout S] [--max-connections N] [--max-per-address N]\n"
+	  "              [--metrics-port P [--metrics-host H]]",
 	  "run a TensorFlowOnSpark-compatible reservation server",
 	  "  --size N              executors to wait for (required)\n"
 	  "  --port P              the port to listen on (default: any free port)\n"
@@ -203,13 +219,18 @@ const struct cli_command cli_commands[] = {
 	  "                        seconds (default 10; 0: never)\n"
 	  "  --max-connections N   connections open at once (default: --size + 1024)\n"
 	  "  --max-per-address N   from one address (default: --size + 16)\n"
+	  "  --metrics-port P      serve Prometheus metrics at http://H:P/metrics while\n"
+	  "                        waiting (0: any free port, said on stderr)\n"
+	  "  --metrics-host H      the address for --metrics-port (default 127.0.0.1)\n"
 	  "  -h, --help            print this help and exit\n"
 	  "Progress goes to stderr; the ClusterSpec (JSON) is printed once every\n"
 	  "executor has fetched the complete list.  Exit status 3: timed out (the\n"
 	  "message names the missing executor ids); 2: stopped before complete or\n"
 	  "cannot listen; 4: bad key file; 5: duplicate executor ids.\n",
 	  cmd_reserve },
-	{ "watch", "watch [--format json|tf_config|text] [--settle-ms N]",
+	{ "watch",
+	  "watch [--format json|tf_config|text] [--settle-ms N]\n"
+	  "            [--metrics-port P [--metrics-host H]]",
 	  "print the cluster, then one line each time it changes",
 	  "  --format FORMAT  json (default): the result with 'added', 'removed',\n"
 	  "                   'moved' and 'accelerators_changed' task lists;\n"
@@ -218,6 +239,9 @@ const struct cli_command cli_commands[] = {
 	  "                   ! accelerators changed ('=' when only identity changed)\n"
 	  "  --settle-ms N    report a change once the cluster has been quiet for N ms\n"
 	  "                   (default 100; 0: at once)\n"
+	  "  --metrics-port P serve Prometheus metrics at http://H:P/metrics (0: any\n"
+	  "                   free port, said on stderr)\n"
+	  "  --metrics-host H the address for --metrics-port (default 127.0.0.1)\n"
 	  "  -h, --help       print this help and exit\n"
 	  "The first line is the current cluster, every task 'added'.  Config edits\n"
 	  "are followed; a broken edit or a failing backend is one stderr line and\n"

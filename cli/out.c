@@ -11,9 +11,22 @@
 
 #include "cli.h"
 
+/* Where out_* writes: stdout, or a frame being drawn (out_capture). */
+static FILE *target;
+
+FILE *out_file(void)
+{
+	return target ? target : stdout;
+}
+
+void out_capture(FILE *f)
+{
+	target = f;
+}
+
 void out_puts(const char *s)
 {
-	fputs(s, stdout);
+	fputs(s, out_file());
 }
 
 void out_printf(const char *fmt, ...)
@@ -21,7 +34,7 @@ void out_printf(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vfprintf(stdout, fmt, ap);
+	vfprintf(out_file(), fmt, ap);
 	va_end(ap);
 }
 
@@ -81,14 +94,27 @@ void cli_put_escaped(FILE *f, const char *text, int backslash)
 
 void cli_put_json(FILE *f, const char *text)
 {
+	const unsigned char *s = (const unsigned char *)text;
+	size_t n;
+
 	fputc('"', f);
-	for (const unsigned char *s = (const unsigned char *)text; *s != '\0'; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if (*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
+	while (*s != '\0') {
+		if (*s == '"' || *s == '\\') {
+			fprintf(f, "\\%c", *s++);
+		} else if (*s >= 0x20 && *s < 0x7F) {
+			fputc(*s++, f);
+		} else if (*s < 0x20 || *s == 0x7F) {
+			fprintf(f, "\\u%04x", *s++);
+		} else if ((n = printable_utf8(s)) != 0) {
+			fwrite(s, 1, n, f);
+			s += n;
+		} else if (s[0] == 0xC2 && s[1] >= 0x80 && s[1] <= 0x9F) {
+			fprintf(f, "\\u%04x", s[1]); /* a C1 control */
+			s += 2;
+		} else {
+			fputs("\\ufffd", f); /* not UTF-8: JSON text cannot carry it */
+			s++;
+		}
 	}
 	fputc('"', f);
 }
@@ -109,13 +135,13 @@ void cli_error(const char *fmt, ...)
 
 void out_text(const char *s)
 {
-	cli_put_escaped(stdout, s, 1);
+	cli_put_escaped(out_file(), s, 1);
 }
 
 void out_line_free(char *s)
 {
-	fputs(s, stdout);
-	fputc('\n', stdout);
+	fputs(s, out_file());
+	fputc('\n', out_file());
 	muster_free(s);
 }
 

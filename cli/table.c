@@ -9,8 +9,10 @@
 
 struct table {
 	size_t columns, rows, cap;
-	char **cells; /* rows * columns */
-	size_t *width;
+	char **cells;         /* rows * columns */
+	const char **styles;  /* rows * columns; NULL: unstyled */
+	size_t *width;        /* per column, its widest cell */
+	unsigned char *hidden;
 };
 
 struct table *table_new(size_t columns)
@@ -21,8 +23,9 @@ struct table *table_new(size_t columns)
 		return NULL;
 	t->columns = columns;
 	t->width = calloc(columns, sizeof *t->width);
-	if (t->width == NULL) {
-		free(t);
+	t->hidden = calloc(columns, 1);
+	if (t->width == NULL || t->hidden == NULL) {
+		table_free(t);
 		return NULL;
 	}
 	return t;
@@ -38,7 +41,7 @@ static char *copy_string(const char *s)
 	return p;
 }
 
-int table_add(struct table *t, const char *const *cells)
+int table_add_styled(struct table *t, const char *const *cells, const char *const *styles)
 {
 	size_t i, base;
 
@@ -49,6 +52,10 @@ int table_add(struct table *t, const char *const *cells)
 		if (p == NULL)
 			return -1;
 		t->cells = p;
+		const char **s = realloc(t->styles, cap * t->columns * sizeof *s);
+		if (s == NULL)
+			return -1;
+		t->styles = s;
 		t->cap = cap;
 	}
 	base = t->rows * t->columns;
@@ -62,6 +69,7 @@ int table_add(struct table *t, const char *const *cells)
 				free(t->cells[base + i]);
 			return -1;
 		}
+		t->styles[base + i] = styles != NULL ? styles[i] : NULL;
 		if (n > t->width[i])
 			t->width[i] = n;
 	}
@@ -69,25 +77,88 @@ int table_add(struct table *t, const char *const *cells)
 	return 0;
 }
 
-void table_print(const struct table *t)
+int table_add(struct table *t, const char *const *cells)
 {
-	table_fprint(t, stdout);
+	return table_add_styled(t, cells, NULL);
+}
+
+size_t table_width(const struct table *t)
+{
+	size_t w = 0, shown = 0;
+
+	for (size_t i = 0; i < t->columns; i++)
+		if (!t->hidden[i]) {
+			w += t->width[i] + (shown++ ? 2 : 0);
+		}
+	return w;
+}
+
+int table_fit(struct table *t, size_t width, size_t column, size_t min)
+{
+	size_t total = table_width(t), w = t->width[column];
+
+	if (width == 0 || total <= width || t->hidden[column])
+		return 0;
+	/* At least a character and the "..." of a cut cell. */
+	if (min < 4)
+		min = 4;
+	size_t over = total - width, room = w > over + min ? w - over : min;
+	if (room >= w)
+		return -1;
+	for (size_t r = 0; r < t->rows; r++) {
+		char *s = t->cells[r * t->columns + column];
+		if (strlen(s) > room)
+			memcpy(s + room - 3, "...", 4);
+	}
+	t->width[column] = room;
+	return table_width(t) <= width ? 0 : -1;
+}
+
+void table_hide(struct table *t, size_t column)
+{
+	t->hidden[column] = 1;
+}
+
+void table_fprint_color(const struct table *t, FILE *f, int color)
+{
+	size_t r, i, last = 0;
+
+	for (i = 0; i < t->columns; i++)
+		if (!t->hidden[i])
+			last = i;
+	for (r = 0; r < t->rows; r++) {
+		for (i = 0; i < t->columns; i++) {
+			const char *s = t->cells[r * t->columns + i];
+			const char *style = color ? t->styles[r * t->columns + i] : NULL;
+			int pad = i < last ? (int)(t->width[i] - strlen(s)) + 2 : 0;
+
+			if (t->hidden[i])
+				continue;
+			if (style != NULL)
+				fprintf(f, "\033[%sm%s\033[0m", style, s);
+			else
+				fputs(s, f);
+			if (i < last)
+				fprintf(f, "%*s", pad, "");
+			else
+				fputc('\n', f);
+		}
+	}
 }
 
 void table_fprint(const struct table *t, FILE *f)
 {
-	size_t r, i;
+	table_fprint_color(t, f, 0);
+}
 
-	for (r = 0; r < t->rows; r++) {
-		for (i = 0; i < t->columns; i++) {
-			const char *s = t->cells[r * t->columns + i];
+void table_print_color(const struct table *t, int color)
+{
+	table_fprint_color(t, out_file(), color);
+}
 
-			if (i + 1 < t->columns)
-				fprintf(f, "%-*s  ", (int)t->width[i], s);
-			else
-				fprintf(f, "%s\n", s);
-		}
-	}
+void table_print(const struct table *t)
+{
+	table_print_color(t, 0);
 }
 
 void table_free(struct table *t)
@@ -99,6 +170,8 @@ void table_free(struct table *t)
 	for (i = 0; i < t->rows * t->columns; i++)
 		free(t->cells[i]);
 	free(t->cells);
+	free(t->styles);
 	free(t->width);
+	free(t->hidden);
 	free(t);
 }

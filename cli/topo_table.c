@@ -5,31 +5,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 
 #include "cli.h"
-#include "lib/env.h"
 #include "table.h"
 
 #define LABEL_MAX 112
 /* A UUID column narrower than this is left out rather than cut. */
 #define UUID_MIN 12
-
-/* The width to fit: $COLUMNS, else the terminal's; 0 (any) for neither. */
-static size_t columns(void)
-{
-	const char *env = env_get("COLUMNS");
-	struct winsize ws;
-	char *end;
-	long v = env ? strtol(env, &end, 10) : 0;
-
-	if (env && *env && *end == '\0' && v > 0 && v < 100000)
-		return (size_t)v;
-	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-		return ws.ws_col;
-	return 0;
-}
 
 /* Text from sysfs and /proc, with anything but printable ASCII as '?'. */
 static void printable(char *s)
@@ -69,57 +51,37 @@ static int device_rows(const muster_devices *d, size_t n, size_t width)
 {
 	enum { NCOL = 6 };
 	static const char *const head[NCOL] = { "DEVICE", "BUS ID", "NUMA", "CPUS", "NIC", "UUID" };
-	char(*cell)[NCOL][LABEL_MAX] = calloc(n ? n : 1, sizeof(*cell));
-	size_t w[NCOL], total = 0;
-	int rc = cell ? 0 : -1;
+	char cell[NCOL][LABEL_MAX];
+	const char *row[NCOL];
+	struct table *t = table_new(NCOL);
+	int rc = t && table_add(t, head) == 0 ? 0 : -1;
 
 	for (size_t i = 0; i < n && rc == 0; i++) {
-		muster_device_topology t = MUSTER_DEVICE_TOPOLOGY_INIT;
-		muster_devices_topology_at(d, i, &t);
-		label(d, i, cell[i][0], LABEL_MAX);
-		snprintf(cell[i][1], LABEL_MAX, "%s", t.pci_bus_id ? t.pci_bus_id : "-");
-		if (t.numa_node >= 0)
-			snprintf(cell[i][2], LABEL_MAX, "%ld", t.numa_node);
+		muster_device_topology topo = MUSTER_DEVICE_TOPOLOGY_INIT;
+		muster_devices_topology_at(d, i, &topo);
+		label(d, i, cell[0], LABEL_MAX);
+		snprintf(cell[1], LABEL_MAX, "%s", topo.pci_bus_id ? topo.pci_bus_id : "-");
+		if (topo.numa_node >= 0)
+			snprintf(cell[2], LABEL_MAX, "%ld", topo.numa_node);
 		else
-			snprintf(cell[i][2], LABEL_MAX, "-");
-		snprintf(cell[i][3], LABEL_MAX, "%s", t.cpus ? t.cpus : "-");
-		if (t.nic)
-			snprintf(cell[i][4], LABEL_MAX, "%s (%s)", t.nic, t.nic_link);
+			snprintf(cell[2], LABEL_MAX, "-");
+		snprintf(cell[3], LABEL_MAX, "%s", topo.cpus ? topo.cpus : "-");
+		if (topo.nic)
+			snprintf(cell[4], LABEL_MAX, "%s (%s)", topo.nic, topo.nic_link);
 		else
-			snprintf(cell[i][4], LABEL_MAX, "-");
-		snprintf(cell[i][5], LABEL_MAX, "%s", t.uuid ? t.uuid : "-");
-		for (size_t c = 0; c < NCOL; c++)
-			printable(cell[i][c]);
-	}
-	for (size_t c = 0; c < NCOL; c++) {
-		w[c] = strlen(head[c]);
-		for (size_t i = 0; i < n; i++)
-			if (strlen(cell[i][c]) > w[c])
-				w[c] = strlen(cell[i][c]);
-		total += w[c] + (c ? 2 : 0);
-	}
-	size_t ncol = NCOL;
-	if (width && total > width) {
-		size_t room = width + w[5] > total ? width + w[5] - total : 0;
-		if (room < UUID_MIN)
-			ncol--;
-		for (size_t i = 0; i < n && room >= UUID_MIN; i++)
-			if (strlen(cell[i][5]) > room)
-				strcpy(cell[i][5] + room - 3, "...");
-	}
-	struct table *t = rc == 0 ? table_new(ncol) : NULL;
-	if (!t || table_add(t, head) < 0)
-		rc = -1;
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		const char *row[NCOL];
-		for (size_t c = 0; c < NCOL; c++)
-			row[c] = cell[i][c];
+			snprintf(cell[4], LABEL_MAX, "-");
+		snprintf(cell[5], LABEL_MAX, "%s", topo.uuid ? topo.uuid : "-");
+		for (size_t c = 0; c < NCOL; c++) {
+			printable(cell[c]);
+			row[c] = cell[c];
+		}
 		rc = table_add(t, row);
 	}
+	if (rc == 0 && table_fit(t, width, NCOL - 1, UUID_MIN) < 0)
+		table_hide(t, NCOL - 1);
 	if (rc == 0)
 		table_print(t);
 	table_free(t);
-	free(cell);
 	return rc;
 }
 
@@ -164,7 +126,7 @@ static int link_matrix(const muster_devices *d, size_t n, size_t width)
 
 int topo_print_table(const struct cli_global *g, const muster_devices *d)
 {
-	size_t n = muster_devices_count(d), width = columns();
+	size_t n = muster_devices_count(d), width = cli_term_width();
 	const char *vendor;
 	int nvidia = 0;
 

@@ -18,7 +18,7 @@ core_libmuster_internal_la_SOURCES = \
 	core/model/arena.c core/model/arena.h core/model/builder.c core/model/builder.h \
 	core/model/model.c core/model/model.h core/model/result.c core/model/nameindex.c \
 	core/model/nameindex.h core/model/merge.c core/model/merge.h core/model/diff.c \
-	core/model/diff.h core/model/placeholder.c \
+	core/model/diff.h core/model/pending.c core/model/placeholder.c \
 	core/emit/jsonw.c core/emit/jsonw.h core/emit/emit_json.c core/emit/emit_tf_config.c \
 	core/emit/master.c \
 	core/launch/launch.h core/launch/plan.c core/launch/plan_units.c \

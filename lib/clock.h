@@ -6,6 +6,9 @@
 /* CLOCK_MONOTONIC in milliseconds.  long long: a machine up for 25 days
  * has passed 2^31 ms. */
 long long clock_now_ms(void);
+/* The same clock in microseconds, for durations a millisecond is too
+ * coarse for (a resolve's, in a metric). */
+long long clock_now_us(void);
 /* CLOCK_REALTIME in seconds. */
 long long clock_wall_s(void);
 /* Sleeps `ms` (again after a signal); nothing when ms <= 0. */

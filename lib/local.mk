@@ -13,8 +13,11 @@ lib_libutil_la_SOURCES = \
 	lib/clock.c lib/clock.h \
 	lib/env.c lib/env.h \
 	lib/error.c lib/error.h \
+	lib/http_request.c lib/http_request.h \
+	lib/httpd.c lib/httpd.h \
 	lib/job_port.c lib/job_port.h \
 	lib/log.c lib/log.h \
+	lib/prom.c lib/prom.h \
 	lib/quote.c lib/quote.h \
 	lib/reason.c lib/reason.h \
 	lib/vec.c lib/vec.h
@@ -39,7 +42,7 @@ endif
 # into core/.
 if HAVE_CMOCKA
 lib_tests = tests/unit/test_address tests/unit/test_clock tests/unit/test_env \
-	tests/unit/test_job_port tests/unit/test_reason tests/unit/test_vec
+	tests/unit/test_job_port tests/unit/test_reason tests/unit/test_vec tests/unit/test_http
 check_PROGRAMS += $(lib_tests)
 TESTS += $(lib_tests)
 lib_test_cflags = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
@@ -56,5 +59,7 @@ tests_unit_test_reason_CFLAGS = $(lib_test_cflags)
 tests_unit_test_reason_LDADD = $(lib_test_ldadd)
 tests_unit_test_vec_CFLAGS = $(lib_test_cflags)
 tests_unit_test_vec_LDADD = $(lib_test_ldadd)
+tests_unit_test_http_CFLAGS = $(lib_test_cflags)
+tests_unit_test_http_LDADD = $(lib_test_ldadd)
 endif
 shell_tests += tests/unit/layers.sh

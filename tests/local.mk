@@ -23,4 +23,5 @@ AM_TESTS_ENVIRONMENT = \
 # so they can reach internal functions the shared library does not export.
 unit_test_cflags = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBCONFIG_CFLAGS)
 unit_test_ldadd = core/libmuster-internal.la $(CMOCKA_LIBS) $(LIBCONFIG_LIBS)
-EXTRA_DIST += tests/lib/tap.sh tests/lib/run-c.sh tests/lib/test.h tests/README.md
+EXTRA_DIST += tests/lib/tap.sh tests/lib/run-c.sh tests/lib/test.h tests/lib/prom_check.py \
+	tests/README.md

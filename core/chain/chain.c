@@ -50,6 +50,24 @@ static int status_code(int status)
 	}
 }
 
+/* What an entry answering tryagain built — the members that are ready,
+ * and those it reported pending — kept for whoever asked for the
+ * explanation (`muster status`), never as an answer.  Anything wrong with
+ * it (a refused builder call, a check that fails) leaves none. */
+static void keep_partial(struct muster_call *call, const struct entry *e)
+{
+	const struct muster_result *r = call->builder.r;
+	/* An entry asked after the chain ended answers for the record only. */
+	if (!call->notes || call->notes->after || call->build_failed || !r ||
+	    (!r->njobs && !r->npending))
+		return;
+	if (builder_set_string(&call->builder, &call->builder.r->source, e->set->name) == 0) {
+		struct muster_result *partial = builder_finish(&call->builder);
+		if (partial)
+			explain_partial(call->notes, partial);
+	}
+}
+
 /* Turns what the plugin built into a result, or says why not. */
 static void collect(struct answer *a, struct muster_call *call, const struct entry *e)
 {
@@ -63,6 +81,8 @@ static void collect(struct answer *a, struct muster_call *call, const struct ent
 	} else if (a->status != MUSTER_STATUS_SUCCESS) {
 		snprintf(a->reason, sizeof(a->reason), "%s",
 		         call->reason[0] ? call->reason : "(no reason given)");
+		if (a->status == MUSTER_STATUS_TRYAGAIN)
+			keep_partial(call, e);
 	}
 }
 

@@ -126,6 +126,12 @@ void explain_answer(struct explain_notes *n, int code, const char *reason, long 
 	n->reason = reason ? strdup(reason) : NULL;
 }
 
+void explain_partial(struct explain_notes *n, struct muster_result *partial)
+{
+	muster_result_free(n->partial);
+	n->partial = partial;
+}
+
 MUSTER_API void muster_explain_free(muster_explain *x)
 {
 	if (!x)
@@ -140,6 +146,7 @@ MUSTER_API void muster_explain_free(muster_explain *x)
 		free(n->instance);
 		free(n->plugin);
 		free(n->reason);
+		muster_result_free(n->partial);
 	}
 	free(x->entries);
 	free(x);
@@ -183,4 +190,9 @@ MUSTER_API int muster_explain_input_at(const muster_explain *x, size_t i, size_t
 	if (value)
 		*value = x->entries[i].inputs[j].value;
 	return 0;
+}
+
+MUSTER_API const muster_result *muster_explain_partial(const muster_explain *x, size_t i)
+{
+	return x && i < x->count ? x->entries[i].partial : NULL;
 }

@@ -30,6 +30,7 @@ struct explain_notes {
 	struct explain_input *inputs;
 	size_t ninputs;
 	size_t dropped; /* inputs past EXPLAIN_INPUTS_MAX, or lost to a failed allocation */
+	struct muster_result *partial; /* a tryagain's ready tasks and pending members; NULL: none */
 };
 
 struct muster_explain {
@@ -46,6 +47,10 @@ struct explain_notes *explain_add(struct muster_explain *x, const char *instance
 void explain_note(struct explain_notes *n, const char *name, const char *value);
 /* How the entry ended: `reason` NULL on success. */
 void explain_answer(struct explain_notes *n, int code, const char *reason, long ms);
+
+/* Keeps `partial` (owned from here on) as what the entry built before
+ * answering tryagain. */
+void explain_partial(struct explain_notes *n, struct muster_result *partial);
 
 /* Whether the value of variable or file `name` must not be shown. */
 int explain_secret_name(const char *name);

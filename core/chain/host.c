@@ -320,6 +320,14 @@ static int host_note_input(muster_call *call, const char *name, const char *valu
 	return 0;
 }
 
+static int host_add_pending(muster_call *call, const char *job, long index, const char *name,
+                            const char *why)
+{
+	if (!call)
+		return -1;
+	return builder_pending(&call->builder, job, index, name, why);
+}
+
 static muster_call *host_watch_call_begin(muster_plugin_ctx *pc, long budget_ms,
                                           void (*failed)(void *data, const char *reason),
                                           void *data)
@@ -387,4 +395,6 @@ const muster_host host_services = {
 	.set_node_order = host_set_node_order,
 	.set_job_id = host_set_job_id,
 	.note_input = host_note_input,
+	.add_pending = host_add_pending,
+	.watch_event = host_watch_event,
 };

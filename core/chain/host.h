@@ -41,6 +41,7 @@ extern const muster_host host_services;
 void host_watch_armed(muster_watcher *w);
 void host_watch_changed(muster_watcher *w);
 int host_watch_stop_fd(const muster_watcher *w);
+void host_watch_event(muster_watcher *w, int event);
 
 void call_init(struct muster_call *call, struct muster_plugin_ctx *pc, long budget_ms);
 

@@ -45,6 +45,12 @@ int builder_accel_ids(struct builder *b, const char *job, long index, const char
 int builder_set_task(struct builder *b, const char *type, long index);
 /* The scheduler's host order: copies of `n` hosts, replacing any before. */
 int builder_set_node_order(struct builder *b, const char *const *hosts, size_t n);
+/* A member known but not ready (pending.c): copies of its strings, the
+ * name and reason cut at PENDING_TEXT_MAX and made printable ASCII.
+ * Past PENDING_MAX it is only counted, and -1 (no reason: the answer
+ * stands). */
+int builder_pending(struct builder *b, const char *job, long index, const char *name,
+                    const char *why);
 /* Replaces *field with a copy of value (NULL clears it). */
 int builder_set_string(struct builder *b, const char **field, const char *value);
 

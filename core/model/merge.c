@@ -125,6 +125,10 @@ static struct muster_result *start_union(struct muster_result *first)
 		memcpy(u->accels, first->accels, first->naccels * sizeof(*u->accels));
 		u->naccels = u->accels_cap = first->naccels;
 	}
+	for (size_t i = 0; i < first->npending; i++)
+		if (model_pending_push(u, &first->pending[i]) < 0)
+			goto fail;
+	u->pending_dropped = first->pending_dropped;
 	u->task_type = first->task_type;
 	u->task_index = first->task_index;
 	u->rpc_layer = first->rpc_layer;
@@ -258,6 +262,24 @@ static int add_accels(struct muster_result *u, const struct muster_result *next,
 	return 0;
 }
 
+/* The next result's pending members, their indices moved as their job's
+ * tasks were (a member of a job the next result has no task of keeps its
+ * index). */
+static int add_pending(struct muster_result *u, const struct muster_result *next,
+                       const struct placement *place)
+{
+	for (size_t i = 0; i < next->npending; i++) {
+		struct pending p = next->pending[i];
+		const struct job *job = p.index >= 0 ? model_job(next, p.job) : NULL;
+		if (job)
+			p.index += place[model_job_pos(next, job)].offset;
+		if (model_pending_push(u, &p) < 0)
+			return -1;
+	}
+	u->pending_dropped += next->pending_dropped;
+	return 0;
+}
+
 /* Adds `next` to the union `u`; `next` stays the caller's to free. */
 static int add_result(struct muster_result *u, struct muster_result *next, muster_error *err)
 {
@@ -269,7 +291,7 @@ static int add_result(struct muster_result *u, struct muster_result *next, muste
 		goto done;
 	arena_adopt(&u->arena, &next->arena);
 	if (add_jobs(u, next, place) < 0 || add_accels(u, next, place) < 0 ||
-	    join_source(u, next->source) < 0) {
+	    add_pending(u, next, place) < 0 || join_source(u, next->source) < 0) {
 		rc = error_set(err, MUSTER_ENOMEM, "out of memory");
 		goto done;
 	}

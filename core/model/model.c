@@ -40,6 +40,7 @@ MUSTER_API void muster_result_free(struct muster_result *r)
 	free(r->jobs);
 	name_index_release(&r->job_index);
 	free(r->accels);
+	free(r->pending);
 	free(r->union_source);
 	arena_release(&r->arena);
 	free(r);

@@ -37,6 +37,20 @@ struct accel {
 	int32_t count;
 };
 
+/* A member a backend reported as known but not ready (add_pending): its
+ * strings in the result's arena. */
+struct pending {
+	const char *job;
+	const char *name; /* NULL: none given */
+	const char *why;  /* NULL: none given */
+	long index;       /* -1: not known */
+};
+
+/* The most pending members a result keeps; the rest are counted. */
+#define PENDING_MAX 65536
+/* The longest name or reason kept, in bytes; longer ones are cut. */
+#define PENDING_TEXT_MAX 256
+
 struct muster_result {
 	struct arena arena;
 	struct job *jobs;
@@ -60,6 +74,9 @@ struct muster_result {
 	int no_interface;       /* the config's choose_interface = false, set by the chain */
 	char *union_source;     /* a merge's growing "a+b+...", which source shows */
 	size_t union_source_len, union_source_cap;
+	struct pending *pending; /* in the order reported */
+	size_t npending, pending_cap;
+	size_t pending_dropped;  /* reported past PENDING_MAX */
 	int held_fd;            /* reserved port's socket, -1: none (atomic) */
 	int held_port;
 	int refs;               /* a watch shares a result with its reader (atomic) */
@@ -109,6 +126,10 @@ void model_job_settle(struct job *job);
 int model_job_dense(const struct job *job);
 /* Highest index + 1: TF's "padded length". */
 long model_job_padded(const struct job *job);
+/* pending.c: appends a copy of `p` (its strings already in r's arena, or
+ * kept alive with it), or counts it past PENDING_MAX; -1 when out of
+ * memory. */
+int model_pending_push(struct muster_result *r, const struct pending *p);
 /* qsort() order of accelerators: by job, index, then kind. */
 int model_accel_cmp(const void *a, const void *b);
 /* The accelerators of one task: a run of r->accels, possibly empty. */

@@ -40,6 +40,7 @@ struct muster_watch {
 	muster_result *pending;     /* newest result not yet delivered */
 	muster_result *base;        /* what the reader saw last */
 	char last_error[sizeof(((muster_error *)0)->message)];
+	struct watch_observer observer;
 	struct chain_warned warned; /* the failed entries warned about last */
 };
 
@@ -94,7 +95,14 @@ static void resolve_and_publish(struct muster_watch *w)
 {
 	muster_error err = {0, ""};
 	muster_result *r = NULL;
-	if (chain_resolve_warned(current(w), &r, &err, &w->warned) < 0) {
+	long long start = w->observer.fn ? clock_now_us() : 0;
+	int rc = chain_resolve_warned(current(w), &r, &err, &w->warned);
+	if (w->observer.fn) {
+		muster_watch_event ev = { sizeof(ev), MUSTER_WATCH_RESOLVED, NULL,
+		                          (double)(clock_now_us() - start) / 1e6, rc < 0 ? rc : 0 };
+		w->observer.fn(&ev, w->observer.data);
+	}
+	if (rc < 0) {
 		report(w, &err);
 		return;
 	}
@@ -130,7 +138,7 @@ static void follow_config(struct muster_watch *w)
 	watchers_stop(&w->watchers);
 	muster_ctx_free(w->own);
 	w->own = fresh;
-	if (watchers_start(&w->watchers, fresh, w->wake_fd) < 0)
+	if (watchers_start(&w->watchers, fresh, w->wake_fd, &w->observer) < 0)
 		log_msg(&w->ctx->logger, MUSTER_LOG_ERR, "watch: cannot start the watchers");
 	wait_armed(w);
 }
@@ -223,6 +231,10 @@ MUSTER_API int muster_watch_start(muster_watch **out, muster_ctx *ctx,
 	w->settle_ms = 100;
 	if (o && o->size >= offsetof(muster_watch_options, settle_ms) + sizeof(o->settle_ms))
 		w->settle_ms = o->settle_ms < 0 ? 0 : o->settle_ms;
+	if (o && o->size >= offsetof(muster_watch_options, observe_data) + sizeof(o->observe_data)) {
+		w->observer.fn = o->observe;
+		w->observer.data = o->observe_data;
+	}
 	pthread_mutex_init(&w->lock, NULL);
 	w->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	w->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -237,7 +249,7 @@ MUSTER_API int muster_watch_start(muster_watch **out, muster_ctx *ctx,
 		return error_set(err, MUSTER_ENOMEM, "watch: cannot watch %s: %s", ctx->settings.path,
 		                 strerror(errno));
 	}
-	if (watchers_start(&w->watchers, ctx, w->wake_fd) < 0 ||
+	if (watchers_start(&w->watchers, ctx, w->wake_fd, &w->observer) < 0 ||
 	    pthread_create(&w->thread, NULL, run_loop, w) != 0) {
 		watch_free(w);
 		return error_set(err, MUSTER_ENOMEM, "watch: cannot start a thread");

@@ -12,9 +12,16 @@
 #include "chain/ctx.h"
 #include "chain/host.h"
 
+/* Who observes a watch (muster_watch_options.observe). */
+struct watch_observer {
+	muster_watch_observe_fn fn; /* NULL: nobody */
+	void *data;
+};
+
 /* One plugin's watch() running on its own thread. */
 struct muster_watcher {
 	struct entry *entry;
+	const struct watch_observer *observer;
 	int stop_fd;      /* the watch's: readable once the watch stops */
 	int wake_fd;      /* the loop's eventfd, written on armed and changed */
 	int armed;        /* atomic: watch_armed() was called */
@@ -31,7 +38,8 @@ struct watchers {
 
 /* Starts a watcher per entry whose plugin can watch; 0 or -1 (out of
  * memory or threads: nothing is left running). */
-int watchers_start(struct watchers *ws, struct muster_ctx *ctx, int wake_fd);
+int watchers_start(struct watchers *ws, struct muster_ctx *ctx, int wake_fd,
+                   const struct watch_observer *observer);
 /* Every watcher armed or ended. */
 int watchers_settled(const struct watchers *ws);
 /* Smallest watch_interval_ms among entries nobody watches; -1: none. */

@@ -35,6 +35,18 @@ int host_watch_stop_fd(const muster_watcher *w)
 	return w->stop_fd;
 }
 
+void host_watch_event(muster_watcher *w, int event)
+{
+	if (!w || !w->observer->fn ||
+	    (event != MUSTER_WATCH_EVENT_RECONNECT && event != MUSTER_WATCH_EVENT_RESYNC))
+		return;
+	muster_watch_event ev = { sizeof(ev),
+	                          event == MUSTER_WATCH_EVENT_RECONNECT ? MUSTER_WATCH_RECONNECTED
+	                                                                : MUSTER_WATCH_RESYNCED,
+	                          w->entry->set->name, 0, 0 };
+	w->observer->fn(&ev, w->observer->data);
+}
+
 static int can_watch(const struct entry *e)
 {
 	return e->plugin && e->plugin->desc->watch;
@@ -67,7 +79,8 @@ MUSTER_API int muster_ctx_entry_watch(const muster_ctx *ctx, size_t i, long *int
 	return can_watch(e) ? MUSTER_ENTRY_WATCHED : MUSTER_ENTRY_POLLED;
 }
 
-int watchers_start(struct watchers *ws, struct muster_ctx *ctx, int wake_fd)
+int watchers_start(struct watchers *ws, struct muster_ctx *ctx, int wake_fd,
+                   const struct watch_observer *observer)
 {
 	memset(ws, 0, sizeof(*ws));
 	if ((ws->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0)
@@ -81,7 +94,7 @@ int watchers_start(struct watchers *ws, struct muster_ctx *ctx, int wake_fd)
 		if (!can_watch(e))
 			continue;
 		struct muster_watcher *w = &ws->w[ws->n];
-		*w = (struct muster_watcher){e, ws->stop_fd, wake_fd, 0, 0, 0};
+		*w = (struct muster_watcher){e, observer, ws->stop_fd, wake_fd, 0, 0, 0};
 		if (pthread_create(&w->thread, NULL, run_watcher, w) != 0) {
 			watchers_stop(ws);
 			return -1;

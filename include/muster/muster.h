@@ -190,6 +190,16 @@ MUSTER_API int muster_explain_entry_at(const muster_explain *explain, size_t i,
 MUSTER_API int muster_explain_input_at(const muster_explain *explain, size_t i, size_t j,
                                        const char **name, const char **value);
 
+/*
+ * What a tryagain entry had built when it answered (plugin ABI 1.8): the
+ * members that were ready, as tasks, and those it reported not ready
+ * (muster_result_pending_at()); its source is the entry.  Kept only here,
+ * never as the chain's answer: `muster status` shows a cluster on its way
+ * up from it.  NULL for other answers, or when the entry built nothing.
+ * It lives as long as `explain`.
+ */
+MUSTER_API const muster_result *muster_explain_partial(const muster_explain *explain, size_t i);
+
 /* Which backend instance (or "a+b" for a merge) produced the result. */
 MUSTER_API const char *muster_result_source(const muster_result *result);
 
@@ -220,6 +230,19 @@ MUSTER_API size_t muster_result_task_count(const muster_result *result, const ch
 MUSTER_API int muster_result_job_is_dense(const muster_result *result, const char *job);
 MUSTER_API int muster_result_task_at(const muster_result *result, const char *job, size_t i,
                                      long *index, const char **address);
+
+/*
+ * Members the backend knows of but that are not ready (a pod not Running,
+ * an executor not yet registered), in the order it reported them: never
+ * tasks of the cluster.  Its job, its index (-1: not known), its name in
+ * the backend (NULL: none) and why it is not ready (NULL: not said);
+ * MUSTER_ENOENT past the last.  A merge keeps every contributor's.  Past
+ * 65536 members the rest are only counted (muster_result_pending_dropped).
+ */
+MUSTER_API size_t muster_result_pending_count(const muster_result *result);
+MUSTER_API int muster_result_pending_at(const muster_result *result, size_t i, const char **job,
+                                        long *index, const char **name, const char **why);
+MUSTER_API size_t muster_result_pending_dropped(const muster_result *result);
 
 /* The address of one task, NULL when the job or index does not exist. */
 MUSTER_API const char *muster_result_address(const muster_result *result, const char *job,
@@ -575,12 +598,31 @@ MUSTER_API int muster_devices_cpus(char **out, const muster_devices *devices,
 typedef struct muster_watch muster_watch;
 typedef struct muster_change muster_change;
 
+/* What a watch tells its observer (muster_watch_options.observe). */
+enum muster_watch_event_kind {
+	MUSTER_WATCH_RESOLVED = 0,    /* the chain ran again: `seconds`, `code` */
+	MUSTER_WATCH_RECONNECTED = 1, /* an entry's watch opened its broken stream again */
+	MUSTER_WATCH_RESYNCED = 2     /* an entry's watch could not follow on and listed afresh */
+};
+typedef struct muster_watch_event {
+	size_t size;          /* sizeof(muster_watch_event) */
+	int kind;             /* enum muster_watch_event_kind */
+	const char *instance; /* the entry (RECONNECTED, RESYNCED); NULL for RESOLVED */
+	double seconds;       /* RESOLVED: how long the chain took */
+	int code;             /* RESOLVED: 0, or the code of the chain's failure */
+} muster_watch_event;
+/* Called from the watch's own threads, several at once: it must be quick,
+ * must not block, and must not call the watch.  `event` lives for the call. */
+typedef void (*muster_watch_observe_fn)(const muster_watch_event *event, void *data);
+
 typedef struct muster_watch_options {
 	size_t size;
 	long settle_ms; /* quiet time before a change is delivered; 0: at once */
+	muster_watch_observe_fn observe; /* NULL: nobody observes */
+	void *observe_data;
 } muster_watch_options;
 
-#define MUSTER_WATCH_OPTIONS_INIT { sizeof(muster_watch_options), 100 }
+#define MUSTER_WATCH_OPTIONS_INIT { sizeof(muster_watch_options), 100, NULL, NULL }
 
 /* Starts watching the context's chain and config file.  The context must
  * outlive the watch; the first change delivered is the current result,

@@ -92,8 +92,12 @@ enum muster_master_rule {
 #define MUSTER_PLACEMENT_NODES 0     /* nodes on which `muster run` starts processes */
 #define MUSTER_PLACEMENT_PROCESSES 1 /* processes a scheduler started, in rank order */
 
+/* ABI 1.8: what a watch() saw of its backend (watch_event). */
+#define MUSTER_WATCH_EVENT_RECONNECT 1 /* its stream broke and was opened again */
+#define MUSTER_WATCH_EVENT_RESYNC 2    /* it could not follow on and listed afresh */
+
 #define MUSTER_PLUGIN_ABI_MAJOR 1
-#define MUSTER_PLUGIN_ABI_MINOR 7
+#define MUSTER_PLUGIN_ABI_MINOR 8
 
 /* Opaque handles owned by the core. */
 typedef struct muster_plugin_ctx muster_plugin_ctx; /* one chain entry */
@@ -225,6 +229,29 @@ typedef struct muster_host {
 	 * is redacted by the core, whatever the plugin passes.  Never fails the
 	 * answer: 0. */
 	int (*note_input)(muster_call *call, const char *name, const char *value);
+
+	/* ABI 1.8: a member the backend knows of but that is not ready to be
+	 * part of the cluster: a pod not Running or without its IP yet, an
+	 * executor not yet registered.  `job` and `index` (-1: not known) say
+	 * which task it is to be, `name` what the backend calls it (a pod's
+	 * name; NULL: none), `why` why it is not ready ("Pending"; NULL:
+	 * nothing said).  Kept beside the answer, never as a task: a
+	 * success's in the result (muster_result_pending_at()), a tryagain's
+	 * in the entry's partial view (muster_explain_partial()), which also
+	 * holds the tasks a plugin answering tryagain added for the members
+	 * that are ready (add them before calling fail(): a refused builder
+	 * call puts its reason in fail()'s place).  Names and reasons are cut
+	 * at 256 bytes, with '?' for bytes outside printable ASCII; past 65536
+	 * members the rest are only counted.  Never fails the answer: 0, or
+	 * -1 when the member was not kept (NULL job, out of memory, the
+	 * limit). */
+	int (*add_pending)(muster_call *call, const char *job, long index, const char *name,
+	                   const char *why);
+	/* ABI 1.8: for watch(): MUSTER_WATCH_EVENT_RECONNECT or
+	 * MUSTER_WATCH_EVENT_RESYNC happened, for the watch's observer
+	 * (`muster watch --metrics-port` counts them per entry).  Cheap: call
+	 * it per event. */
+	void (*watch_event)(muster_watcher *w, int event);
 } muster_host;
 
 /* Whether the host has the service `field` (appended in some ABI minor). */
@@ -344,6 +371,24 @@ static inline int muster_plugin_note_env(const muster_host *host, muster_call *c
                                          const char *name)
 {
 	return muster_plugin_note_input(host, call, name, getenv(name));
+}
+
+/* The ABI 1.8 services through these, on any host: an older host keeps
+ * no pending members and counts no watch events, so each is left out
+ * there (add_pending answers 0: nothing is lost that the host could show). */
+static inline int muster_plugin_add_pending(const muster_host *host, muster_call *call,
+                                            const char *job, long index, const char *name,
+                                            const char *why)
+{
+	return MUSTER_HOST_HAS(host, add_pending) ? host->add_pending(call, job, index, name, why)
+	                                          : 0;
+}
+
+static inline void muster_plugin_watch_event(const muster_host *host, muster_watcher *w,
+                                             int event)
+{
+	if (MUSTER_HOST_HAS(host, watch_event))
+		host->watch_event(w, event);
 }
 
 /*

@@ -63,11 +63,17 @@ typedef struct muster_reserve_options {
 	long idle_timeout_ms;      /* 0: the default (10000); < 0: never */
 	long max_connections;      /* open at once; 0: cluster_size + 1024 */
 	long max_per_address;      /* open at once from one address; 0: cluster_size + 16 */
+	/* Prometheus metrics (GET /metrics, text format 0.0.4), served from
+	 * the run's own loop while it runs: metrics_port -1 (the default)
+	 * none, 0 any free port (muster_reserve_metrics_port()); metrics_host
+	 * NULL: 127.0.0.1.  The names are in muster(1). */
+	const char *metrics_host;
+	int metrics_port;
 } muster_reserve_options;
 
 #define MUSTER_RESERVE_OPTIONS_INIT                                                       \
 	{ sizeof(muster_reserve_options), 0, NULL, 0, 0, 600000L, NULL, 0, MUSTER_LOG_NOTICE, \
-	  NULL, NULL, 10000L, 0, 0 }
+	  NULL, NULL, 10000L, 0, 0, NULL, -1 }
 
 typedef struct muster_reserve muster_reserve;
 
@@ -81,6 +87,8 @@ MUSTER_API int muster_reserve_open(muster_reserve **out, const muster_reserve_op
 
 /* The port the server listens on. */
 MUSTER_API int muster_reserve_port(const muster_reserve *server);
+/* The port of its metrics page; -1 when it has none (or the run is over). */
+MUSTER_API int muster_reserve_metrics_port(const muster_reserve *server);
 
 /*
  * Serve until one of:

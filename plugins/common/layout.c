@@ -73,16 +73,6 @@ static int add_gpu_slice(const muster_host *host, muster_call *call, const struc
 	return rc;
 }
 
-static int add_one(const muster_host *host, muster_call *call, const struct layout *l,
-                   const char *job, long index, long k, const char *address)
-{
-	if (host->add_task(call, job, index, address) != 0)
-		return -1;
-	if (l->gpus_per_task > 0 && add_gpu_slice(host, call, l, job, index, k) != 0)
-		return -1;
-	return 0;
-}
-
 /* The ids of every task together stay within LAYOUT_MAX_GPU_IDS (and so
  * within an int); 0, or -1 after fail() ("GPU"). */
 static int check_gpus(const muster_host *host, muster_call *call, const struct layout *l,
@@ -97,39 +87,106 @@ static int check_gpus(const muster_host *host, muster_call *call, const struct l
 	return 0;
 }
 
+/* The hosts as the scheduler orders them: l->node_order, else the slots'. */
+static int set_node_order(const muster_host *host, muster_call *call, const struct layout *l,
+                          const struct slots *s)
+{
+	const char **order;
+	int rc;
+
+	if (l->node_order != NULL)
+		return muster_plugin_set_node_order(host, call, l->node_order, l->nnode_order);
+	order = malloc((s->nhosts ? s->nhosts : 1) * sizeof(*order));
+	if (order == NULL) {
+		host->fail(call, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < s->nhosts; i++)
+		order[i] = s->hosts[i].name;
+	rc = muster_plugin_set_node_order(host, call, order, s->nhosts);
+	free(order);
+	return rc;
+}
+
 static muster_status finish(const muster_host *host, muster_call *call, const struct layout *l,
-                            const char *job, long index)
+                            const struct slots *s, const char *job, long index)
 {
 	if (host->set_task(call, job, index) != 0 ||
 	    (l->rpc_layer != NULL && l->rpc_layer[0] != '\0' &&
 	     host->set_rpc_layer(call, l->rpc_layer) != 0) ||
-	    host->set_master_rule(call, MUSTER_MASTER_TASK) != 0)
+	    host->set_master_rule(call, MUSTER_MASTER_TASK) != 0 ||
+	    muster_plugin_set_placement(host, call, MUSTER_PLACEMENT_PROCESSES) != 0 ||
+	    set_node_order(host, call, l, s) != 0 ||
+	    (l->job_id != NULL && muster_plugin_set_job_id(host, call, l->job_id) != 0))
 		return MUSTER_STATUS_UNAVAIL;
 	return MUSTER_STATUS_SUCCESS;
+}
+
+/* The jobs' tasks against the slots, and the rank among them: 0, or -1
+ * after fail(). */
+static int check_counts(const muster_host *host, muster_call *call, const struct layout *l,
+                        const struct slots *s)
+{
+	long requested = 0;
+
+	for (size_t j = 0; j < l->njobs; j++)
+		requested += l->jobs[j].count;
+	if (requested != s->total) {
+		host->fail(call, "Requested %ld tasks but only %ld were assigned. (the jobs option "
+		           "against the slots of %s)", requested, s->total, l->source);
+		return -1;
+	}
+	if (l->rank < 0 || l->rank >= s->total) {
+		host->fail(call, "rank %ld is outside the %ld tasks of %s", l->rank, s->total,
+		           l->source);
+		return -1;
+	}
+	return check_gpus(host, call, l, s->total);
+}
+
+/* One run of `tasks` ranks from `pos` on, on host `name` from its k-th
+ * task, cut where a job ends; *j and *start follow the job of `pos`.  0,
+ * or -1 after fail().  The host checks each range's address; when it
+ * refuses one, the address is checked here again, so that the reason
+ * names where a bad host name came from (checking every host here first
+ * doubled the work of a 4,096-node resolve). */
+static int add_run(const muster_host *host, muster_call *call, const struct layout *l,
+                   const char *name, long k, long tasks, long pos, size_t *j, long *start)
+{
+	char address[300];
+
+	while (tasks > 0) {
+		while (pos >= *start + l->jobs[*j].count)
+			*start += l->jobs[(*j)++].count;
+		const char *job = l->jobs[*j].name;
+		long left = *start + l->jobs[*j].count - pos;
+		long run = tasks < left ? tasks : left;
+
+		if (host->add_task_range(call, job, pos - *start, run, name, l->port_base + k) != 0) {
+			format_address(host, call, l, name, k, address, sizeof(address));
+			return -1;
+		}
+		for (long m = 0; l->gpus_per_task > 0 && m < run; m++)
+			if (add_gpu_slice(host, call, l, job, pos - *start + m, k + m) != 0)
+				return -1;
+		k += run;
+		pos += run;
+		tasks -= run;
+	}
+	return 0;
 }
 
 muster_status layout_build(const muster_host *host, muster_call *call, const struct layout *l,
                            const struct slots *s)
 {
-	char address[300];
-	long requested = 0, start = 0, pos = 0;
-	size_t j = 0, h;
+	struct slots_deal d;
+	long start = 0, pos = 0, first, count;
+	size_t j, h;
 	const char *self_job = NULL;
 	long self_index = -1;
+	int rc = 0;
 
-	for (j = 0; j < l->njobs; j++)
-		requested += l->jobs[j].count;
-	if (requested != s->total) {
-		host->fail(call, "Requested %ld tasks but only %ld were assigned. (the jobs option "
-		           "against the slots of %s)", requested, s->total, l->source);
-		return MUSTER_STATUS_UNAVAIL;
-	}
-	if (l->rank < 0 || l->rank >= s->total) {
-		host->fail(call, "rank %ld is outside the %ld tasks of %s", l->rank, s->total,
-		           l->source);
-		return MUSTER_STATUS_UNAVAIL;
-	}
-	if (check_gpus(host, call, l, s->total) != 0)
+	if (check_counts(host, call, l, s) != 0)
 		return MUSTER_STATUS_UNAVAIL;
 	for (j = 0; j < l->njobs; j++) {
 		if (muster_plugin_add_job_sized(host, call, l->jobs[j].name, l->jobs[j].count) != 0)
@@ -140,76 +197,23 @@ muster_status layout_build(const muster_host *host, muster_call *call, const str
 		}
 		start += l->jobs[j].count;
 	}
-	/* Walk the hosts once, each host's tasks going in as ranges cut where
-	 * a job ends.  The host checks each range's address; when it refuses
-	 * one, the address is checked here again, so that the reason names
-	 * where a bad host name came from (checking every host here first
-	 * doubled the work of a 4,096-node resolve). */
+	for (h = 0; h < s->nhosts; h++)
+		if (check_ports(host, call, l, s->hosts[h].name, s->hosts[h].tasks) != 0)
+			return MUSTER_STATUS_UNAVAIL;
+	if (slots_deal_init(&d, s, l->plane, l->rank_host) != 0) {
+		host->fail(call, "out of memory");
+		return MUSTER_STATUS_UNAVAIL;
+	}
 	j = 0;
 	start = 0;
-	for (h = 0; h < s->nhosts; h++) {
-		const char *name = s->hosts[h].name;
-		long tasks = s->hosts[h].tasks;
-
-		if (check_ports(host, call, l, name, tasks) != 0)
-			return MUSTER_STATUS_UNAVAIL;
-		for (long k = 0; k < tasks;) {
-			while (pos >= start + l->jobs[j].count)
-				start += l->jobs[j++].count;
-			const char *job = l->jobs[j].name;
-			long left = start + l->jobs[j].count - pos;
-			long run = tasks - k < left ? tasks - k : left;
-
-			if (host->add_task_range(call, job, pos - start, run, name,
-			                         l->port_base + k) != 0) {
-				format_address(host, call, l, name, k, address, sizeof(address));
-				return MUSTER_STATUS_UNAVAIL;
-			}
-			for (long m = 0; l->gpus_per_task > 0 && m < run; m++)
-				if (add_gpu_slice(host, call, l, job, pos - start + m, k + m) != 0)
-					return MUSTER_STATUS_UNAVAIL;
-			k += run;
-			pos += run;
-		}
+	while (rc == 0 && slots_deal_next(&d, &h, &first, &count) == 1) {
+		rc = add_run(host, call, l, s->hosts[h].name, first, count, pos, &j, &start);
+		pos += count;
 	}
-	return finish(host, call, l, self_job, self_index);
-}
-
-muster_status layout_build_ranks(const muster_host *host, muster_call *call,
-                                 const struct layout *l, const char *const *rank_hosts,
-                                 size_t n)
-{
-	struct slots s;
-	char address[300];
-	muster_status st = MUSTER_STATUS_SUCCESS;
-	long at;
-
-	if (l->rank < 0 || (size_t)l->rank >= n) {
-		host->fail(call, "rank %ld is outside the %zu ranks of %s", l->rank, n, l->source);
+	slots_deal_free(&d);
+	if (rc != 0)
 		return MUSTER_STATUS_UNAVAIL;
-	}
-	if (check_gpus(host, call, l, (long)n) != 0)
-		return MUSTER_STATUS_UNAVAIL;
-	if (muster_plugin_add_job_sized(host, call, "worker", (long)n) != 0)
-		return MUSTER_STATUS_UNAVAIL;
-	slots_init(&s);
-	for (size_t r = 0; r < n && st == MUSTER_STATUS_SUCCESS; r++) {
-		at = slots_add(&s, rank_hosts[r], 1, LAYOUT_MAX_TASKS);
-		if (at < 0) {
-			host->fail(call, "%s: out of memory or more than %ld ranks", l->source,
-			           LAYOUT_MAX_TASKS);
-			st = MUSTER_STATUS_UNAVAIL;
-		} else if (format_address(host, call, l, rank_hosts[r], s.hosts[at].tasks - 1,
-		                          address, sizeof(address)) != 0 ||
-		           add_one(host, call, l, "worker", (long)r, s.hosts[at].tasks - 1,
-		                   address) != 0) {
-			st = MUSTER_STATUS_UNAVAIL;
-		}
-	}
-	slots_free(&s);
-	if (st != MUSTER_STATUS_SUCCESS)
-		return st;
-	return finish(host, call, l, "worker", l->rank);
+	return finish(host, call, l, s, self_job, self_index);
 }
 
 long layout_gpus_per_task(const muster_host *host, muster_call *call, long gpus_per_node,

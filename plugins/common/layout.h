@@ -40,6 +40,16 @@ struct layout {
 	int gpu_counts_only;     /* each task's GPU count but no ids */
 	const char *gpu_source;  /* what gave gpus_per_task, named when the ids
 	                          * would be too many; NULL: source */
+	/* How the ranks are dealt onto the slots' hosts (struct slots_deal):
+	 * `plane` ranks a host a round (0: block), or each rank's host. */
+	long plane;
+	const size_t *rank_host;
+	/* The scheduler's order of the hosts (set_node_order); NULL: the
+	 * slots' order, which is the scheduler's for every backend but a
+	 * Slurm arbitrary step (its step list is sorted). */
+	const char *const *node_order;
+	size_t nnode_order;
+	const char *job_id;      /* the launcher's job id (set_job_id); NULL: none */
 };
 
 /* open()'s check for a backend whose tasks go in as ranges (layout_build(),
@@ -56,19 +66,17 @@ static inline int layout_open_check(const muster_host *host, muster_plugin_ctx *
 	return -1;
 }
 
-/* Hosts in the order given, each with its slots, cut into l->jobs; the
- * job counts must add up to the slots ("Requested N tasks but only M were
- * assigned.", TensorFlow's words, for jobs an option asks for).  Each host's tasks go in through
- * add_task_range(): open() must have passed layout_open_check().  SUCCESS
+/* The slots' tasks in rank order, dealt onto their hosts as l->plane or
+ * l->rank_host says, cut into l->jobs; the job counts must add up to the
+ * slots ("Requested N tasks but only M were assigned.", TensorFlow's
+ * words, for jobs an option asks for).  A host's k-th task (its local
+ * rank) listens on port_base + k.  Runs of a host's tasks go in through
+ * add_task_range(): open() must have passed layout_open_check().  The
+ * answer is a scheduler's: its tasks are processes (set_placement), its
+ * hosts in the slots' order or l->node_order, l->job_id its id.  SUCCESS
  * or UNAVAIL after fail(). */
 muster_status layout_build(const muster_host *host, muster_call *call, const struct layout *l,
                            const struct slots *s);
-
-/* One job `worker` whose task r runs on rank_hosts[r]: the k-th rank on a
- * host listens on port_base + k.  SUCCESS or UNAVAIL after fail(). */
-muster_status layout_build_ranks(const muster_host *host, muster_call *call,
-                                 const struct layout *l, const char *const *rank_hosts,
-                                 size_t n);
 
 /* TensorFlow's default share of a node's GPUs: gpus_per_node divided by the
  * most tasks on one host, and its check; -1 after fail() ("GPU"). */

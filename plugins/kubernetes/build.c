@@ -106,7 +106,35 @@ static const char *self_name(const struct k8s_conf *conf, char *buf, size_t size
 	return NULL;
 }
 
-muster_status k8s_build(struct k8s_run *run, struct k8s_podvec *jobs)
+/* Not ready: why, as "Pending", "Terminating", "Running but has no pod IP yet". */
+const char *k8s_not_ready(const struct k8s_run *run, const struct k8s_podvec *v,
+                          const struct k8s_pod *p, char *buf, size_t size)
+{
+	const char *phase = k8s_str(v, p->phase), *ip = k8s_str(v, p->ip);
+
+	if (phase == NULL)
+		return "without a phase";
+	if (strcmp(phase, "Running") != 0) {
+		snprintf(buf, size, "%s", phase);
+		return buf;
+	}
+	if (p->terminating)
+		return "Terminating";
+	if (run->conf->address != K8S_ADDR_KUBEFLOW && (ip == NULL || ip[0] == '\0'))
+		return run->conf->address == K8S_ADDR_HOST_IP ? "Running but has no host IP yet"
+		                                              : "Running but has no pod IP yet";
+	return NULL;
+}
+
+/* A job's pods not ready, and a job without any, as pending members. */
+static int pend(const struct k8s_run *run, const struct k8s_podvec *v, const struct k8s_pod *p,
+                const char *job, long index, const char *why)
+{
+	return muster_plugin_add_pending(run->host, run->call, job, index,
+	                                 p != NULL ? k8s_str(v, p->name) : NULL, why);
+}
+
+muster_status k8s_build(struct k8s_run *run, struct k8s_podvec *jobs, int partial)
 {
 	const struct k8s_conf *conf = run->conf;
 	const muster_host *h = run->host;
@@ -122,6 +150,13 @@ muster_status k8s_build(struct k8s_run *run, struct k8s_podvec *jobs)
 
 		if (h->add_job(run->call, job) < 0)
 			return MUSTER_STATUS_UNAVAIL;
+		if (partial && jobs[j].n == 0) {
+			char why[320];
+
+			snprintf(why, sizeof(why), "no pod matches \"%s\"%s", conf->jobs[j].selectors[0],
+			         conf->jobs[j].nselectors > 1 ? " or its other selectors" : "");
+			pend(run, NULL, NULL, job, -1, why);
+		}
 		for (i = 0; i < jobs[j].n; i++) {
 			const struct k8s_podvec *v = &jobs[j];
 			const struct k8s_pod *p = &v->pods[i];
@@ -130,8 +165,13 @@ muster_status k8s_build(struct k8s_run *run, struct k8s_podvec *jobs)
 			long port = p->port >= 0 ? p->port : conf->port;
 			long index = conf->order == K8S_ORDER_LABEL ? p->index : p->index - left_out;
 			char buf[128], why[400], *addr;
+			const char *waiting;
 			int rc;
 
+			if (partial && (waiting = k8s_not_ready(run, v, p, why, sizeof(why))) != NULL) {
+				pend(run, v, p, job, index, waiting);
+				continue;
+			}
 			if (conf->address == K8S_ADDR_KUBEFLOW)
 				addr = kubeflow_address(run, v, p, port);
 			else

@@ -337,8 +337,15 @@ void k8s_list_free(struct k8s_run *run);
 /* order.c: sorts the job's pods and gives each its task index. */
 muster_status k8s_order(struct k8s_run *run, const struct k8s_job *job, struct k8s_podvec *v);
 
-/* build.c: the answer from the ordered, running pods of every job. */
-muster_status k8s_build(struct k8s_run *run, struct k8s_podvec *jobs);
+/* build.c: the answer from the ordered, running pods of every job.  With
+ * `partial`, for a tryagain: the pods that are ready as tasks, the others
+ * (and jobs without pods) as pending members (ABI 1.8), each at the index
+ * it will have. */
+muster_status k8s_build(struct k8s_run *run, struct k8s_podvec *jobs, int partial);
+/* Why a pod is not ready ("Pending", "Terminating", "Running but has no
+ * pod IP yet"), in `buf` or a constant; NULL when it is ready. */
+const char *k8s_not_ready(const struct k8s_run *run, const struct k8s_podvec *v,
+                          const struct k8s_pod *p, char *buf, size_t size);
 
 /* jobspec.c: one batch/v1 Job, as mode = "indexed_job" needs it. */
 struct k8s_jobspec {

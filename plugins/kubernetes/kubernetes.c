@@ -45,26 +45,6 @@
 #include "k8s.h"
 #include "lib/clock.h"
 
-/* Not ready: why, as "Pending", "Terminating", "Running but has no pod IP yet". */
-static const char *not_ready(const struct k8s_run *run, const struct k8s_podvec *v,
-                             const struct k8s_pod *p, char *buf, size_t size)
-{
-	const char *phase = k8s_str(v, p->phase), *ip = k8s_str(v, p->ip);
-
-	if (phase == NULL)
-		return "without a phase";
-	if (strcmp(phase, "Running") != 0) {
-		snprintf(buf, size, "%s", phase);
-		return buf;
-	}
-	if (p->terminating)
-		return "Terminating";
-	if (run->conf->address != K8S_ADDR_KUBEFLOW && (ip == NULL || ip[0] == '\0'))
-		return run->conf->address == K8S_ADDR_HOST_IP ? "Running but has no host IP yet"
-		                                              : "Running but has no pod IP yet";
-	return NULL;
-}
-
 /* NULL when every job has pods and every pod is ready; else what is
  * missing, in `msg`, and the counts. */
 static const char *readiness(const struct k8s_run *run, const struct k8s_podvec *jobs,
@@ -87,7 +67,7 @@ static const char *readiness(const struct k8s_run *run, const struct k8s_podvec 
 		}
 		for (i = 0; i < jobs[j].n; i++) {
 			const struct k8s_pod *p = &jobs[j].pods[i];
-			const char *w = not_ready(run, &jobs[j], p, why, sizeof(why));
+			const char *w = k8s_not_ready(run, &jobs[j], p, why, sizeof(why));
 
 			(*total)++;
 			if (w == NULL) {
@@ -162,7 +142,7 @@ static muster_status k8s_resolve(void *state, const muster_host *host, muster_ca
 		if (readiness(&run, jobs, msg, sizeof(msg), &ready, &total) == NULL) {
 			host->log(conf->pc, K8S_LOG_DEBUG, "%zu pods, %ld requests, %ld ms", total,
 			          run.requests, (long)(clock_now_ms() - start));
-			st = k8s_build(&run, jobs);
+			st = k8s_build(&run, jobs, 0);
 			break;
 		}
 		waited = (long)(clock_now_ms() - start);
@@ -185,6 +165,9 @@ static muster_status k8s_resolve(void *state, const muster_host *host, muster_ca
 				continue;
 			}
 		}
+		/* What is ready and what is not, for `muster status`: built
+		 * before fail(), whose reason a refused builder call would take. */
+		k8s_build(&run, jobs, 1);
 		host->fail(call, "%zu/%zu pods running; waiting for %s%s", ready, total, msg,
 		           conf->wait_ms > 0 ? " (gave up waiting)" : "");
 		st = MUSTER_STATUS_TRYAGAIN;

@@ -67,6 +67,8 @@ shell_tests += tests/kubernetes/kubeconfig.sh
 shell_tests += tests/kubernetes/addresses.sh
 shell_tests += tests/kubernetes/watch.sh
 shell_tests += tests/kubernetes/indexed.sh
+shell_tests += tests/kubernetes/status.sh
+shell_tests += tests/kubernetes/metrics.sh
 EXTRA_DIST += \
 	tests/kubernetes/lib.sh \
 	tests/kubernetes/fake_apiserver.py \

@@ -9,7 +9,9 @@
  * resumes from its last resourceVersion after a backoff.  Events are
  * read line by line through a bounded buffer, so memory stays flat.  The
  * stop fd is watched during a listing too (curl's progress callback), so
- * a stop never waits for a slow server's answer.
+ * a stop never waits for a slow server's answer.  Each listing after 410
+ * is a resync and each broken stream a reconnect, for the watch's
+ * observer (ABI 1.8's watch_event).
  */
 #include "config.h"
 #ifndef _GNU_SOURCE
@@ -358,8 +360,11 @@ static int stream_start(struct k8s_watch *kw, struct stream *s)
 		seen_clear(s);
 		if (list_rv(kw, s) < 0)
 			return -1;
-		if (s->listed)
+		if (s->listed) {
+			/* Listed afresh (410 Gone): a resync, for the metrics. */
+			muster_plugin_watch_event(kw->host, kw->w, MUSTER_WATCH_EVENT_RESYNC);
 			changed(kw);
+		}
 		s->listed = 1;
 	}
 	base = k8s_pods_path(&kw->run, s->selector);
@@ -449,6 +454,9 @@ static void stream_done(struct k8s_watch *kw, struct stream *s, CURLcode rc)
 		kw->host->log(kw->run.conf->pc, K8S_LOG_NOTICE, "watch of \"%s\" dropped: %s",
 		              s->selector, s->errbuf[0] ? s->errbuf : curl_easy_strerror(rc));
 	}
+	/* The stream broke (not the server's timeout, not 410): it opens
+	 * again after the backoff, a reconnect for the metrics. */
+	muster_plugin_watch_event(kw->host, kw->w, MUSTER_WATCH_EVENT_RECONNECT);
 	retry_later(s, now);
 }
 

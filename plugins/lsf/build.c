@@ -8,13 +8,14 @@
  * slots; above them is an error naming both numbers.  A local rank that
  * disagrees with the slot the rank was given means the ranks were not
  * placed in rank-file order, and the cluster would be wrong: unavail.
+ * The tasks are processes, the compute hosts in the order the rank file
+ * (or LSB_MCPU_HOSTS) first names them, the job LSB_JOBID.
  */
 #include "config.h"
 
 #include <stdio.h>
 
 #include "lsf.h"
-#include "lib/env.h"
 #include "plugins/common/layout.h"
 
 /* The first n slots of s. */
@@ -29,20 +30,11 @@ static int first_slots(const struct slots *s, long n, struct slots *out)
 	return 0;
 }
 
-/* The slot k on its host of rank r. */
-static long slot_on_host(const struct slots *s, long r)
+muster_status lsf_build(struct noted *n, const struct lsf_conf *conf, const struct slots *s,
+                        const char *source, const char *job_id)
 {
-	for (size_t i = 0; i < s->nhosts; i++) {
-		if (r < s->hosts[i].tasks)
-			return r;
-		r -= s->hosts[i].tasks;
-	}
-	return -1;
-}
-
-muster_status lsf_build(const muster_host *host, muster_call *call, const struct lsf_conf *conf,
-                        const struct slots *s, const char *source)
-{
+	const muster_host *host = n->host;
+	muster_call *call = n->call;
 	static const char *const ranks[] = { "JSM_NAMESPACE_RANK", "OMPI_COMM_WORLD_RANK", NULL };
 	static const char *const sizes[] = { "JSM_NAMESPACE_SIZE", "OMPI_COMM_WORLD_SIZE", NULL };
 	static const char *const locals[] = { "JSM_NAMESPACE_LOCAL_RANK",
@@ -52,19 +44,22 @@ muster_status lsf_build(const muster_host *host, muster_call *call, const struct
 	struct slots used;
 	struct layout_job all;
 	struct layout l = { .source = source, .jobs = &all, .njobs = 1,
-	                    .port_base = conf->port_base, .rpc_layer = conf->rpc_layer };
-	struct env_reader env = ENV_READER_INIT;
+	                    .port_base = conf->port_base, .rpc_layer = conf->rpc_layer,
+	                    .job_id = job_id };
+	struct env_reader *env = &n->env;
 	muster_status st;
+	size_t node;
+	long slot = -1;
 	int rc;
 
-	rc = env_int_first(&env, ranks, 0, LAYOUT_MAX_TASKS - 1, &rank, &rank_var);
+	rc = env_int_first(env, ranks, 0, LAYOUT_MAX_TASKS - 1, &rank, &rank_var);
 	if (rc <= 0) {
 		host->fail(call, rc == 0 ? "no rank: %s (start the tasks with jsrun or mpirun)" : "%s",
-		           env.why);
+		           env->why);
 		return MUSTER_STATUS_UNAVAIL;
 	}
-	if (env_int_first(&env, sizes, 1, LAYOUT_MAX_TASKS, &size, &size_var) < 0) {
-		host->fail(call, "%s", env.why);
+	if (env_int_first(env, sizes, 1, LAYOUT_MAX_TASKS, &size, &size_var) < 0) {
+		host->fail(call, "%s", env->why);
 		return MUSTER_STATUS_UNAVAIL;
 	}
 	if (size > s->total) {
@@ -83,13 +78,12 @@ muster_status lsf_build(const muster_host *host, muster_call *call, const struct
 		host->fail(call, "out of memory");
 		return MUSTER_STATUS_UNAVAIL;
 	}
-	rc = env_int_first(&env, locals, 0, LAYOUT_MAX_TASKS - 1, &local, &local_var);
+	rc = env_int_first(env, locals, 0, LAYOUT_MAX_TASKS - 1, &local, &local_var);
 	if (rc < 0)
-		host->fail(call, "%s", env.why);
-	if (rc > 0 && local != slot_on_host(&used, rank)) {
+		host->fail(call, "%s", env->why);
+	if (rc > 0 && (slots_place(&used, 0, NULL, rank, &node, &slot) != 0 || local != slot)) {
 		host->fail(call, "%s is %ld but rank %ld has slot %ld of its host in %s: the ranks "
-		           "are not placed in rank-file order", local_var, local, rank,
-		           slot_on_host(&used, rank), source);
+		           "are not placed in rank-file order", local_var, local, rank, slot, source);
 		rc = -1;
 	}
 	st = MUSTER_STATUS_UNAVAIL;

@@ -3,6 +3,7 @@
  * LSFEnvironment reads it: the compute hosts from LSB_DJOB_RANKFILE (one
  * line per slot), else LSB_MCPU_HOSTS, the launch host (listed first)
  * left out; rank, size and local rank from jsrun's JSM_NAMESPACE_*.
+ * Every variable looked up, and the rank file, is noted for --explain.
  *
  * Answers:
  *   notfound  LSB_JOBID is not set: not an LSF job
@@ -22,7 +23,6 @@
 #include <string.h>
 
 #include "lsf.h"
-#include "lib/env.h"
 #include "plugins/common/buf.h"
 #include "plugins/common/hostfile.h"
 #include "plugins/common/layout.h"
@@ -57,9 +57,11 @@ static int lsf_open(const muster_host *host, muster_plugin_ctx *pc, void **state
 	return 0;
 }
 
-static muster_status from_rankfile(const muster_host *host, muster_call *call,
-                                   const struct lsf_conf *conf, const char *path)
+static muster_status from_rankfile(struct noted *n, const struct lsf_conf *conf,
+                                   const char *path, const char *job_id)
 {
+	const muster_host *host = n->host;
+	muster_call *call = n->call;
 	char source[300], why[300];
 	const char *first = NULL;
 	struct slots s;
@@ -76,19 +78,22 @@ static muster_status from_rankfile(const muster_host *host, muster_call *call,
 		host->fail(call, "%s: %s", source, why);
 		return MUSTER_STATUS_UNAVAIL;
 	}
+	muster_plugin_note_input(host, call, path, data);
 	slots_init(&s);
 	if (hostfile_parse(data, len, 1, &first, &s, why, sizeof(why)) != 0)
 		host->fail(call, "%s: %s", source, why);
 	else
-		st = lsf_build(host, call, conf, &s, source);
+		st = lsf_build(n, conf, &s, source, job_id);
 	slots_free(&s);
 	free(data);
 	return st;
 }
 
-static muster_status from_mcpu_hosts(const muster_host *host, muster_call *call,
-                                     const struct lsf_conf *conf, const char *value)
+static muster_status from_mcpu_hosts(struct noted *n, const struct lsf_conf *conf,
+                                     const char *value, const char *job_id)
 {
+	const muster_host *host = n->host;
+	muster_call *call = n->call;
 	const char *first = NULL;
 	char why[300];
 	struct slots s;
@@ -103,7 +108,7 @@ static muster_status from_mcpu_hosts(const muster_host *host, muster_call *call,
 	if (lsf_mcpu_parse(text, &first, &s, why, sizeof(why)) != 0)
 		host->fail(call, "LSB_MCPU_HOSTS: %s", why);
 	else
-		st = lsf_build(host, call, conf, &s, "LSB_MCPU_HOSTS");
+		st = lsf_build(n, conf, &s, "LSB_MCPU_HOSTS", job_id);
 	slots_free(&s);
 	free(text);
 	return st;
@@ -111,17 +116,20 @@ static muster_status from_mcpu_hosts(const muster_host *host, muster_call *call,
 
 static muster_status lsf_resolve(void *state, const muster_host *host, muster_call *call)
 {
-	const char *rankfile = env_get("LSB_DJOB_RANKFILE");
-	const char *mcpu = env_get("LSB_MCPU_HOSTS");
+	struct noted n;
+	const char *job_id, *rankfile, *mcpu;
 
-	if (env_get("LSB_JOBID") == NULL) {
+	noted_init(&n, host, call);
+	if ((job_id = env_str(&n.env, "LSB_JOBID")) == NULL) {
 		host->fail(call, "LSB_JOBID is not set: not an LSF job");
 		return MUSTER_STATUS_NOTFOUND;
 	}
-	if (rankfile != NULL)
-		return from_rankfile(host, call, state, rankfile);
-	if (mcpu != NULL)
-		return from_mcpu_hosts(host, call, state, mcpu);
+	if (job_id[0] == '\0')
+		job_id = NULL;
+	if ((rankfile = env_str(&n.env, "LSB_DJOB_RANKFILE")) != NULL)
+		return from_rankfile(&n, state, rankfile, job_id);
+	if ((mcpu = env_str(&n.env, "LSB_MCPU_HOSTS")) != NULL)
+		return from_mcpu_hosts(&n, state, mcpu, job_id);
 	host->fail(call, "LSB_JOBID is set but LSB_DJOB_RANKFILE and LSB_MCPU_HOSTS are not: "
 	                 "no host list");
 	return MUSTER_STATUS_UNAVAIL;
@@ -129,8 +137,9 @@ static muster_status lsf_resolve(void *state, const muster_host *host, muster_ca
 
 static const muster_plugin lsf_plugin = {
 	MUSTER_PLUGIN_HEADER,
-	/* The launcher's environment and files are fixed for the job's life. */
-	MUSTER_PLUGIN_THREADSAFE | MUSTER_PLUGIN_CONFIG_ONLY,
+	/* The launcher's environment and files are fixed for the job's life;
+	 * the entry detects an LSF job (MUSTER_NO_DETECT turns it off). */
+	MUSTER_PLUGIN_THREADSAFE | MUSTER_PLUGIN_CONFIG_ONLY | MUSTER_PLUGIN_DETECTS,
 	"lsf",
 	PACKAGE_VERSION,
 	lsf_open,

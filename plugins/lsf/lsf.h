@@ -15,6 +15,7 @@
 
 #include <muster/plugin.h>
 
+#include "plugins/common/noted.h"
 #include "plugins/common/slots.h"
 
 /* The largest rank file read: 65,536 slots of long host names. */
@@ -31,8 +32,9 @@ struct lsf_conf {
 int lsf_mcpu_parse(char *text, const char **first, struct slots *s, char *why, size_t whylen);
 
 /* build.c: the cluster from the compute slots; `source` names where they
- * came from. */
-muster_status lsf_build(const muster_host *host, muster_call *call, const struct lsf_conf *conf,
-                        const struct slots *s, const char *source);
+ * came from, `job_id` is LSB_JOBID.  The rank's variables are read (and
+ * noted) through `n`. */
+muster_status lsf_build(struct noted *n, const struct lsf_conf *conf, const struct slots *s,
+                        const char *source, const char *job_id);
 
 #endif

@@ -4,8 +4,8 @@
  *   mpi.c      descriptor, open()/close(), resolve(): the environment, the
  *              hosts of the ranks, the cluster
  *   options.c  the entry's options
- *   env.c      rank, size and ranks on this host from the launcher's
- *              variables (Open MPI, PMIx, MPICH's Hydra)
+ *   env.c      rank, size, ranks on this host and the job id from the
+ *              launcher's variables (Open MPI, PMIx, MPICH's Hydra)
  *   pmix.c     every rank's host from the launcher's PMIx server, through
  *              libpmix loaded only then
  */
@@ -17,6 +17,8 @@
 
 #include <muster/plugin.h>
 
+#include "plugins/common/noted.h"
+
 #define MPI_DEFAULT_PMIX_LIBRARY "libpmix.so.2"
 
 struct mpi_conf {
@@ -25,23 +27,27 @@ struct mpi_conf {
 	long gpus_per_task;  /* -1: not given */
 	char *rpc_layer;
 	char *pmix_library;
+	bool defer_to_slurm; /* an srun task that is also an MPI rank: notfound */
 };
 
 struct mpi_env {
 	long rank;
 	long size;          /* 0: not in the environment (PMIx knows it) */
 	long local_size;    /* ranks on this host; 0: not in the environment */
-	const char *rank_var, *size_var, *local_var;
+	long local_rank;    /* this rank's place among them; -1: not in the environment */
+	const char *rank_var, *size_var, *local_var, *local_rank_var;
 	bool pmix;          /* a PMIx server is there to ask */
+	const char *job_id; /* NULL: none */
 };
 
 /* options.c */
 int mpi_conf_open(const muster_host *host, muster_plugin_ctx *pc, struct mpi_conf **out);
 void mpi_conf_free(struct mpi_conf *conf);
 
-/* env.c: SUCCESS, NOTFOUND (no rank variable: not an MPI process) or
- * UNAVAIL, with the variable at fault. */
-muster_status mpi_read_env(const muster_host *host, muster_call *call, struct mpi_env *env);
+/* env.c: SUCCESS, NOTFOUND (no rank variable: not an MPI process; an
+ * srun task under defer_to_slurm) or UNAVAIL, with the variable at fault.
+ * Every variable looked up is noted through `n`. */
+muster_status mpi_read_env(struct noted *n, const struct mpi_conf *conf, struct mpi_env *env);
 
 /* pmix.c: the host of every rank (e->size of them, asked for when 0),
  * each a fresh string in *hosts.  SUCCESS or UNAVAIL after fail(). */

@@ -9,6 +9,8 @@
  *   rpc_layer = "grpc";
  *   pmix_library = "libpmix.so.2";
  *                            loaded only inside a PMIx launch
+ *   defer_to_slurm = true;   an srun task that is also an MPI rank (srun
+ *                            --mpi=pmix, pmi2) is left to the slurm entry
  */
 #include "config.h"
 
@@ -33,6 +35,7 @@ static const muster_popt options[] = {
 	MUSTER_POPT_STRING("rpc_layer", struct mpi_conf, rpc_layer, MUSTER_POPT_EMPTY, "grpc"),
 	MUSTER_POPT_STRING("pmix_library", struct mpi_conf, pmix_library, 0,
 	                   MPI_DEFAULT_PMIX_LIBRARY),
+	MUSTER_POPT_BOOL("defer_to_slurm", struct mpi_conf, defer_to_slurm, 1),
 };
 
 int mpi_conf_open(const muster_host *host, muster_plugin_ctx *pc, struct mpi_conf **out)

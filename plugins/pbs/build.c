@@ -4,36 +4,41 @@
  * lines (or tasks_per_node), jobs in the order written.  Each task has
  * one GPU unless use_cpus, or gpus_per_task GPUs (Slurm's rule) when
  * gpus_per_node or gpus_per_task is given; the k-th task of a host has
- * ordinals k*gpus_per_task onwards (plugins/common/layout.c).
+ * ordinals k*gpus_per_task onwards (plugins/common/layout.c).  The tasks
+ * are processes, the hosts in the node file's order, the job PBS_JOBID.
  */
 #include "config.h"
 
 #include <stdio.h>
 
-#include "lib/env.h"
 #include "pbs.h"
 #include "plugins/common/hostfile.h"
 
-/* PBS_NODENUM, when set, must be the host of this rank's slot. */
-static muster_status check_nodenum(const muster_host *host, muster_call *call,
-                                   const struct slots *s, long rank)
+/* PBS_NODENUM, when set, must be the host of this rank's slot, and
+ * mpirun's OMPI_COMM_WORLD_LOCAL_RANK its place on that host. */
+static muster_status check_place(struct noted *n, const struct slots *s, long rank)
 {
-	struct env_reader env = ENV_READER_INIT;
-	long nodenum = 0, seen = 0;
-	size_t h;
-	int rc = env_int(&env, "PBS_NODENUM", 0, LAYOUT_MAX_TASKS, &nodenum);
+	const muster_host *host = n->host;
+	muster_call *call = n->call;
+	long nodenum = -1, local = -1, slot = -1;
+	size_t h = 0;
 
-	if (rc < 0) {
-		host->fail(call, "%s", env.why);
+	if (env_int(&n->env, "PBS_NODENUM", 0, LAYOUT_MAX_TASKS, &nodenum) < 0 ||
+	    env_int(&n->env, "OMPI_COMM_WORLD_LOCAL_RANK", 0, LAYOUT_MAX_TASKS - 1, &local) < 0) {
+		host->fail(call, "%s", n->env.why);
 		return MUSTER_STATUS_UNAVAIL;
 	}
-	if (rc == 0)
-		return MUSTER_STATUS_SUCCESS;
-	for (h = 0; h < s->nhosts && seen + s->hosts[h].tasks <= rank; h++)
-		seen += s->hosts[h].tasks;
-	if (h < s->nhosts && (long)h != nodenum) {
+	if ((nodenum < 0 && local < 0) || slots_place(s, 0, NULL, rank, &h, &slot) != 0)
+		return MUSTER_STATUS_SUCCESS; /* a rank past the slots: the layout says so */
+	if (nodenum >= 0 && (long)h != nodenum) {
 		host->fail(call, "PBS_NODENUM is %ld but rank %ld is on host %zu (%.64s) of "
 		           "PBS_NODEFILE", nodenum, rank, h, s->hosts[h].name);
+		return MUSTER_STATUS_UNAVAIL;
+	}
+	if (local >= 0 && local != slot) {
+		host->fail(call, "OMPI_COMM_WORLD_LOCAL_RANK is %ld but rank %ld has slot %ld of its "
+		           "host %.64s in PBS_NODEFILE: the ranks are not placed in node-file order",
+		           local, rank, slot, s->hosts[h].name);
 		return MUSTER_STATUS_UNAVAIL;
 	}
 	return MUSTER_STATUS_SUCCESS;
@@ -41,12 +46,13 @@ static muster_status check_nodenum(const muster_host *host, muster_call *call,
 
 static muster_status build(const muster_host *host, muster_call *call,
                            const struct pbs_conf *conf, const struct slots *s,
-                           const char *source, long rank)
+                           const char *source, const struct pbs_task *task)
 {
 	struct layout_job all = { "worker", s->total };
 	struct layout l = { .source = source, .jobs = conf->jobs, .njobs = conf->njobs,
-	                    .port_base = conf->port_base, .gpus_per_task = 1, .rank = rank,
-	                    .rpc_layer = conf->rpc_layer };
+	                    .port_base = conf->port_base, .gpus_per_task = 1,
+	                    .rank = task->rank, .rpc_layer = conf->rpc_layer,
+	                    .job_id = task->job_id };
 
 	if (conf->jobs == NULL) {
 		l.jobs = &all;
@@ -62,16 +68,18 @@ static muster_status build(const muster_host *host, muster_call *call,
 	return layout_build(host, call, &l, s);
 }
 
-muster_status pbs_build(const muster_host *host, muster_call *call, const struct pbs_conf *conf,
-                        char *data, size_t len, const char *source, long rank)
+muster_status pbs_build(struct noted *n, const struct pbs_conf *conf, char *data, size_t len,
+                        const char *source, const struct pbs_task *task)
 {
+	const muster_host *host = n->host;
+	muster_call *call = n->call;
 	struct slots file, per_host;
 	const char *first = NULL;
 	char why[300];
 	muster_status st = MUSTER_STATUS_SUCCESS;
 
 	if (data == NULL)
-		return build(host, call, conf, &conf->fixed, "tasks_per_node", rank);
+		return build(host, call, conf, &conf->fixed, "tasks_per_node", task);
 	slots_init(&file);
 	slots_init(&per_host);
 	if (hostfile_parse(data, len, 0, &first, &file, why, sizeof(why)) != 0) {
@@ -89,10 +97,10 @@ muster_status pbs_build(const muster_host *host, muster_call *call, const struct
 			}
 	}
 	if (st == MUSTER_STATUS_SUCCESS)
-		st = check_nodenum(host, call, conf->tasks_per_node > 0 ? &per_host : &file, rank);
+		st = check_place(n, conf->tasks_per_node > 0 ? &per_host : &file, task->rank);
 	if (st == MUSTER_STATUS_SUCCESS)
 		st = build(host, call, conf, conf->tasks_per_node > 0 ? &per_host : &file, source,
-		           rank);
+		           task);
 	slots_free(&per_host);
 	slots_free(&file);
 	return st;

@@ -2,7 +2,8 @@
  * pbs: the cluster of a PBS (OpenPBS, PBS Pro, Torque) job, as
  * TensorFlow's PBSClusterResolver reads it: the hosts from PBS_NODEFILE,
  * this task's rank from PBS_TASKNUM, else OMPI_COMM_WORLD_RANK (mpirun
- * inside the job).
+ * inside the job).  Every variable looked up, and the node file, is
+ * noted for --explain.
  *
  * Answers:
  *   notfound  PBS_NODEFILE is not set: not a PBS job
@@ -18,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "lib/env.h"
 #include "pbs.h"
 #include "plugins/common/hostfile.h"
 
@@ -32,39 +32,44 @@ static int pbs_open(const muster_host *host, muster_plugin_ctx *pc, void **state
 	return 0;
 }
 
-static muster_status read_rank(const muster_host *host, muster_call *call, long *rank)
+static muster_status read_task(struct noted *n, struct pbs_task *task)
 {
 	static const char *const names[] = { "PBS_TASKNUM", "OMPI_COMM_WORLD_RANK", NULL };
-	struct env_reader env = ENV_READER_INIT;
 	const char *which;
-	int rc = env_int_first(&env, names, 0, LAYOUT_MAX_TASKS - 1, rank, &which);
+	int rc = env_int_first(&n->env, names, 0, LAYOUT_MAX_TASKS - 1, &task->rank, &which);
 
 	if (rc <= 0) {
-		host->fail(call, rc == 0 ? "no rank: %s (start the tasks with pbsdsh or mpirun)" : "%s",
-		           env.why);
+		n->host->fail(n->call,
+		              rc == 0 ? "no rank: %s (start the tasks with pbsdsh or mpirun)" : "%s",
+		              n->env.why);
 		return MUSTER_STATUS_UNAVAIL;
 	}
+	task->job_id = env_str(&n->env, "PBS_JOBID");
+	if (task->job_id != NULL && task->job_id[0] == '\0')
+		task->job_id = NULL;
 	return MUSTER_STATUS_SUCCESS;
 }
 
 static muster_status pbs_resolve(void *state, const muster_host *host, muster_call *call)
 {
 	const struct pbs_conf *conf = state;
-	const char *path = env_get("PBS_NODEFILE");
+	struct noted n;
+	struct pbs_task task;
+	const char *path;
 	char source[300], why[300];
 	char *data = NULL;
 	size_t len = 0;
-	long rank = 0;
 	muster_status st;
 
-	if (path == NULL) {
+	noted_init(&n, host, call);
+	if ((path = env_str(&n.env, "PBS_NODEFILE")) == NULL) {
 		host->fail(call, "PBS_NODEFILE is not set: not a PBS job");
 		return MUSTER_STATUS_NOTFOUND;
 	}
-	if ((st = read_rank(host, call, &rank)) != MUSTER_STATUS_SUCCESS)
+	if ((st = read_task(&n, &task)) != MUSTER_STATUS_SUCCESS)
 		return st;
 	if (conf->fixed.nhosts > 0)
-		return pbs_build(host, call, conf, NULL, 0, NULL, rank);
+		return pbs_build(&n, conf, NULL, 0, NULL, &task);
 	if (path[0] == '\0') {
 		host->fail(call, "PBS_NODEFILE is empty: no node file");
 		return MUSTER_STATUS_UNAVAIL;
@@ -74,7 +79,8 @@ static muster_status pbs_resolve(void *state, const muster_host *host, muster_ca
 		host->fail(call, "%s: %s", source, why);
 		return MUSTER_STATUS_UNAVAIL;
 	}
-	st = pbs_build(host, call, conf, data, len, source, rank);
+	muster_plugin_note_input(host, call, path, data);
+	st = pbs_build(&n, conf, data, len, source, &task);
 	free(data);
 	return st;
 }
@@ -86,8 +92,9 @@ static void pbs_close(void *state)
 
 static const muster_plugin pbs_plugin = {
 	MUSTER_PLUGIN_HEADER,
-	/* The launcher's environment and files are fixed for the job's life. */
-	MUSTER_PLUGIN_THREADSAFE | MUSTER_PLUGIN_CONFIG_ONLY,
+	/* The launcher's environment and files are fixed for the job's life;
+	 * the entry detects a PBS job (MUSTER_NO_DETECT turns it off). */
+	MUSTER_PLUGIN_THREADSAFE | MUSTER_PLUGIN_CONFIG_ONLY | MUSTER_PLUGIN_DETECTS,
 	"pbs",
 	PACKAGE_VERSION,
 	pbs_open,

@@ -15,6 +15,7 @@
 #include <muster/plugin.h>
 
 #include "plugins/common/layout.h"
+#include "plugins/common/noted.h"
 #include "plugins/common/slots.h"
 
 /* The largest node file read: 65,536 slots of long host names. */
@@ -36,10 +37,18 @@ struct pbs_conf {
 int pbs_conf_open(const muster_host *host, muster_plugin_ctx *pc, struct pbs_conf **out);
 void pbs_conf_free(struct pbs_conf *conf);
 
+/* This process's task: its rank, and its job's id (PBS_JOBID; NULL:
+ * none). */
+struct pbs_task {
+	long rank;
+	const char *job_id;
+};
+
 /* The hosts and slots the job has, and the cluster built from them.
  * `data` is the node file's text (NULL when tasks_per_node lists the
- * hosts); `source` names it in reasons. */
-muster_status pbs_build(const muster_host *host, muster_call *call, const struct pbs_conf *conf,
-                        char *data, size_t len, const char *source, long rank);
+ * hosts); `source` names it in reasons.  The variables that check the
+ * rank's place are read (and noted) through `n`. */
+muster_status pbs_build(struct noted *n, const struct pbs_conf *conf, char *data, size_t len,
+                        const char *source, const struct pbs_task *task);
 
 #endif

@@ -10,7 +10,7 @@
  *             the JSON expected, the current host not among the hosts
  *
  * Nothing but the environment and that file is read; resolve() keeps its
- * state in locals.
+ * state in locals.  Both are noted for --explain.
  */
 #include "config.h"
 
@@ -20,8 +20,8 @@
 #include <string.h>
 
 #include "sagemaker.h"
-#include "lib/env.h"
 #include "plugins/common/buf.h"
+#include "plugins/common/noted.h"
 
 static int sm_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 {
@@ -79,6 +79,7 @@ static muster_status from_file(const muster_host *host, muster_call *call,
 		                             sizeof(why)));
 		return MUSTER_STATUS_UNAVAIL;
 	}
+	muster_plugin_note_input(host, call, conf->resource_config, data);
 	snprintf(src, sizeof(src), "%.256s \"hosts\"", conf->resource_config);
 	if (sm_parse_resource_config(data, len, &h, why, sizeof(why)) != 0)
 		host->fail(call, "%s: %s", conf->resource_config, why);
@@ -91,9 +92,12 @@ static muster_status from_file(const muster_host *host, muster_call *call,
 
 static muster_status sm_resolve(void *state, const muster_host *host, muster_call *call)
 {
-	const char *hosts = env_get("SM_HOSTS");
-	const char *current = env_get("SM_CURRENT_HOST");
+	struct noted n;
+	const char *hosts, *current;
 
+	noted_init(&n, host, call);
+	hosts = env_str(&n.env, "SM_HOSTS");
+	current = env_str(&n.env, "SM_CURRENT_HOST");
 	if (hosts != NULL || current != NULL)
 		return from_variables(host, call, state, hosts, current);
 	return from_file(host, call, state);
@@ -106,8 +110,9 @@ static void sm_close(void *state)
 
 static const muster_plugin sm_plugin = {
 	MUSTER_PLUGIN_HEADER,
-	/* The launcher's environment and files are fixed for the job's life. */
-	MUSTER_PLUGIN_THREADSAFE | MUSTER_PLUGIN_CONFIG_ONLY,
+	/* The launcher's environment and files are fixed for the job's life;
+	 * the entry detects a SageMaker job (MUSTER_NO_DETECT turns it off). */
+	MUSTER_PLUGIN_THREADSAFE | MUSTER_PLUGIN_CONFIG_ONLY | MUSTER_PLUGIN_DETECTS,
 	"sagemaker",
 	PACKAGE_VERSION,
 	sm_open,

@@ -1,12 +1,13 @@
 /*
- * TensorFlow's Slurm layout: hosts in string order, a host listed twice
- * kept once with its last count (TF's dict), the own task at position
- * SLURM_PROCID.  The rest is the layout every scheduler backend shares
- * (plugins/common/layout.c): port_base + k for a host's k-th task, jobs
- * in name order taking the next tasks, the k-th task of a host getting
- * GPUs k*gpus_per_task onwards (TensorFlow writes that slice into its own
- * CUDA_VISIBLE_DEVICES; here they are each task's accelerator ids, mapped
- * through the ids Slurm handed out).
+ * The slurm layout: the hosts and counts in the entry's order (Slurm's,
+ * order_slurm.c, or TensorFlow's, order_tensorflow.c), the own task at
+ * rank SLURM_PROCID.  The rest is the layout every scheduler backend
+ * shares (plugins/common/layout.c): port_base + k for a host's k-th task
+ * (its local rank), jobs in name order taking the tasks in rank order,
+ * the k-th task of a host getting GPUs k*gpus_per_task onwards
+ * (TensorFlow writes that slice into its own CUDA_VISIBLE_DEVICES; here
+ * they are each task's accelerator ids, mapped through the ids Slurm
+ * handed out).
  */
 #include "config.h"
 
@@ -17,66 +18,22 @@
 
 #include "slurm.h"
 
-struct slot {
-	const char *host;
-	long count;
-	size_t pos; /* in the host list: the later of two mentions wins */
-};
-
-static int by_host(const void *pa, const void *pb)
+size_t slurm_host_count(const struct slurm_conf *conf, const struct slurm_env *env)
 {
-	const struct slot *a = pa, *b = pb;
-	int c = strcmp(a->host, b->host);
-	return c ? c : (a->pos > b->pos) - (a->pos < b->pos);
+	return conf->ntpn_map ? conf->ntpn_map : env->hosts.n;
 }
 
-/* Host -> tasks, sorted, a host listed twice kept once with its last
- * count, into `out` in that order; 0, or -1 after fail(). */
-static int task_configuration(const struct slurm_conf *conf, const struct slurm_env *env,
-                              struct slots *out, const muster_host *h, muster_call *call)
+void slurm_host_at(const struct slurm_conf *conf, const struct slurm_env *env, size_t i,
+                   const char **name, long *count)
 {
-	size_t total = conf->ntpn_map ? conf->ntpn_map : env->hosts.n, n = 0;
-	struct slot *s = malloc((total ? total : 1) * sizeof(*s));
-	struct slot_host *hosts = malloc((total ? total : 1) * sizeof(*hosts));
-
-	if (!s || !hosts) {
-		h->fail(call, "out of memory");
-		free(s);
-		free(hosts);
-		return -1;
-	}
-	for (size_t i = 0; i < total; i++) {
-		s[i].pos = i;
-		s[i].host = conf->ntpn_map ? conf->tpn_map[i].name : env->hosts.names[i];
-		s[i].count = conf->ntpn_map         ? conf->tpn_map[i].count
-		             : conf->tasks_per_node >= 0 ? conf->tasks_per_node
-		                                         : env->counts[i];
-	}
-	/* Expanded host lists usually come sorted already: then no sort. */
-	size_t sorted = 1;
-	while (sorted < total && by_host(&s[sorted - 1], &s[sorted]) < 0)
-		sorted++;
-	if (sorted < total)
-		qsort(s, total, sizeof(*s), by_host);
-	for (size_t i = 0; i < total; i++) {
-		if (n && strcmp(hosts[n - 1].name, s[i].host) == 0)
-			n--;
-		hosts[n].name = s[i].host;
-		hosts[n++].tasks = s[i].count;
-	}
-	free(s);
-	/* Distinct now: the slots need no hash of them. */
-	if (slots_adopt(out, hosts, n, LAYOUT_MAX_TASKS) != 0) {
-		h->fail(call, "more than %ld tasks in the step", LAYOUT_MAX_TASKS);
-		free(hosts);
-		return -1;
-	}
-	return 0;
+	*name = conf->ntpn_map ? conf->tpn_map[i].name : env->hosts.names[i];
+	*count = conf->ntpn_map              ? conf->tpn_map[i].count
+	         : conf->tasks_per_node >= 0 ? conf->tasks_per_node
+	                                     : env->counts[i];
 }
 
-/* Where the task counts came from, for a reason. */
-static void counts_source(const struct slurm_conf *conf, const struct slurm_env *env,
-                          char *buf, size_t size)
+void slurm_counts_source(const struct slurm_conf *conf, const struct slurm_env *env,
+                         char *buf, size_t size)
 {
 	if (conf->ntpn_map)
 		snprintf(buf, size, "the tasks_per_node option's hosts");
@@ -95,7 +52,7 @@ static muster_status check_step(const struct slurm_conf *conf, const struct slur
 	char from[160];
 
 	if (!conf->njobs && env->num_tasks >= 0 && env->num_tasks != s->total) {
-		counts_source(conf, env, from, sizeof(from));
+		slurm_counts_source(conf, env, from, sizeof(from));
 		h->fail(call, "%s is %ld but %s places %ld tasks", env->names.num_tasks,
 		        env->num_tasks, from, s->total);
 		return MUSTER_STATUS_UNAVAIL;
@@ -116,13 +73,28 @@ muster_status slurm_build(const struct slurm_conf *conf, const struct slurm_env 
 	                    .port_base = conf->port_base, .rank = env->rank,
 	                    .rpc_layer = conf->rpc_layer };
 	struct slots s;
+	size_t *rank_host = NULL;
 	muster_status st = MUSTER_STATUS_UNAVAIL;
 
 	slots_init(&s);
-	if (task_configuration(conf, env, &s, h, call) != 0)
+	if (conf->order == SLURM_ORDER_TENSORFLOW ? slurm_tf_slots(conf, env, &s, h, call)
+	                                          : slurm_slots(conf, env, &s, &rank_host, h, call))
 		goto out;
 	if ((st = check_step(conf, env, &s, h, call)) != MUSTER_STATUS_SUCCESS)
 		goto out;
+	if (conf->order == SLURM_ORDER_SLURM &&
+	    (st = slurm_check_self(conf, env, &s, rank_host, h, call)) != MUSTER_STATUS_SUCCESS)
+		goto out;
+	st = MUSTER_STATUS_UNAVAIL;
+	l.plane = env->dist.plane;
+	l.rank_host = rank_host;
+	/* An arbitrary step's list is Slurm's sorted one, not the order its
+	 * tasks' hosts come in. */
+	if (rank_host != NULL) {
+		l.node_order = (const char *const *)env->hosts.names;
+		l.nnode_order = env->hosts.n;
+	}
+	l.job_id = env->job_id;
 	if (!conf->njobs) {
 		worker.count = s.total;
 		l.jobs = &worker;
@@ -144,5 +116,6 @@ muster_status slurm_build(const struct slurm_conf *conf, const struct slurm_env 
 	st = layout_build(h, call, &l, &s);
 out:
 	slots_free(&s);
+	free(rank_host);
 	return st;
 }

@@ -1,10 +1,12 @@
 /*
- * What a Slurm task's environment says, read the way TensorFlow reads it:
- * SLURM_PROCID first, then only what the options leave open.  A step's
- * variables (srun) are preferred; in a batch script, which has no step,
- * the job's (SLURM_JOB_NODELIST, SLURM_NTASKS, SLURM_TASKS_PER_NODE).
- * Variables are read as every backend reads them (lib/env.h), numbers
- * within the shared layout's limits.
+ * What a Slurm task's environment says: SLURM_PROCID first, then only
+ * what the options leave open, as TensorFlow reads it; then, in Slurm's
+ * order, how the tasks were distributed and where Slurm says this one
+ * runs.  A step's variables (srun) are preferred; in a batch script,
+ * which has no step, the job's (SLURM_JOB_NODELIST, SLURM_NTASKS,
+ * SLURM_TASKS_PER_NODE).  Variables are read as every backend reads them
+ * (lib/env.h), numbers within the shared layout's limits, and each one
+ * looked up is noted for --explain.
  */
 #include "config.h"
 
@@ -19,11 +21,12 @@ static const struct slurm_names step_names = {
 	"SLURM_STEP_NODELIST", "SLURM_STEP_NUM_TASKS", "SLURM_STEP_TASKS_PER_NODE", "SLURM_STEP_GPUS"
 };
 
-static struct slurm_names job_names(void)
+static struct slurm_names job_names(struct env_reader *r)
 {
+	static const char *const lists[] = { "SLURM_JOB_NODELIST", "SLURM_NODELIST", NULL };
 	struct slurm_names n = { "SLURM_JOB_NODELIST", "SLURM_NTASKS", "SLURM_TASKS_PER_NODE",
 	                         "SLURM_JOB_GPUS" };
-	if (!env_get(n.nodelist) && env_get("SLURM_NODELIST"))
+	if (env_any(r, lists) == 1)
 		n.nodelist = "SLURM_NODELIST";
 	return n;
 }
@@ -33,6 +36,7 @@ void slurm_env_free(struct slurm_env *env)
 	hostlist_free(&env->hosts);
 	free(env->counts);
 	free(env->gpu_ids);
+	slurm_dist_free(&env->dist);
 	memset(env, 0, sizeof(*env));
 }
 
@@ -171,39 +175,87 @@ static muster_status read_counts(const muster_host *h, muster_call *call, struct
 	return MUSTER_STATUS_SUCCESS;
 }
 
-muster_status slurm_read_env(const struct slurm_conf *conf, const muster_host *h,
-                             muster_call *call, struct slurm_env *env)
+/* The job id, and where Slurm says this task runs: SLURMD_NODENAME,
+ * SLURM_NODEID, SLURM_LOCALID, each optional but valid when set. */
+static muster_status read_own(const muster_host *h, muster_call *call, struct env_reader *r,
+                              int slurm_order, struct slurm_env *env)
 {
+	static const char *const ids[] = { "SLURM_JOB_ID", "SLURM_JOBID", NULL };
+	int at = env_any(r, ids);
+
+	env->job_id = at >= 0 ? env_get(ids[at]) : NULL;
+	if (env->job_id != NULL && env->job_id[0] == '\0')
+		env->job_id = NULL;
+	env->nodeid = env->localid = -1;
+	if (!slurm_order)
+		return MUSTER_STATUS_SUCCESS;
+	env->nodename = env_str(r, "SLURMD_NODENAME");
+	if (env->nodename != NULL && env->nodename[0] == '\0') {
+		h->fail(call, "SLURMD_NODENAME is empty");
+		return MUSTER_STATUS_UNAVAIL;
+	}
+	if (env_int(r, "SLURM_NODEID", 0, SLURM_MAX_HOSTS - 1, &env->nodeid) < 0 ||
+	    env_int(r, "SLURM_LOCALID", 0, LAYOUT_MAX_TASKS - 1, &env->localid) < 0) {
+		h->fail(call, "%s", r->why);
+		return MUSTER_STATUS_UNAVAIL;
+	}
+	return MUSTER_STATUS_SUCCESS;
+}
+
+/* The tasks the hosts have: what an arbitrary task list must cover. */
+static long total_tasks(const struct slurm_conf *conf, const struct slurm_env *env)
+{
+	long total = 0;
+
+	if (conf->tasks_per_node >= 0)
+		return conf->tasks_per_node * (long)env->hosts.n;
+	for (size_t i = 0; i < env->ncounts; i++)
+		total += env->counts[i];
+	return total;
+}
+
+muster_status slurm_read_env(const struct slurm_conf *conf, struct noted *n,
+                             struct slurm_env *env)
+{
+	const muster_host *h = n->host;
+	muster_call *call = n->call;
 	static const char *const marks[] = { "SLURM_PROCID", "SLURM_JOB_ID", "SLURM_JOBID",
 	                                     "SLURM_STEP_NODELIST", "SLURM_JOB_NODELIST",
 	                                     "SLURM_NODELIST", NULL };
 	static const char *const step_marks[] = { "SLURM_STEP_NODELIST", "SLURM_STEP_NUM_TASKS",
 	                                          "SLURM_STEP_TASKS_PER_NODE", NULL };
-	struct env_reader r = ENV_READER_INIT;
+	struct env_reader *r = &n->env;
 	muster_status st = MUSTER_STATUS_SUCCESS;
-	int step;
+	int step, slurm_order = conf->order == SLURM_ORDER_SLURM;
 
 	memset(env, 0, sizeof(*env));
 	env->num_tasks = env->gpus = -1;
-	if (env_any(&r, marks) < 0) {
+	if (env_any(r, marks) < 0) {
 		h->fail(call, "not inside Slurm: neither SLURM_PROCID nor SLURM_JOB_ID is set");
 		return MUSTER_STATUS_NOTFOUND;
 	}
-	step = env_any(&r, step_marks) >= 0;
-	env->names = step ? step_names : job_names();
+	step = env_any(r, step_marks) >= 0;
+	env->names = step ? step_names : job_names(r);
 
-	if ((st = read_int(h, call, &r, "SLURM_PROCID", LAYOUT_MAX_TASKS - 1, &env->rank)) != 0)
+	if ((st = read_int(h, call, r, "SLURM_PROCID", LAYOUT_MAX_TASKS - 1, &env->rank)) != 0)
 		return st;
 	/* A batch script without --ntasks: one task per slot it has. */
-	if (!conf->njobs && (step || env_get(env->names.num_tasks)) &&
-	    (st = read_int(h, call, &r, env->names.num_tasks, LAYOUT_MAX_TASKS, &env->num_tasks)) !=
+	if (!conf->njobs && (step || env_str(r, env->names.num_tasks)) &&
+	    (st = read_int(h, call, r, env->names.num_tasks, LAYOUT_MAX_TASKS, &env->num_tasks)) !=
 	            0)
 		return st;
-	if (!conf->ntpn_map && (st = read_hosts(h, call, &r, env)) != 0)
+	if (!conf->ntpn_map && (st = read_hosts(h, call, r, env)) != 0)
 		return st;
-	if (!conf->ntpn_map && conf->tasks_per_node < 0 && (st = read_counts(h, call, &r, env)) != 0)
+	if (!conf->ntpn_map && conf->tasks_per_node < 0 && (st = read_counts(h, call, r, env)) != 0)
 		return st;
-	if (conf->gpus_per_node < 0 && (st = read_gpus(h, call, &r, env)) != 0)
+	if (conf->gpus_per_node < 0 && (st = read_gpus(h, call, r, env)) != 0)
 		return st;
+	if ((st = read_own(h, call, r, slurm_order, env)) != 0)
+		return st;
+	/* The distribution places Slurm's own hosts; hosts the config lists
+	 * are laid out in block, in the order written. */
+	if (slurm_order && !conf->ntpn_map)
+		return slurm_read_dist(n, total_tasks(conf, env), &env->dist);
+	snprintf(env->dist.text, sizeof(env->dist.text), "block");
 	return MUSTER_STATUS_SUCCESS;
 }

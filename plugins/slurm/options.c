@@ -6,6 +6,7 @@
  *   tasks_per_node = 2;              or { n1 = 2; n2 = 1; } (no host list read)
  *   auto_set_gpu = true;             each task's GPU ids in the result
  *   rpc_layer = "grpc";
+ *   order = "slurm";                 or "tensorflow": hosts sorted as strings
  */
 #include "config.h"
 
@@ -29,8 +30,8 @@ static int by_name(const void *a, const void *b)
 	return strcmp(((const struct layout_job *)a)->name, ((const struct layout_job *)b)->name);
 }
 
-/* A group of NAME = count members, sorted by name (the names stay the
- * config's); -1 after open_error. */
+/* A group of NAME = count members, in the order written (the names stay
+ * the config's); -1 after open_error. */
 static int read_counts(const muster_popts *o, const muster_cfg *group, const char *key,
                        long min, struct layout_job **out, size_t *n)
 {
@@ -60,15 +61,20 @@ static int read_counts(const muster_popts *o, const muster_cfg *group, const cha
 		(*out)[i].count = (long)v;
 		*n = i + 1;
 	}
-	qsort(*out, *n, sizeof(**out), by_name);
 	return 0;
 }
 
+/* Jobs take the tasks in name order, as TensorFlow's do. */
 static int read_jobs(const muster_popts *o, const muster_cfg *node, void *base)
 {
 	struct slurm_conf *conf = base;
 
-	return node ? read_counts(o, node, "jobs", 0, &conf->jobs, &conf->njobs) : 0;
+	if (!node)
+		return 0;
+	if (read_counts(o, node, "jobs", 0, &conf->jobs, &conf->njobs) != 0)
+		return -1;
+	qsort(conf->jobs, conf->njobs, sizeof(*conf->jobs), by_name);
+	return 0;
 }
 
 /* One count for every host (-1 when absent), or a group of host = count. */
@@ -87,6 +93,8 @@ static int read_tasks_per_node(const muster_popts *o, const muster_cfg *node, vo
 	return muster_popt_read(o, one, MUSTER_POPT_COUNT(one), conf);
 }
 
+static const char *const orders[] = { "slurm", "tensorflow", NULL };
+
 static const muster_popt options[] = {
 	MUSTER_POPT_CUSTOM("jobs", read_jobs),
 	MUSTER_POPT_INT("port_base", struct slurm_conf, port_base, 1, 65535, 8888),
@@ -95,6 +103,7 @@ static const muster_popt options[] = {
 	MUSTER_POPT_CUSTOM("tasks_per_node", read_tasks_per_node),
 	MUSTER_POPT_BOOL("auto_set_gpu", struct slurm_conf, auto_set_gpu, 1),
 	MUSTER_POPT_STRING("rpc_layer", struct slurm_conf, rpc_layer, MUSTER_POPT_EMPTY, "grpc"),
+	MUSTER_POPT_CHOICE("order", struct slurm_conf, order, orders, SLURM_ORDER_SLURM),
 };
 
 int slurm_conf_open(const muster_host *host, muster_plugin_ctx *pc, struct slurm_conf **out)

@@ -1,5 +1,6 @@
 /* The slurm backend's descriptor: options read once, the environment on
- * every resolve (each task of a step has its own SLURM_PROCID). */
+ * every resolve (each task of a step has its own SLURM_PROCID), each
+ * variable noted for --explain. */
 #include "config.h"
 
 #include "plugins/common/layout.h"
@@ -20,7 +21,11 @@ static int slurm_open(const muster_host *host, muster_plugin_ctx *pc, void **sta
 static muster_status slurm_resolve(void *state, const muster_host *host, muster_call *call)
 {
 	struct slurm_env env;
-	muster_status st = slurm_read_env(state, host, call, &env);
+	struct noted n;
+	muster_status st;
+
+	noted_init(&n, host, call);
+	st = slurm_read_env(state, &n, &env);
 	if (st == MUSTER_STATUS_SUCCESS)
 		st = slurm_build(state, &env, host, call);
 	slurm_env_free(&env);
@@ -34,8 +39,9 @@ static void slurm_close(void *state)
 
 static const muster_plugin slurm_plugin = {
 	MUSTER_PLUGIN_HEADER,
-	/* The launcher's environment and files are fixed for the job's life. */
-	MUSTER_PLUGIN_THREADSAFE | MUSTER_PLUGIN_CONFIG_ONLY,
+	/* The launcher's environment and files are fixed for the job's life;
+	 * the entry detects a Slurm task (MUSTER_NO_DETECT turns it off). */
+	MUSTER_PLUGIN_THREADSAFE | MUSTER_PLUGIN_CONFIG_ONLY | MUSTER_PLUGIN_DETECTS,
 	"slurm",
 	PACKAGE_VERSION,
 	slurm_open,

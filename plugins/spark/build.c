@@ -13,6 +13,8 @@
  */
 #include "config.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "spark.h"
@@ -103,4 +105,58 @@ muster_status spark_build(struct spark_run *run, const pv *list)
 		st = MUSTER_STATUS_UNAVAIL;
 	res_cluster_free(&c);
 	return st;
+}
+
+/* One registered executor as its template's task; 0, or -1 when the
+ * builder refused it. */
+static int partial_task(struct spark_run *run, const struct res_node *n, const char *job,
+                        int64_t index)
+{
+	size_t len = strlen(n->host) + 10;
+	char buf[320], *addr = len <= sizeof(buf) ? buf : malloc(len);
+	int v6 = strchr(n->host, ':') != NULL, rc;
+
+	if (addr == NULL)
+		return -1;
+	/* As the ClusterSpec writes it: an IPv6 host in brackets. */
+	snprintf(addr, len, v6 ? "[%s]:%lld" : "%s:%lld", n->host, (long long)n->port);
+	rc = run->host->add_task(run->call, job, (long)index, addr);
+	if (addr != buf)
+		free(addr);
+	return rc;
+}
+
+void spark_partial(struct spark_run *run, const pv *list)
+{
+	const struct spark_conf *conf = run->conf;
+	int64_t size = conf->tmpl.cluster_size, id, index;
+	bool *seen = calloc((size_t)size, sizeof(*seen));
+	const char *job;
+	struct res_node n;
+	char label[32];
+	size_t i;
+
+	if (seen == NULL)
+		return;
+	for (i = 0; i < pv_len(list); i++) {
+		if (res_node_from_pv(pv_seq_at(list, i), &n, NULL, 0) != 0 || n.executor_id < 0 ||
+		    n.executor_id >= size || seen[n.executor_id] ||
+		    res_template_role(&conf->tmpl, n.executor_id, &job, &index, NULL, 0) != 0)
+			continue;
+		seen[n.executor_id] = true;
+		if (partial_task(run, &n, job, index) != 0)
+			goto done;
+	}
+	for (id = 0; id < size; id++) {
+		if (seen[id] || res_template_role(&conf->tmpl, id, &job, &index, NULL, 0) != 0)
+			continue;
+		snprintf(label, sizeof(label), "executor %lld", (long long)id);
+		if (muster_plugin_add_pending(run->host, run->call, job, (long)index, label,
+		                              "not registered") != 0)
+			break;
+	}
+	if (res_template_role(&conf->tmpl, run->executor_id, &job, &index, NULL, 0) == 0)
+		run->host->set_task(run->call, job, (long)index);
+done:
+	free(seen);
 }

@@ -21,6 +21,7 @@ endif
 shell_tests += tests/spark/client.sh
 shell_tests += tests/spark/auth.sh
 shell_tests += tests/spark/sixteen.sh
+shell_tests += tests/spark/status.sh
 if BUILD_SPARK
 if HAVE_CMOCKA
 check_PROGRAMS += tests/spark/test_spark_port

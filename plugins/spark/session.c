@@ -55,6 +55,7 @@ struct session {
 	size_t reserved;      /* distinct executors registered, last we heard; SIZE_MAX unknown */
 	int64_t missing[SPARK_MISSING_SHOWN];
 	size_t nmissing;
+	pv *last;             /* the last QINFO list, for a tryagain's partial view */
 };
 
 static muster_status io_failed(struct session *s, enum spark_io io, const char *why)
@@ -176,6 +177,15 @@ static muster_status register_self(struct session *s, struct spark_port *port)
 	return st;
 }
 
+/* Takes `list` (NULL: keeps what it has) as the last one heard. */
+static void keep_last(struct session *s, pv *list)
+{
+	if (list == NULL || list == s->last)
+		return;
+	pv_free(s->last);
+	s->last = list;
+}
+
 static void note_progress(struct session *s, const pv *list)
 {
 	int64_t size = s->run->conf->tmpl.cluster_size;
@@ -200,6 +210,9 @@ static muster_status out_of_time(struct session *s)
 		                         (long long)s->missing[i]);
 	if (s->nmissing > shown)
 		snprintf(ids + used, sizeof(ids) - used, ", ...");
+	/* Before fail(), whose reason a refused builder call would take. */
+	if (s->last != NULL)
+		spark_partial(s->run, s->last);
 	if (s->reserved == (size_t)-1)
 		run->host->fail(run->call, "reservations not complete after %ld ms (%s)",
 		                spark_elapsed_ms(run),
@@ -255,7 +268,7 @@ static muster_status await_complete(struct session *s, pv **complete)
 			*complete = list;
 			return MUSTER_STATUS_SUCCESS;
 		}
-		pv_free(list);
+		keep_last(s, list);
 		list = NULL;
 		left = spark_ms_until(s->run->deadline_ms);
 		if (left <= 0)
@@ -285,10 +298,10 @@ static muster_status converse(struct session *s, pv **out, struct spark_port *po
 		                                  "reusing its registration (port %lld)",
 		          (long long)mine.executor_id, s->self_host, (long long)mine.port);
 		spark_port_rebind(s->run, s->conn.local_family, (long)mine.port, port);
-		pv_free(list);
+		keep_last(s, list);
 	} else {
 		st = check_duplicate(s, list);
-		pv_free(list);
+		keep_last(s, list);
 		if (st == MUSTER_STATUS_SUCCESS)
 			st = register_self(s, port);
 		if (st != MUSTER_STATUS_SUCCESS)
@@ -322,6 +335,7 @@ muster_status spark_session(struct spark_run *run, pv **out, struct spark_port *
 	}
 	s.self_host = run->conf->host != NULL ? run->conf->host : s.conn.local_host;
 	st = converse(&s, out, port);
+	pv_free(s.last);
 	spark_conn_close(&s.conn);
 	if (st != MUSTER_STATUS_SUCCESS)
 		spark_port_close(port);

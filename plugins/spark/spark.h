@@ -146,5 +146,9 @@ muster_status spark_session(struct spark_run *run, pv **qinfo, struct spark_port
 
 /* build.c: the ClusterSpec and self identity from the complete list. */
 muster_status spark_build(struct spark_run *run, const pv *qinfo);
+/* For a tryagain (ABI 1.8): the executors of an incomplete list as tasks,
+ * the unregistered ones as pending members, each where the template puts
+ * it, and self identity. */
+void spark_partial(struct spark_run *run, const pv *qinfo);
 
 #endif /* MUSTER_PLUGINS_SPARK_H */

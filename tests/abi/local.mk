@@ -2,7 +2,7 @@
 #
 #  - good.so and deliberately broken plugins (check_LTLIBRARIES, built by
 #    `make check` only), loaded through the public API by test_loader;
-#  - placed.so, a plugin of ABI 1.7's services, and old_minor.so, one of
+#  - placed.so, a plugin of ABI 1.7 and 1.8 services, and old_minor.so, one of
 #    ABI 1.0, seen through the public API by test_services;
 #  - headers.sh: each public header compiles alone as C99 -pedantic and C++,
 #    and so do the MUSTER_POPT_* rows (C and C++ holding the same fields);

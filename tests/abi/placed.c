@@ -1,5 +1,5 @@
 /*
- * A plugin of ABI 1.7 for tests/abi/test_services: a scheduler-like answer
+ * A plugin of ABI 1.7 and 1.8 for tests/abi/test_services: a scheduler-like answer
  * (processes placement, a node order, a job id, noted inputs), flagged
  * MUSTER_PLUGIN_DETECTS.  Its config's `mode` picks what it does:
  *
@@ -12,6 +12,13 @@
  *   "bad_host"             a node order with a host that is no host name
  *   "empty_id"             set_job_id("")
  *   "flood"                100 inputs noted
+ *   "not_ready"            ABI 1.8: tryagain, with the two tasks of node1
+ *                          and three pending members (one of an unknown
+ *                          index, one whose name has a control character)
+ *   "pending"              success, the four tasks and one pending member
+ *   "pending_flood"        tryagain after 70000 pending members
+ *   "pending_old_host"     "pending" through plugin.h's helper on a host
+ *                          cut to ABI 1.7: none is kept, nothing fails
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,10 +74,41 @@ static int describe(const muster_host *host, muster_call *call)
 	return 0;
 }
 
+/* ABI 1.8: members known but not ready. */
+static muster_status pending(const char *mode, const muster_host *host, muster_call *call)
+{
+	if (strcmp(mode, "not_ready") == 0) {
+		if (host->add_task_range(call, "worker", 0, 2, "node1", 8888) != 0 ||
+		    host->set_task(call, "worker", 1) != 0)
+			return MUSTER_STATUS_UNAVAIL;
+		host->add_pending(call, "worker", 2, "pod-2", "Pending");
+		host->add_pending(call, "worker", 3, "pod\x1b[31m-3", "Running but has no pod IP yet");
+		host->add_pending(call, "ps", -5, NULL, NULL);
+		host->fail(call, "2/4 ready");
+		return MUSTER_STATUS_TRYAGAIN;
+	}
+	if (strcmp(mode, "pending_flood") == 0) {
+		for (long i = 0; i < 70000; i++)
+			host->add_pending(call, "worker", i, "x", "flood");
+		host->fail(call, "flooded");
+		return MUSTER_STATUS_TRYAGAIN;
+	}
+	muster_host old = *host;
+	old.abi_minor = 7;
+	old.struct_size = (uint32_t)offsetof(muster_host, add_pending);
+	if (add_tasks(host, call) != 0 ||
+	    muster_plugin_add_pending(strcmp(mode, "pending") == 0 ? host : &old, call, "worker",
+	                              4, "pod-4", "Pending") != 0)
+		return MUSTER_STATUS_UNAVAIL;
+	return MUSTER_STATUS_SUCCESS;
+}
+
 static muster_status placed_resolve(void *state, const muster_host *host, muster_call *call)
 {
 	const struct placed *p = state;
 
+	if (strstr(p->mode, "pending") || strcmp(p->mode, "not_ready") == 0)
+		return pending(p->mode, host, call);
 	if (add_tasks(host, call) != 0)
 		return MUSTER_STATUS_UNAVAIL;
 	if (strcmp(p->mode, "scheduler") == 0)

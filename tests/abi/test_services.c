@@ -6,6 +6,11 @@
  * entry stands aside under MUSTER_NO_DETECT; muster_resolve_explain()
  * records every entry's answer and the noted inputs, secrets redacted and
  * bounded; a plugin built against ABI 1.0 still loads and answers.
+ * ABI 1.8: members reported pending reach a successful result (a merge
+ * keeps them, at their tasks' new indices) and, for a tryagain entry, the
+ * explain record's partial view with the tasks that were ready; their
+ * text is made printable and their number bounded; an ABI 1.7 host keeps
+ * none and fails nothing.
  *
  * Needs MUSTER_TEST_BUILDDIR (set by `make check`).
  */
@@ -321,6 +326,106 @@ static void test_old_minor_plugin(void **state)
 	muster_ctx_free(ctx);
 }
 
+static void pending_is(const muster_result *r, size_t i, const char *job, long index,
+                       const char *name, const char *why)
+{
+	const char *j, *n, *w;
+	long k;
+
+	assert_int_equal(muster_result_pending_at(r, i, &j, &k, &n, &w), 0);
+	assert_string_equal(j, job);
+	assert_int_equal(k, index);
+	if (name)
+		assert_string_equal(n, name);
+	else
+		assert_null(n);
+	if (why)
+		assert_string_equal(w, why);
+	else
+		assert_null(w);
+}
+
+/* A tryagain entry's partial view: only in the explain record. */
+static void test_partial(void **state)
+{
+	muster_ctx *ctx = open_chain("{ plugin = \"placed\"; config = { mode = \"not_ready\"; }; }");
+	muster_error err = { 0, "" };
+	muster_explain *x = NULL;
+	muster_explain_entry e;
+	muster_result *r = NULL;
+	const muster_result *p;
+
+	(void)state;
+	assert_int_equal(muster_resolve_explain(&r, &x, ctx, &err), MUSTER_ETRYAGAIN);
+	assert_null(r);
+	assert_non_null(strstr(err.message, "2/4 ready"));
+	entry_at(x, 0, &e);
+	assert_int_equal(e.code, MUSTER_ETRYAGAIN);
+	assert_string_equal(e.reason, "2/4 ready");
+	p = muster_explain_partial(x, 0);
+	assert_non_null(p);
+	assert_string_equal(muster_result_source(p), "placed");
+	assert_int_equal(muster_result_task_count(p, "worker"), 2);
+	assert_string_equal(muster_result_address(p, "worker", 1), "node1:8889");
+	assert_string_equal(muster_result_task_type(p), "worker");
+	assert_int_equal(muster_result_task_index(p), 1);
+	assert_int_equal(muster_result_pending_count(p), 3);
+	pending_is(p, 0, "worker", 2, "pod-2", "Pending");
+	pending_is(p, 1, "worker", 3, "pod?[31m-3", "Running but has no pod IP yet");
+	pending_is(p, 2, "ps", -1, NULL, NULL);
+	assert_int_equal(muster_result_pending_at(p, 3, NULL, NULL, NULL, NULL), MUSTER_ENOENT);
+	assert_null(muster_explain_partial(x, 1));
+	muster_explain_free(x);
+	muster_ctx_free(ctx);
+
+	/* Bounded: the members past the limit are counted. */
+	ctx = open_chain("{ plugin = \"placed\"; config = { mode = \"pending_flood\"; }; }");
+	x = NULL;
+	assert_int_equal(muster_resolve_explain(&r, &x, ctx, &err), MUSTER_ETRYAGAIN);
+	p = muster_explain_partial(x, 0);
+	assert_non_null(p);
+	assert_int_equal(muster_result_pending_count(p), 65536);
+	assert_int_equal(muster_result_pending_dropped(p), 70000 - 65536);
+	assert_int_equal(muster_result_task_count(p, "worker"), 0);
+	muster_explain_free(x);
+	muster_ctx_free(ctx);
+}
+
+/* A success carries its pending members; a merge keeps them where their
+ * job's tasks went; a 1.7 host keeps none. */
+static void test_pending_result(void **state)
+{
+	muster_ctx *ctx = open_chain("{ plugin = \"placed\"; config = { mode = \"pending\"; }; }");
+	muster_result *r = resolve_ok(ctx);
+
+	(void)state;
+	assert_int_equal(muster_result_task_count(r, "worker"), 4);
+	assert_int_equal(muster_result_pending_count(r), 1);
+	assert_int_equal(muster_result_pending_dropped(r), 0);
+	pending_is(r, 0, "worker", 4, "pod-4", "Pending");
+	muster_result_free(r);
+	muster_ctx_free(ctx);
+
+	ctx = open_chain("{ plugin = \"placed\"; name = \"a\"; on_success = \"merge\"; "
+	                 "config = { mode = \"pending\"; }; }, "
+	                 "{ plugin = \"placed\"; name = \"b\"; config = { mode = \"pending\"; }; }");
+	r = resolve_ok(ctx);
+	assert_string_equal(muster_result_source(r), "a+b");
+	assert_int_equal(muster_result_task_count(r, "worker"), 8);
+	assert_int_equal(muster_result_pending_count(r), 2);
+	pending_is(r, 0, "worker", 4, "pod-4", "Pending");
+	pending_is(r, 1, "worker", 8, "pod-4", "Pending"); /* b's tasks follow a's four */
+	muster_result_free(r);
+	muster_ctx_free(ctx);
+
+	ctx = open_chain("{ plugin = \"placed\"; config = { mode = \"pending_old_host\"; }; }");
+	r = resolve_ok(ctx);
+	assert_int_equal(muster_result_task_count(r, "worker"), 4);
+	assert_int_equal(muster_result_pending_count(r), 0);
+	muster_result_free(r);
+	muster_ctx_free(ctx);
+}
+
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	(void)st;
@@ -372,6 +477,8 @@ int main(void)
 		cmocka_unit_test(test_explain),
 		cmocka_unit_test(test_explain_failure),
 		cmocka_unit_test(test_old_minor_plugin),
+		cmocka_unit_test(test_partial),
+		cmocka_unit_test(test_pending_result),
 	};
 	return run_tap_tests(tests, setup, teardown);
 }

@@ -29,6 +29,9 @@ t muster watch --format ""
 t muster doctor --format ""
 t muster doctor --for ""
 t muster topo --format ""
+t muster status --format ""
+t muster status --w
+t muster reserve --metrics-p
 t muster env --for ""
 t muster -q run --for ""
 t muster hostfile --for ""
@@ -50,7 +53,7 @@ frameworks() {
 		sed -n "s/.*unknown framework 'nonesuch' (\(.*\))\$/\1/p"
 }
 for list in "$(formats env)" "$(formats resolve)" "$(formats watch)" "$(formats topo)" \
-	"$(formats doctor)" "$(frameworks env)" "$(frameworks doctor)" \
+	"$(formats status)" "$(formats doctor)" "$(frameworks env)" "$(frameworks doctor)" \
 	"$(frameworks run -- true)" "$(frameworks hostfile)"; do
 	[ -n "$list" ] || bail_out "a value list could not be read from muster's help or errors"
 done
@@ -66,6 +69,9 @@ muster watch --format |$(formats watch)
 muster doctor --format |$(formats doctor)
 muster doctor --for |$(frameworks doctor)
 muster topo --format |$(formats topo)
+muster status --format |$(formats status)
+muster status --w|--watch
+muster reserve --metrics-p|--metrics-port
 muster env --for |$(frameworks env)
 muster -q run --for |$(frameworks run -- true)
 muster hostfile --for |$(frameworks hostfile)

@@ -405,6 +405,11 @@ def slurm_lists():
              ("x[0-65535],y", "1(x70000)"), ("n[1-2]a", "2(x3"), ("r[0-9][0-9][0-9][0-9][0-9]", "")]
     for i, (hosts, tpn) in enumerate(pairs):
         put("slurm_lists", "seed%02d" % i, hosts.encode() + SEP + tpn.encode())
+    # SLURM_HOSTFILE texts, as the third part.
+    files = [b"# the job\nn2 # first\n\nn1,n2*1\nn9\n", b"n1*3,n2\r\nn\\#3\n",
+             b"-n1\n", b"n1*999999999999\n", b"a,,b\n\n\n,c", b"n1,*1\n"]
+    for i, text in enumerate(files):
+        put("slurm_lists", "hostfile%02d" % i, b"n1" + SEP + b"1" + SEP + text)
 
 
 def schedulers():
@@ -520,6 +525,26 @@ def platforms():
                                                   '"task": {"type": "workerpool0", "index": 0.5}}')])
 
 
+# ------------------------------------------------------------ http_request
+def http_request():
+    # The first byte: a small header limit for the last parse.
+    put("http_request", "prometheus", b"\x40GET /metrics HTTP/1.1\r\nHost: 127.0.0.1:9400\r\n"
+        b"User-Agent: Prometheus/2.42.0\r\nAccept: application/openmetrics-text;version=1.0.0,"
+        b"text/plain;version=0.0.4;q=0.5,*/*;q=0.1\r\nAccept-Encoding: gzip\r\n"
+        b"X-Prometheus-Scrape-Timeout-Seconds: 10\r\n\r\n")
+    put("http_request", "curl-head", b"\x10HEAD /metrics?x=1 HTTP/1.0\r\n\r\n")
+    put("http_request", "bare-lf", b"\x08GET / HTTP/1.1\nHost: a\n\n")
+    put("http_request", "post-body", b"\xffPOST /metrics HTTP/1.1\r\nContent-Length: 5\r\n\r\nhello")
+    put("http_request", "long-method", b"\x00" + b"M" * 40 + b" / HTTP/1.1\r\n\r\n")
+    put("http_request", "long-path", b"\x00GET /" + b"p" * 300 + b" HTTP/1.1\r\n\r\n")
+    put("http_request", "http2-preface", b"\x00PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n")
+    put("http_request", "no-colon", b"\x00GET / HTTP/1.1\r\nBroken header\r\n\r\n")
+    put("http_request", "control-in-value", b"\x00GET / HTTP/1.1\r\nX: a\x01b\r\n\r\n")
+    put("http_request", "leading-crlf", b"\x00\r\nGET / HTTP/1.1\r\n\r\n")
+    put("http_request", "unfinished", b"\x05GET /metrics HTTP/1.1\r\nHost: a\r\n")
+    put("http_request", "nul", b"\x00GET /\x00 HTTP/1.1\r\n\r\n")
+
+
 def main():
     if os.path.isdir(OUT):
         shutil.rmtree(OUT)
@@ -539,6 +564,7 @@ def main():
     slurm_lists()
     schedulers()
     platforms()
+    http_request()
 
 
 if __name__ == "__main__":

@@ -158,6 +158,12 @@ tests_fuzz_fuzz_platforms_CPPFLAGS = $(fuzz_cppflags) -I$(top_srcdir) \
 tests_fuzz_fuzz_platforms_LDADD = $(FUZZ_DRIVER) tests/fuzz/libfuzz_platforms.la $(fuzz_call_ldadd)
 endif
 
+# The metrics page's HTTP request parser (lib/http_request.c).
+fuzz_programs += tests/fuzz/fuzz_http_request
+tests_fuzz_fuzz_http_request_SOURCES = tests/fuzz/http_request.c tests/fuzz/fuzz.h
+tests_fuzz_fuzz_http_request_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/fuzz
+tests_fuzz_fuzz_http_request_LDADD = $(FUZZ_DRIVER) lib/libutil.la
+
 check_PROGRAMS += $(fuzz_programs)
 TESTS += $(fuzz_programs)
 

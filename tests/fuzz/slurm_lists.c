@@ -1,7 +1,9 @@
 /*
  * Fuzz target: Slurm's compact lists as a task's environment gives them,
- * SLURM_STEP_NODELIST and then (after FUZZ_SEP) SLURM_STEP_TASKS_PER_NODE.
- * Whatever the input, the expansion stays within its limits.
+ * SLURM_STEP_NODELIST and then (after FUZZ_SEP) SLURM_STEP_TASKS_PER_NODE,
+ * then a SLURM_HOSTFILE's text.  Whatever the input, the expansion stays
+ * within its limits, and a host file gives at most the hosts asked for,
+ * each a non-empty name inside the text.
  */
 #include "config.h"
 
@@ -51,6 +53,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			free(counts);
 		}
 		free(list);
+	}
+	if ((part = fuzz_part(&data, &size, &len)) != NULL) {
+		enum { MAX = 64 };
+		char *text = string_of(part, len);
+		const char *hosts[MAX];
+		size_t n;
+		if (text && slurm_hostfile_parse(text, len, MAX, hosts, &n, why, sizeof(why)) == 0) {
+			if (n > MAX)
+				abort();
+			for (size_t i = 0; i < n; i++)
+				if (hosts[i] < text || hosts[i] >= text + len || hosts[i][0] == '\0')
+					abort();
+		}
+		free(text);
 	}
 	return 0;
 }

@@ -29,12 +29,12 @@ task: worker 1
 rpc_layer: grpc
 source: slurm"
 # srun --mpi=pmix gives each task PMIx's (and Open MPI's) variables too:
-# slurm comes first, and mpi, which would ask a PMIx server that is not
-# there, is never asked.
+# mpi comes first but leaves a task whose SLURM_PROCID and step size are
+# its rank and size to slurm, before asking a PMIx server (none is there).
 # shellcheck disable=SC2086,SC2163
 (export $slurm_step PMIX_RANK=1 PMIX_NAMESPACE=slurm.pmix.7.0 OMPI_COMM_WORLD_RANK=1 \
 	OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_LOCAL_SIZE=1; mu "$c" resolve --format text); got
-expect "srun --mpi=pmix: slurm before mpi" 0 "worker 0 n1:8888
+expect "srun --mpi=pmix: slurm answers, mpi stands aside" 0 "worker 0 n1:8888
 worker 1 n2:8888
 task: worker 1
 rpc_layer: grpc
@@ -43,6 +43,19 @@ source: slurm"
 (export OMPI_COMM_WORLD_RANK=1 OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_LOCAL_SIZE=2
  mu "$c" resolve --format text); got
 expect "mpirun" 0 "worker 0 $host:8888
+worker 1 $host:8889
+task: worker 1
+rpc_layer: grpc
+source: mpi"
+
+# mpirun inside an allocation: a rank on a remote node carries the SLURM_*
+# of the step that started mpirun's daemons (one task a node, its own
+# SLURM_PROCID), which slurm would answer with the daemon's task: mpi, the
+# innermost launcher, is asked first.
+(export OMPI_COMM_WORLD_RANK=1 OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_LOCAL_SIZE=2 \
+	SLURM_JOB_ID=5 SLURM_PROCID=0 SLURM_STEP_NUM_TASKS=1 SLURM_STEP_NODELIST=n2 \
+	SLURM_STEP_TASKS_PER_NODE=1; mu "$c" resolve --format text); got
+expect "mpirun inside a Slurm allocation: mpi, not the daemons' step" 0 "worker 0 $host:8888
 worker 1 $host:8889
 task: worker 1
 rpc_layer: grpc

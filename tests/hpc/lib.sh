@@ -14,7 +14,7 @@ export LSAN_OPTIONS
 unset TF_CONFIG MUSTER_CONF LSB_JOBID LSB_DJOB_RANKFILE LSB_MCPU_HOSTS \
 	JSM_NAMESPACE_RANK JSM_NAMESPACE_SIZE JSM_NAMESPACE_LOCAL_RANK \
 	PBS_NODEFILE PBS_TASKNUM PBS_NODENUM PBS_JOBID SM_HOSTS SM_CURRENT_HOST \
-	PMIX_RANK PMIX_NAMESPACE PMI_RANK PMI_SIZE MPI_LOCALNRANKS
+	PMIX_RANK PMIX_NAMESPACE PMI_RANK PMI_SIZE MPI_LOCALNRANKS MPI_LOCALRANKID MUSTER_NO_DETECT
 for v in $(env | sed -n 's/^\(OMPI_[A-Za-z0-9_]*\)=.*/\1/p;s/^\(SLURM_[A-Za-z0-9_]*\)=.*/\1/p'); do
 	unset "$v"
 done
@@ -33,6 +33,13 @@ mu() {
 	c=$1
 	shift
 	"$MUSTER_BIN" -c "$c" "$@" >"$tmp/out" 2>"$tmp/err"
+	echo $? >"$tmp/rc"
+}
+
+# placed CONF: what the answer tells a launch (tests/hpc/placement:
+# placement, nodes, job, task, the noted inputs), read back with `got`.
+placed() {
+	"$MUSTER_TEST_BUILDDIR/tests/hpc/placement" -c "$1" --explain >"$tmp/out" 2>"$tmp/err"
 	echo $? >"$tmp/rc"
 }
 

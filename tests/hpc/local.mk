@@ -1,8 +1,12 @@
 # tests/hpc: the scheduler backends (mpi, pbs, lsf, sagemaker) under their
 # environments, the default chain inside each, and the mpi backend under a
 # real Open MPI (skipped without mpirun), also from an MPI Operator
-# launcher's host file.  tests/local.mk puts the
-# plugins' .libs in MUSTER_PLUGIN_PATH.
+# launcher's host file.  tests/local.mk puts the plugins' .libs in
+# MUSTER_PLUGIN_PATH.  `placement` prints what an answer tells a launch
+# (placement, node order, job id, the noted inputs), for these tests and
+# tests/slurm's.
+check_PROGRAMS += tests/hpc/placement
+tests_hpc_placement_LDADD = core/libmuster.la
 shell_tests += \
 	tests/hpc/pbs.sh \
 	tests/hpc/lsf.sh \

@@ -87,4 +87,29 @@ truncate -s 1G "$tmp/huge"
 expect_err "a 1 GB rank file" 2 "larger than 16 MiB"
 rm -f "$tmp/huge"
 
+# The tasks are processes, the compute hosts in the order the rank file
+# first names them (not sorted), the job LSB_JOBID; muster env gives
+# Lightning's numbers: node rank = the host's first appearance after the
+# launch host, master the first compute host.
+printf 'batch1\nh2\nh2\nh1\nh1\n' >"$tmp/unsorted"
+c=$(conf lsf "")
+(export LSB_JOBID=7 LSB_DJOB_RANKFILE="$tmp/unsorted" JSM_NAMESPACE_SIZE=4 JSM_NAMESPACE_RANK=3 \
+	JSM_NAMESPACE_LOCAL_RANK=1; placed "$c"); got
+check_eq "processes, rank-file order, LSB_JOBID" "$(printf '%s\n' "$out" | sed -n 1,4p)" \
+	"placement processes
+nodes h2 h1
+job 7
+task worker 3"
+expect_out_match '^input JSM_NAMESPACE_LOCAL_RANK=1$' "the local rank noted"
+(export LSB_JOBID=7 LSB_DJOB_RANKFILE="$tmp/unsorted" JSM_NAMESPACE_SIZE=4 JSM_NAMESPACE_RANK=3 \
+	JSM_NAMESPACE_LOCAL_RANK=1; mu "$c" env --for pytorch --format dotenv); got
+check_eq "muster env: Lightning's rank, local rank and node rank, h2 the master" \
+	"$(. "$tmp/out" && echo "$RANK $LOCAL_RANK $NODE_RANK $LOCAL_WORLD_SIZE $WORLD_SIZE $MASTER_ADDR")" \
+	"3 1 1 2 4 h2"
+(export LSB_JOBID=7 LSB_MCPU_HOSTS="batch1 1 h10 2 h9 1" JSM_NAMESPACE_RANK=2; placed "$c"); got
+check_eq "LSB_MCPU_HOSTS: its order" "$(printf '%s\n' "$out" | sed -n 2p)" "nodes h10 h9"
+(export LSB_JOBID=7 LSB_DJOB_RANKFILE="$tmp/unsorted" JSM_NAMESPACE_RANK=0 MUSTER_NO_DETECT=1
+ mu "$c" resolve); got
+expect_err "MUSTER_NO_DETECT=1: notfound, unrun" 1 "MUSTER_NO_DETECT is set"
+
 finish

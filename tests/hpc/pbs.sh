@@ -145,4 +145,30 @@ c=$(conf pbs "jobs = { worker = -1; };")
 (export PBS_TASKNUM=0 PBS_NODEFILE="$tmp/nodefile1"; mu "$c" resolve); got
 expect_err "a negative job size is a config error" 4 "jobs: worker must be an integer from 0"
 
+# The tasks are processes, the hosts in node-file order (not sorted), the
+# job PBS_JOBID; the variables and the file are noted; muster env numbers
+# nodes by host.
+printf 'h2\nh2\nh1\nh1\n' >"$tmp/two-by-two"
+c=$(conf pbs "use_cpus = true;")
+(export PBS_NODEFILE="$tmp/two-by-two" OMPI_COMM_WORLD_RANK=2 OMPI_COMM_WORLD_LOCAL_RANK=0 \
+	PBS_JOBID=42.server; placed "$c"); got
+check_eq "processes, node-file order, PBS_JOBID" "$(printf '%s\n' "$out" | sed -n 1,4p)" \
+	"placement processes
+nodes h2 h1
+job 42.server
+task worker 2"
+expect_out_match '^input PBS_NODEFILE='"$tmp"'/two-by-two$' "PBS_NODEFILE noted"
+expect_out_match '^input '"$tmp"'/two-by-two=h2$' "... and the file's text"
+(export PBS_NODEFILE="$tmp/two-by-two" OMPI_COMM_WORLD_RANK=2 OMPI_COMM_WORLD_LOCAL_RANK=0 \
+	PBS_JOBID=42.server; mu "$c" env --for pytorch --format dotenv); got
+check_eq "muster env: rank 2 is local 0 on node 1 of 2, h2 the master" \
+	"$(. "$tmp/out" && echo "$RANK $LOCAL_RANK $NODE_RANK $LOCAL_WORLD_SIZE $WORLD_SIZE $MASTER_ADDR")" \
+	"2 0 1 2 4 h2"
+(export PBS_NODEFILE="$tmp/two-by-two" OMPI_COMM_WORLD_RANK=2 OMPI_COMM_WORLD_LOCAL_RANK=1; \
+	mu "$c" resolve); got
+expect_err "mpirun's local rank off the node file's placement" 2 \
+	"OMPI_COMM_WORLD_LOCAL_RANK is 1 but rank 2 has slot 0 of its host h1 in PBS_NODEFILE"
+(export PBS_NODEFILE="$tmp/two-by-two" PBS_TASKNUM=0 MUSTER_NO_DETECT=1; mu "$c" resolve); got
+expect_err "MUSTER_NO_DETECT=1: notfound, unrun" 1 "MUSTER_NO_DETECT is set"
+
 finish

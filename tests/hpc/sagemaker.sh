@@ -97,4 +97,12 @@ c=$(conf sagemaker 'resource_config = "/dev/zero";')
 mu "$c" resolve; got
 expect_err "resourceconfig.json a device" 2 "/dev/zero: not a regular file but a character device"
 
+# Detection: MUSTER_NO_DETECT turns it off; what decided is noted.
+c=$(conf sagemaker "")
+(export SM_HOSTS='["algo-1"]' SM_CURRENT_HOST=algo-1 MUSTER_NO_DETECT=1; mu "$c" resolve); got
+expect_err "MUSTER_NO_DETECT=1: notfound, unrun" 1 "MUSTER_NO_DETECT is set"
+(export SM_HOSTS='["algo-1"]' SM_CURRENT_HOST=algo-1; placed "$c"); got
+expect_out_match '^input SM_HOSTS=\["algo-1"\]$' "SM_HOSTS noted"
+expect_out_match '^input SM_CURRENT_HOST=algo-1$' "SM_CURRENT_HOST noted"
+
 finish

@@ -3,8 +3,9 @@
 # loopback, ../shared/tools/kube-apiserver), driven through the `muster`
 # program: token, client-certificate, kubeconfig and in-cluster
 # (service-account) authentication, 5,000 pods listed in pages, RBAC
-# forbidden, Pending pods (tryagain, and wait_ms until they run), set-based
-# label selectors, IPv6 pod IPs, self identity, TLS and token failures.
+# forbidden, Pending pods (tryagain, `muster status`, and wait_ms until
+# they run), set-based label selectors, IPv6 pod IPs, self identity, TLS
+# and token failures.
 #
 # It needs a running server: tests/kubernetes-integration/run.sh builds one
 # if absent, starts it, runs this and stops it (CI does that).  Under
@@ -337,6 +338,17 @@ run -c "$c" resolve
 expect_status 3 "a Pending pod: tryagain"
 expect_err_match 'pend-late-0' "tryagain: names the pod"
 expect_err_match 'Pending' "tryagain: gives its phase"
+# muster status: the Running pods so far, the Pending one a member not
+# ready at the index it will have (plugin ABI 1.8).
+run -c "$c" status --format json
+expect_status 3 "status of a Pending pod's cluster: tryagain"
+if python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["status"] == "tryagain", d["status"]
+assert sorted(t["index"] for n in d["nodes"] for t in n["tasks"]) == [0, 1, 2], d["nodes"]
+assert d["pending"] == [{"job": "worker", "index": 3, "name": "pend-late-0", "reason": "Pending"}], d["pending"]' "$tmp/out"
+then pass "status: three pods running, pend-late-0 pending at index 3"
+else fail "status: three pods running, pend-late-0 pending at index 3"; fi
 
 # wait_ms: the pod turns Running 2 s after muster starts; muster waits.
 c=$(pend_conf 1 "wait_ms = 30000;")

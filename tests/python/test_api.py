@@ -323,11 +323,13 @@ def test_env_gives_the_tasks_gpu_ids(conf, monkeypatch):
         monkeypatch.setenv(name, value)
     path = conf('chain = ( { plugin = "slurm"; } );')
     c = muster.resolve(path)
-    for framework in ("pytorch", "jax", "tensorflow"):
+    # A scheduler's processes see their node's GPUs, the tasks' slices in
+    # local-rank order; TensorFlow's task its own slice.
+    for framework, ids in (("pytorch", "4,5,6,7"), ("jax", "4,5,6,7"), ("tensorflow", "6,7")):
         env = c.env(framework)
-        assert list(env)[-1] == "CUDA_VISIBLE_DEVICES" and env["CUDA_VISIBLE_DEVICES"] == "6,7"
+        assert list(env)[-1] == "CUDA_VISIBLE_DEVICES" and env["CUDA_VISIBLE_DEVICES"] == ids
         assert env == cli_env(path, framework)
-    assert c.env("jax", "worker:2")["CUDA_VISIBLE_DEVICES"] == "4,5"
+    assert c.env("tensorflow", "worker:2")["CUDA_VISIBLE_DEVICES"] == "4,5"
 
 
 def test_env_nproc_gpu_per_task(conf, sysroot, monkeypatch):

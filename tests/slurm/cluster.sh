@@ -1,15 +1,38 @@
 #!/bin/sh
-# `muster resolve` under a real Slurm on loopback: munged, slurmctld and
-# four slurmd (-N n1..n4, each its own Port=, NodeHostname=localhost) with
-# two fake GPUs each (character devices named in gres.conf), all configured
-# and started here under a scratch directory and stopped by pid.
+# `muster resolve`, `muster env` and `muster run` under a real Slurm on
+# loopback: munged, slurmctld and six slurmd (-N n9, n10, n1..n4, each its
+# own Port=, NodeHostname=localhost) with two fake GPUs each (character
+# devices named in gres.conf), all configured and started here under a
+# scratch directory and stopped by pid.
 #  - srun -N4 -n4: the four tasks agree on the cluster, each finds itself,
-#    under a config of the test's and under the shipped conf/muster.conf;
+#    under a config of the test's and under the shipped conf/muster.conf
+#    (also with --mpi=pmi2, whose tasks are MPI ranks too);
 #  - Slurm hands a step the fake GPUs (CUDA_VISIBLE_DEVICES);
 #  - srun -N4 -n8 --gres=gpu:2: Slurm's CUDA_VISIBLE_DEVICES split by
 #    local rank, one GPU a task;
-#  - sbatch: the batch script (no step, job-level variables) and its step.
-# Skipped, with the reason, without Slurm and munge or when not root.
+#  - sbatch: the batch script (no step, job-level variables) and its step;
+#  - steps of several shapes (-N2 -n4, cyclic, -n5 over 3 nodes, plane,
+#    and partition q of n9, n10 and n1, whose node list does not sort as
+#    strings: Slurm 22.05 writes n[1,9-10], n10 after n9): each
+#    task's `muster env --for pytorch` and `--for jax` give what Lightning
+#    and JAX compute from its own SLURM_* variables (peers.py), and one
+#    master port;
+#  - a real 2-node x 2-process PyTorch gloo job: `muster run --for pytorch
+#    --nproc-per-node 2` inside `srun -N2 --ntasks-per-node=1` on n9 and
+#    n10, its workers checking their ranks and master and all-reducing
+#    (worker.py).
+# The nodes' names must resolve (MASTER_ADDR is one): the test runs in a
+# mount namespace of its own whose /etc/hosts names them all 127.0.0.1, and
+# so do the daemons and tasks it starts.  Skipped, with the reason,
+# without Slurm and munge or when not root.
+if [ -z "${MUSTER_SLURM_NS:-}" ] && [ "$(id -u)" = 0 ] && command -v unshare >/dev/null 2>&1 &&
+	unshare --mount true 2>/dev/null; then
+	MUSTER_SLURM_NS=1 exec unshare --mount --propagation private sh -c '
+		h=$(mktemp) && { cat /etc/hosts; echo; echo "127.0.0.1 n1 n2 n3 n4 n9 n10"; } >"$h" &&
+		mount --bind "$h" /etc/hosts
+		rm -f "$h"
+		exec sh "$0"' "$0"
+fi
 . "${MUSTER_TEST_SRCDIR:?run me with make check}/tests/slurm/lib.sh"
 
 for tool in slurmctld slurmd munged srun sbatch sinfo; do
@@ -50,14 +73,14 @@ pids="$!"
 mknod "$tmp/dev/nvidia0" c 1 3 && mknod "$tmp/dev/nvidia1" c 1 3 ||
 	skip_all "cannot make character devices under $tmp (mounted nodev?)"
 
-# Five ports from the pid, so that concurrent runs rarely meet, below the
+# Seven ports from the pid, so that concurrent runs rarely meet, below the
 # kernel's ephemeral range (from 32768: any outgoing connection may hold
-# one there) and free now; the next five when they are not.
-free5() {
+# one there) and free now; the next seven when they are not.
+free7() {
 	python3 -c '
 import socket, sys
 b = int(sys.argv[1])
-for p in range(b, b + 5):
+for p in range(b, b + 7):
     s = socket.socket()
     try:
         s.bind(("0.0.0.0", p))
@@ -67,12 +90,12 @@ for p in range(b, b + 5):
         s.close()
 ' "$1"
 }
-base=$((20000 + $$ % 2500 * 5))
+base=$((20000 + $$ % 1750 * 7))
 tries=0
-until free5 "$base"; do
+until free7 "$base"; do
 	tries=$((tries + 1))
-	[ $tries -lt 50 ] || bail_out "no five free ports from 20000 to 32499"
-	base=$((20000 + (base - 20000 + 5) % 12500))
+	[ $tries -lt 50 ] || bail_out "no seven free ports from 20000 to 32249"
+	base=$((20000 + (base - 20000 + 7) % 12250))
 done
 cat >"$tmp/slurm.conf" <<EOF
 ClusterName=muster
@@ -103,11 +126,14 @@ GresTypes=gpu
 JobCompType=jobcomp/none
 AccountingStorageType=accounting_storage/none
 JobAcctGatherType=jobacct_gather/none
+NodeName=n9 NodeHostname=localhost Port=$((base + 5)) CPUs=2 Gres=gpu:2
+NodeName=n10 NodeHostname=localhost Port=$((base + 6)) CPUs=2 Gres=gpu:2
 NodeName=n1 NodeHostname=localhost Port=$((base + 1)) CPUs=2 Gres=gpu:2
 NodeName=n2 NodeHostname=localhost Port=$((base + 2)) CPUs=2 Gres=gpu:2
 NodeName=n3 NodeHostname=localhost Port=$((base + 3)) CPUs=2 Gres=gpu:2
 NodeName=n4 NodeHostname=localhost Port=$((base + 4)) CPUs=2 Gres=gpu:2
 PartitionName=p Nodes=n[1-4] Default=YES MaxTime=INFINITE State=UP
+PartitionName=q Nodes=n9,n10,n1 MaxTime=INFINITE State=UP
 EOF
 printf 'AutoDetect=off\nName=gpu File=%s/dev/nvidia[0-1]\n' "$tmp" >"$tmp/gres.conf"
 SLURM_CONF="$tmp/slurm.conf"
@@ -119,22 +145,25 @@ until [ -S "$tmp/sock/munge" ] || [ $n -ge 100 ]; do sleep 0.1; n=$((n + 1)); do
 
 slurmctld -D -c -f "$SLURM_CONF" >"$tmp/log/slurmctld.out" 2>&1 &
 pids="$! $pids"
-for node in n1 n2 n3 n4; do
+for node in n1 n2 n3 n4 n9 n10; do
 	mkdir -p "$tmp/spool/$node"
 	slurmd -D -N "$node" -f "$SLURM_CONF" >"$tmp/log/slurmd.$node.out" 2>&1 &
 	pids="$! $pids"
 done
 
-# Up to 60 s for the four nodes to come up idle.
+# Up to 60 s for the six nodes to come up idle (n1 is in both partitions).
+idle() {
+	sinfo -h -N -o '%N %t' 2>/dev/null | sort -u | grep -c ' idle$'
+}
 n=0
-until [ "$(sinfo -h -o '%T %D' 2>/dev/null)" = "idle 4" ] || [ $n -ge 120 ]; do
+until [ "$(idle)" = 6 ] || [ $n -ge 120 ]; do
 	sleep 0.5
 	n=$((n + 1))
 done
-if [ "$(sinfo -h -o '%T %D' 2>/dev/null)" != "idle 4" ]; then
+if [ "$(idle)" != 6 ]; then
 	sinfo 2>&1 | sed 's/^/# /'
 	tail -n 20 "$tmp"/log/*.log | sed 's/^/# /'
-	bail_out "the four slurmd did not come up"
+	bail_out "the six slurmd did not come up"
 fi
 
 cfg=$(conf real '')
@@ -182,6 +211,11 @@ agree "srun -N4 -n4: four tasks, one cluster, each its own task" 4 "$four"
 # srun it is the job's cluster, not the localhost one.
 run_step "$MUSTER_TEST_SRCDIR/conf/muster.conf" -N4 -n4
 agree "srun -N4 -n4 with the shipped muster.conf: the job's cluster" 4 "$four"
+# Its mpi entry comes first (an mpirun rank inside an allocation carries
+# the daemons' SLURM_*), and leaves an srun task that is an MPI rank too
+# to the slurm entry.
+run_step "$MUSTER_TEST_SRCDIR/conf/muster.conf" -N4 -n4 --mpi=pmi2
+agree "srun --mpi=pmi2 with the shipped muster.conf: the slurm entry's answer" 4 "$four"
 
 # Slurm takes GRES on fake character devices and hands a step its GPUs.
 gpus=$(timeout 60 srun -N1 -n1 --gres=gpu:2 printenv CUDA_VISIBLE_DEVICES 2>&1)
@@ -211,4 +245,94 @@ rc=$(cat "$tmp/batch.rc" 2>/dev/null || echo "none recorded")
 expect_result "the batch script: job-level variables, task 0" 0 \
 	'{"cluster":{"worker":["n1:8888","n2:8888"]},"task":{"type":"worker","index":0},"rpc_layer":"grpc"}'
 agree "the batch script's step" 2 '{"cluster":{"worker":["n1:8888","n2:8888"]},"rpc_layer":"grpc"}'
+# --- Ranks as Lightning and JAX compute them ------------------------------
+# ranks NAME SRUN_ARGS...: every task of the step runs `muster env --for
+# pytorch` and `--for jax` and peers.py under its own variables; each
+# task's numbers must be the peers', and its master port the step's one.
+cat >"$tmp/ranks.sh" <<EOF
+#!/bin/sh
+t=\$SLURM_PROCID
+"$MUSTER_BIN" -c "$cfg" env --for pytorch --format dotenv >"$tmp/torch.\$t" 2>"$tmp/terr.\$t"
+"$MUSTER_BIN" -c "$cfg" env --for jax --format dotenv >"$tmp/jax.\$t" 2>"$tmp/jerr.\$t"
+/usr/bin/python3 "$MUSTER_TEST_SRCDIR/tests/slurm/peers.py" pytorch >"$tmp/peers.pytorch.\$t" 2>&1
+/usr/bin/python3 "$MUSTER_TEST_SRCDIR/tests/slurm/peers.py" jax >"$tmp/peers.jax.\$t" 2>&1
+env | grep '^SLURM' | sort >"$tmp/vars.\$t"
+EOF
+chmod +x "$tmp/ranks.sh"
+ranks() {
+	name=$1
+	shift
+	rm -f "$tmp"/torch.* "$tmp"/jax.* "$tmp"/peers.* "$tmp"/vars.*
+	rc=0
+	timeout 120 srun "$@" "$tmp/ranks.sh" >"$tmp/srun.out" 2>&1 || rc=$?
+	if [ "$rc" != 0 ]; then
+		fail "$name: srun $* exits $rc" "$(cat "$tmp/srun.out")"
+		return
+	fi
+	tasks=$(sed -n 's/^SLURM_NTASKS=//p' "$tmp/vars.0")
+	bad= ports=
+	for t in $(seq 0 $((tasks - 1))); do
+		for fw in pytorch jax; do
+			file=$tmp/torch.$t
+			[ $fw = pytorch ] || file=$tmp/jax.$t
+			want=$(cat "$tmp/peers.$fw.$t")
+			got=$(LOCAL_RANK=${want##*=} launch_line $fw "$file" 2>&1)
+			[ "$got" = "$want" ] ||
+				bad="$bad
+task $t --for $fw: got  $got
+task $t --for $fw: want $want ($(tr '\n' ' ' <"$tmp/vars.$t"))"
+		done
+		ports="$ports $(sed -n 's/^MASTER_PORT=//p' "$tmp/torch.$t")"
+		ports="$ports $(sed -n 's/^JAX_COORDINATOR_ADDRESS=.*://p' "$tmp/jax.$t")"
+	done
+	if [ -z "$bad" ]; then
+		pass "$name: each of the $tasks tasks as Lightning and JAX number it"
+	else
+		fail "$name" "$bad" "$(cat "$tmp"/terr.* "$tmp"/jerr.*)"
+	fi
+	# shellcheck disable=SC2086
+	check_eq "$name: one master port, from the job id" "$(printf '%s\n' $ports | sort -u | wc -l)" 1
+}
+ranks "srun -N2 -n4 (block)" -N2 -n4
+ranks "srun -N2 -n4 --distribution=cyclic" -N2 -n4 --distribution=cyclic
+ranks "srun -N3 -n5 (2, 2 and 1 tasks)" -N3 -n5
+ranks "srun -N3 -n5 --distribution=cyclic" -N3 -n5 --distribution=cyclic
+ranks "srun -N3 -n5 --distribution=plane=2" -N3 -n5 --distribution=plane=2
+ranks "srun -p q -N3 -n5: nodes n1, n9, n10 in Slurm's order" -p q -N3 -n5
+list=$(sed -n 's/^SLURM_STEP_NODELIST=//p' "$tmp/vars.0")
+in_order=$(scontrol show hostnames "$list" | tr '\n' ' ' | sed 's/ $//')
+if [ "$in_order" != "$(scontrol show hostnames "$list" | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')" ]; then
+	pass "partition q's step list $list ($in_order) is not in string order"
+else
+	fail "partition q's step list $list ($in_order) is not in string order"
+fi
+ranks "srun -p q -N3 -n6 --distribution=cyclic" -p q -N3 -n6 --distribution=cyclic
+
+# --- A real PyTorch job: muster run inside srun ----------------------------
+py=/usr/bin/python3
+if ! getent hosts n1 >/dev/null 2>&1; then
+	skip "muster run inside srun: a gloo job" "the node names do not resolve (no mount namespace)"
+elif ! "$py" -c 'import torch.distributed' 2>/dev/null; then
+	skip "muster run inside srun: a gloo job" "python3-torch is not installed for $py"
+else
+	rm -f "$tmp"/run.* "$tmp"/runerr.*
+	rc=0
+	# n9 and n10: a string sort would make n10 the master.
+	GLOO_SOCKET_IFNAME=lo WANT_MASTER=n9 timeout 300 srun -p q -w n9,n10 -N2 \
+		--ntasks-per-node=1 -o "$tmp/run.%t" \
+		-e "$tmp/runerr.%t" "$MUSTER_BIN" -c "$cfg" run --for pytorch --nproc-per-node 2 \
+		-- "$py" "$MUSTER_TEST_SRCDIR/tests/slurm/worker.py" >"$tmp/srun.out" 2>&1 || rc=$?
+	got=$(cat "$tmp"/run.* 2>/dev/null |
+		grep -o 'rank [0-9]* of [0-9]* local [0-9]* node [0-9]* sum [0-9]*' | sort)
+	want="rank 0 of 4 local 0 node 0 sum 10
+rank 1 of 4 local 1 node 0 sum 10
+rank 2 of 4 local 0 node 1 sum 10
+rank 3 of 4 local 1 node 1 sum 10"
+	if [ "$rc" = 0 ] && [ "$got" = "$want" ]; then
+		pass "muster run --nproc-per-node 2 in srun -N2 on n9, n10: 4 gloo workers, their own ranks and master, all_reduce 10"
+	else
+		fail "muster run --nproc-per-node 2 in srun -N2 on n9, n10: exit $rc" "$got" \
+			"$(cat "$tmp/srun.out" "$tmp"/run.* "$tmp"/runerr.* 2>/dev/null)"
+	fi
+fi
 finish

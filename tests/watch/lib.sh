@@ -44,3 +44,12 @@ line_is() {
 }
 
 tasks() { echo "[{'task':'$1','address':'$2'}]"; }
+
+# watch_stop WHAT: SIGTERM ends the watch started by watch_start with
+# status 0.
+watch_stop() {
+	kill -TERM $pid
+	rc=0
+	wait $pid || rc=$?
+	check_eq "$1" "$rc" 0
+}

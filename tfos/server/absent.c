@@ -69,6 +69,12 @@ long muster_reserve_missing_at(const muster_reserve *s, int which, size_t i)
 	return -1;
 }
 
+int muster_reserve_metrics_port(const muster_reserve *s)
+{
+	(void)s;
+	return -1;
+}
+
 void muster_reserve_free(muster_reserve *s)
 {
 	(void)s;

@@ -64,6 +64,7 @@ static bool evict(struct muster_reserve *s, const char *host, long long now, con
 	}
 	if (victim == s->nconns)
 		return false;
+	s->metrics.evicted++;
 	log_msg(&s->log, admit_log_level(&s->evict_logged),
 	        "%s: evicted for a newcomer (%s): no request for %.3g s", s->conns[victim]->peer, why,
 	        (double)(now - oldest) / 1000);
@@ -121,6 +122,7 @@ static bool add_conn(struct muster_reserve *s, int fd, const char *peer, const c
 	}
 	s->conns[s->nconns++] = c;
 	s->nlive++;
+	s->metrics.accepted++;
 	log_msg(&s->log, MUSTER_LOG_DEBUG, "%s: connected", peer);
 	/* The auth hello leaves at once. */
 	if (c->payload != NULL && conn_flush(c) < 0)
@@ -178,6 +180,7 @@ void admit_some(struct muster_reserve *s, long long now)
 				        "%s: refused: %zu connections from %s are open (the per-address "
 				        "cap), none idle for long",
 				        peer, s->max_per_addr, host);
+				s->metrics.refused++;
 				close(fd);
 				continue;
 			}

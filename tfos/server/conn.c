@@ -48,6 +48,7 @@ struct conn *conn_new(struct muster_reserve *s, int fd, const char *peer, const 
 	c->serial = ++s->next_serial;
 	c->reg = -1;
 	c->last_request_ms = clock_now_ms();
+	c->bytes_out = &s->metrics.bytes_out;
 	snprintf(c->peer, sizeof c->peer, "%s", peer);
 	snprintf(c->peer_host, sizeof c->peer_host, "%s", peer_host);
 	res_frame_reader_init(&c->rd, s->max_frame);
@@ -149,6 +150,7 @@ int conn_flush(struct conn *c)
 			return -1;
 		}
 		c->sent += (size_t)w;
+		*c->bytes_out += (unsigned long long)w;
 		if (c->sent >= c->total) {
 			blob_unref(c->payload);
 			c->payload = NULL;
@@ -185,10 +187,13 @@ static int handle_frame(struct muster_reserve *s, struct conn *c, const uint8_t 
 	 * not a refused one (a client that only repeats those is idle, and is
 	 * not read again for a while). */
 	rc = dispatch_request(s, c, p, plen);
-	if (rc == DISPATCH_SERVED)
+	if (rc == DISPATCH_SERVED) {
 		c->last_request_ms = clock_now_ms();
-	else if (rc == DISPATCH_REFUSED)
+		s->metrics.requests++;
+	} else if (rc == DISPATCH_REFUSED) {
 		c->quiet_until_ms = clock_now_ms() + RESERVE_REFUSAL_PAUSE_MS;
+		s->metrics.requests_refused++;
+	}
 	return rc < 0 ? -1 : 0;
 }
 
@@ -197,11 +202,13 @@ int conn_input(struct muster_reserve *s, struct conn *c)
 	/* Frames are handled one at a time: a reply in flight stops reading
 	 * (the caller polls for output only), which keeps the lockstep. */
 	while (c->payload == NULL) {
+		uint64_t before = c->rd.bytes_read;
 		enum res_frame_status st = res_frame_read_fd(&c->rd, c->fd);
 		const uint8_t *p;
 		size_t len;
 		int rc;
 
+		s->metrics.bytes_in += c->rd.bytes_read - before;
 		switch (st) {
 		case RES_FRAME_MORE:
 			return 0;

@@ -15,7 +15,8 @@ tfos_server_libtfosserver_la_SOURCES = \
 	tfos/server/conn.c \
 	tfos/server/dispatch.c \
 	tfos/server/registry.c \
-	tfos/server/report.c
+	tfos/server/report.c \
+	tfos/server/metrics.c
 tfos_server_libtfosserver_la_LIBADD = tfos/wire/libtfoswire.la
 else
 tfos_server_libtfosserver_la_SOURCES = tfos/server/absent.c
@@ -44,11 +45,14 @@ shell_tests += tests/reserve/flood.sh
 shell_tests += tests/reserve/loris.sh
 shell_tests += tests/reserve/regflood.sh
 shell_tests += tests/reserve/exec.sh
+# --metrics-port: the page scraped while executors register, hostile clients.
+shell_tests += tests/reserve/metrics.sh
+shell_tests += tests/reserve/metrics_usage.sh
 # libcrypto is loaded only when authentication needs it.
 shell_tests += tests/reserve/libcrypto.sh
 EXTRA_DIST += tests/reserve/run.sh \
 	tests/reserve/reserve_test.py tests/reserve/flood_test.py tests/reserve/flood.py \
-	tests/reserve/reg_flood.py
+	tests/reserve/reg_flood.py tests/reserve/metrics_test.py
 
 # The benchmark (`make bench-reserve`, never run by make check): 256 and
 # 1,024 concurrent executors from one load process against `muster reserve`

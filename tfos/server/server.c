@@ -12,6 +12,7 @@
 
 #include "lib/clock.h"
 #include "lib/error.h"
+#include "lib/httpd.h"
 #include "protocol.h"
 #include "server.h"
 
@@ -93,6 +94,8 @@ int muster_reserve_open(muster_reserve **out, const muster_reserve_options *o, m
 		goto fail;
 	}
 	rc = reserve_listen(o->host, o->port_min, o->port_max, &s->listen_fd, &s->port, err);
+	if (rc == 0)
+		rc = metrics_open(s, o, err);
 	if (rc != 0)
 		goto fail;
 	snprintf(s->bound, sizeof s->bound, "%s%s%s:%d",
@@ -186,6 +189,7 @@ static bool service(muster_reserve *s, struct conn *c, short revents, long long 
 			return false;
 	}
 	if (s->idle_ms > 0 && now - c->last_request_ms > s->idle_ms) {
+		s->metrics.idle_closed++;
 		log_msg(&s->log, admit_log_level(&s->idle_logged),
 		        "%s: dropped: no complete request in %.3g s (%s)", c->peer,
 		        (double)s->idle_ms / 1000, idle_state(c));
@@ -194,12 +198,14 @@ static bool service(muster_reserve *s, struct conn *c, short revents, long long 
 	return true;
 }
 
-/* poll() over the listener (while accepting), the wake-up pipe and every
- * connection; `timeout` ms.  -1 when poll itself failed. */
+/* poll() over the listener (while accepting), the wake-up pipe, every
+ * connection and the metrics page's sockets; `timeout` ms.  -1 when poll
+ * itself failed. */
 static int poll_round(muster_reserve *s, struct pollfd **pfds, size_t *cap, int timeout,
                       bool drain)
 {
-	size_t n = 2 + s->nconns, i;
+	struct httpd *page = s->metrics.httpd;
+	size_t nc = s->nconns, npage = page ? httpd_nfds(page) : 0, n = 2 + nc + npage, i;
 	struct pollfd *p = *pfds;
 	long long now = clock_now_ms();
 	int rc;
@@ -229,6 +235,8 @@ static int poll_round(muster_reserve *s, struct pollfd **pfds, size_t *cap, int 
 		p[2 + i].events = c->payload != NULL ? POLLOUT : drain ? 0 : POLLIN;
 		p[2 + i].revents = 0;
 	}
+	if (page)
+		httpd_poll(page, p + 2 + nc, &timeout);
 	rc = poll(p, (nfds_t)n, timeout);
 	if (rc < 0)
 		return errno == EINTR ? 0 : -1;
@@ -238,6 +246,8 @@ static int poll_round(muster_reserve *s, struct pollfd **pfds, size_t *cap, int 
 		while (read(s->wake[0], buf, sizeof buf) > 0)
 			;
 	}
+	if (page)
+		httpd_service(page, p + 2 + nc, npage);
 	now = clock_now_ms();
 	for (i = 0; i < s->nconns; i++) {
 		short ev = p[2 + i].revents;
@@ -333,6 +343,8 @@ int muster_reserve_run(muster_reserve *s, muster_error *err)
 		linger(s, &pfds, &cap);
 	drain(s, &pfds, &cap);
 	free(pfds);
+	/* Without the loop nobody would answer it. */
+	metrics_close(s);
 	if (rc != 0)
 		return rc;
 
@@ -466,6 +478,7 @@ void muster_reserve_free(muster_reserve *s)
 		close(s->wake[0]);
 	if (s->wake[1] >= 0)
 		close(s->wake[1]);
+	metrics_close(s);
 	registry_free(&s->reg);
 	blob_unref(s->reply_ok);
 	blob_unref(s->reply_err);

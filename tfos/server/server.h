@@ -90,6 +90,15 @@ struct reg_verdict {
 	char why[240];
 };
 
+/* What the metrics page counts (metrics.c).  The loop's one thread
+ * updates and reads them all: plain integers, no lock, no atomic. */
+struct reserve_metrics {
+	struct httpd *httpd; /* NULL: no page */
+	unsigned long long accepted, refused, evicted, idle_closed;
+	unsigned long long requests, requests_refused;
+	unsigned long long bytes_in, bytes_out;
+};
+
 struct conn {
 	int fd;
 	uint64_t serial;        /* unique per connection, never 0 */
@@ -110,6 +119,7 @@ struct conn {
 	struct blob *payload;   /* NULL: nothing to send */
 	size_t sent, total;
 	bool close_after;       /* close once the reply is out */
+	unsigned long long *bytes_out; /* the server's count of bytes sent */
 };
 
 struct muster_reserve {
@@ -145,6 +155,7 @@ struct muster_reserve {
 	long long last_log_ms;
 	/* The first of each flood event is a warning, the rest are info. */
 	bool idle_logged, refuse_logged, evict_logged, pause_logged;
+	struct reserve_metrics metrics;
 };
 
 /* listen.c */
@@ -190,6 +201,11 @@ enum { DISPATCH_SERVED = 0, DISPATCH_REFUSED = 1 };
 int dispatch_request(struct muster_reserve *s, struct conn *c, const uint8_t *pickle, size_t len);
 /* The encoded replies built once at open. 0, or -1 when out of memory. */
 int dispatch_init_replies(struct muster_reserve *s);
+
+/* metrics.c: the page of muster_reserve_options' metrics_port, when
+ * asked for.  0, or an error code with the reason. */
+int metrics_open(struct muster_reserve *s, const muster_reserve_options *o, muster_error *err);
+void metrics_close(struct muster_reserve *s);
 
 /* report.c */
 void report_progress(struct muster_reserve *s, bool force);

@@ -114,6 +114,7 @@ enum res_frame_status res_frame_read_fd(struct res_frame_reader *r, int fd)
 		}
 		if (got == 0)
 			return r->header_have == 0 ? RES_FRAME_EOF : RES_FRAME_TRUNCATED;
+		r->bytes_read += (uint64_t)got;
 		if (r->header_have < RES_FRAME_HEADER_SIZE) {
 			r->header_have += (size_t)got;
 			if (r->header_have == RES_FRAME_HEADER_SIZE) {

@@ -69,6 +69,7 @@ struct res_frame_reader {
 	size_t payload_have;
 	size_t max_payload;
 	bool ready;
+	uint64_t bytes_read;  /* every byte res_frame_read_fd() took from its descriptor */
 };
 
 /* max_payload 0 means RES_FRAME_DEFAULT_MAX.  Nothing allocated yet. */
