@@ -17,7 +17,8 @@ for v in $(env | sed -n 's/^\([A-Za-z_][A-Za-z0-9_]*\)=.*/\1/p'); do
 	case $v in
 	TORCHELASTIC_* | LOCAL_RANK | MASTER_ADDR | MASTER_PORT | WORLD_SIZE | RANK | SLURM_* | \
 	OMPI_COMM_WORLD_* | PMIX_* | PMI_* | PBS_* | LSB_* | JSM_* | SM_* | PET_* | JAX_* | \
-	K_MPI_* | VC_* | VK_* | TPU_* | LWS_* | SKYPILOT_* | AWS_BATCH_* | AZUREML_* | CLUSTER_SPEC)
+	K_MPI_* | VC_* | VK_* | TPU_* | LWS_* | SKYPILOT_* | AWS_BATCH_* | AZUREML_* | CLUSTER_SPEC | \
+	JOB_COMPLETION_INDEX)
 		unset "$v" ;;
 	esac
 done

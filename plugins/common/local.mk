@@ -4,7 +4,7 @@
 # other system helpers (buf), natural name order, HTTP media types, the
 # schedulers' hosts, slots and task layout (slots, layout, hostfile), a
 # watch over one file and the host's watch services (filewatch,
-# watchhost).  lib/ comes with it: the address check, so that a plugin
+# watchhost), the keys a plugin's mode does not take (popts).  lib/ comes with it: the address check, so that a plugin
 # names what the core would refuse, or leaves it out; time; the
 # environment.
 noinst_LTLIBRARIES += plugins/common/libplugin_common.la
@@ -16,7 +16,8 @@ plugins_common_libplugin_common_la_SOURCES = \
 	plugins/common/layout.c plugins/common/layout.h \
 	plugins/common/hostfile.c plugins/common/hostfile.h \
 	plugins/common/filewatch.c plugins/common/filewatch.h \
-	plugins/common/watchhost.c plugins/common/watchhost.h
+	plugins/common/watchhost.c plugins/common/watchhost.h \
+	plugins/common/popts.c plugins/common/popts.h
 plugins_common_libplugin_common_la_LIBADD = lib/libutil.la
 
 # What a plugin that reads JSON through lib/strict_json.h builds with.

@@ -133,15 +133,11 @@ static int needs_zone(const struct gce_conf *conf)
 	return 0;
 }
 
-muster_status gce_env(struct gce_run *run)
+muster_status gce_metadata_setup(struct gce_run *run, char *product, size_t size)
 {
-	const struct gce_conf *conf = run->conf;
 	const char *mh = env_get("GCE_METADATA_HOST");
-	char product[96];
-	int dmi = -1, need_zone = needs_zone(conf);
-	muster_status st;
+	int dmi = dmi_says(run->conf, product, size);
 
-	dmi = dmi_says(conf, product, sizeof(product));
 	run->on_gce = dmi;
 	if (mh != NULL && mh[0] != '\0') {
 		/* Redirected: whatever the DMI name, ask (briefly) before
@@ -152,8 +148,18 @@ muster_status gce_env(struct gce_run *run)
 		                                               : plugin_asprintf("http://%s", mh);
 	} else
 		run->metadata = plugin_asprintf("http://%s", GCE_DEFAULT_METADATA);
-	if (run->metadata == NULL)
-		return gce_nomem(run);
+	return run->metadata == NULL ? gce_nomem(run) : MUSTER_STATUS_SUCCESS;
+}
+
+muster_status gce_env(struct gce_run *run)
+{
+	const struct gce_conf *conf = run->conf;
+	char product[96];
+	int need_zone = needs_zone(conf);
+	muster_status st;
+
+	if ((st = gce_metadata_setup(run, product, sizeof(product))) != MUSTER_STATUS_SUCCESS)
+		return st;
 	run->project = conf->project;
 	run->zone = conf->zone;
 	if (run->on_gce == 0 && (conf->project == NULL || need_zone)) {

@@ -6,6 +6,8 @@
  * accelerators, and the own task from the metadata server's instance name.
  *
  * Options (the entry's `config` group; muster.conf(5) has the long form):
+ *   mode  "instance_groups" (default) or "tpu_vm" (this TPU VM's slice from
+ *         the metadata server, tpu.c)
  *   jobs = { worker = ["group-a", "us-east1-b/group-b"]; ps = "ps-group"; }
  *   project, zone            default: the metadata server's
  *   port (8470), rpc_layer ("grpc")
@@ -85,6 +87,13 @@ static muster_status gce_resolve(void *state, const muster_host *host, muster_ca
 	run.host = host;
 	run.call = call;
 	run.conf = conf;
+	if (conf->mode == GCE_MODE_TPU_VM) {
+		if ((st = gce_http_setup(&run)) == MUSTER_STATUS_SUCCESS)
+			st = gce_tpu_resolve(&run);
+		gce_http_cleanup(&run);
+		free(run.metadata);
+		return st;
+	}
 	if ((jobs = calloc(conf->njobs, sizeof(*jobs))) == NULL)
 		return gce_nomem(&run);
 

@@ -15,6 +15,8 @@
  *   instances.c  instances.list per zone (filter, fields, paged) into
  *                compact instance records
  *   build.c      order, addresses, accelerators, self identity
+ *   tpu.c        mode = "tpu_vm": this TPU VM's slice from the metadata
+ *                server's instance attributes
  *   util.c       JSON getters, pages, strings
  *
  * No files call each other in a circle; gce.c is the top, util.c and
@@ -47,6 +49,7 @@
 
 enum { GCE_LOG_WARNING = 4, GCE_LOG_NOTICE = 5, GCE_LOG_INFO = 6, GCE_LOG_DEBUG = 7 };
 
+enum gce_mode { GCE_MODE_INSTANCE_GROUPS = 0, GCE_MODE_TPU_VM = 1 };
 enum gce_order { GCE_ORDER_NATURAL = 0, GCE_ORDER_NAME = 1, GCE_ORDER_IP = 2 };
 enum gce_address { GCE_ADDR_INTERNAL = 0, GCE_ADDR_EXTERNAL = 1 };
 
@@ -76,6 +79,7 @@ struct gce_cache {
 /* What open() keeps.  Read-only afterwards, except `cache`. */
 struct gce_conf {
 	muster_plugin_ctx *pc;
+	enum gce_mode mode;
 	struct gce_job *jobs;
 	size_t njobs;
 	char *project, *zone;  /* NULL: the metadata server's */
@@ -147,7 +151,11 @@ struct gce_run {
 int gce_open(const muster_host *host, muster_plugin_ctx *pc, void **state);
 void gce_conf_free(struct gce_conf *conf);
 
-/* env.c: NOTFOUND when this is not GCE and the config cannot do without
+/* env.c: whether this is GCE (run->on_gce from the DMI product name, which
+ * `product` gets; -1 unknown or redirected by $GCE_METADATA_HOST) and the
+ * metadata server's URL (run->metadata). */
+muster_status gce_metadata_setup(struct gce_run *run, char *product, size_t size);
+/* NOTFOUND when this is not GCE and the config cannot do without
  * the metadata server; fills run->project, run->zone, run->metadata. */
 muster_status gce_env(struct gce_run *run);
 /* The own instance name, NULL when unknown (no failure). */
@@ -208,6 +216,20 @@ void gce_instvec_free(struct gce_instvec *v);
 /* build.c: order, index, the builder calls. */
 muster_status gce_build(struct gce_run *run, struct gce_membervec *jobs,
                         char *const *znames, struct gce_instvec *zones, size_t nzones);
+
+/* tpu.c: resolve() of mode = "tpu_vm", after gce_http_setup(). */
+muster_status gce_tpu_resolve(struct gce_run *run);
+/* Its parsers, apart for the fuzz target.  worker-network-endpoints into
+ * hosts (*n of them, the caller frees them with gce_tpu_endpoints_free):
+ * 0, or -1 with `why`. */
+int gce_tpu_endpoints(const char *text, char ***hosts, size_t *n, char *why, size_t size);
+void gce_tpu_endpoints_free(char **hosts, size_t n);
+/* tpu-env's value of `key` ("KEY: 'value'" lines) into out: 1, or 0. */
+int gce_tpu_env_value(const char *text, const char *key, char *out, size_t size);
+/* Chips of CHIPS_PER_HOST_BOUNDS ("2,2,1"), of an accelerator type
+ * ("v4-32": 16); 0 when they do not say. */
+long gce_tpu_chips(const char *bounds);
+long gce_tpu_type_chips(const char *type);
 
 /* util.c */
 const char *gce_basename(const char *url);

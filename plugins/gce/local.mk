@@ -13,6 +13,7 @@ plugins_gce_gce_la_SOURCES = \
 	plugins/gce/members.c \
 	plugins/gce/instances.c \
 	plugins/gce/build.c \
+	plugins/gce/tpu.c \
 	plugins/gce/util.c
 plugins_gce_gce_la_CPPFLAGS = $(AM_CPPFLAGS) $(LIBCURL_CFLAGS) $(CJSON_CFLAGS) \
 	$(LIBCRYPTO_CFLAGS)
@@ -32,6 +33,7 @@ shell_tests += tests/gce/resolve.sh
 shell_tests += tests/gce/auth.sh
 shell_tests += tests/gce/faults.sh
 shell_tests += tests/gce/addresses.sh
+shell_tests += tests/gce/tpu.sh
 EXTRA_DIST += \
 	tests/gce/lib.sh \
 	tests/gce/fake_gce.py

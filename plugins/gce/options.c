@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "gce.h"
+#include "../common/popts.h"
 
 /* Names the Compute API accepts: [a-z]([-a-z0-9]*[a-z0-9])?, at most 63. */
 static int valid_name(const char *s)
@@ -56,6 +57,8 @@ static int read_jobs(const muster_popts *o, const muster_cfg *node, void *base)
 	struct gce_conf *conf = base;
 	size_t count, i, k;
 
+	if (conf->mode == GCE_MODE_TPU_VM)
+		return 0; /* check_mode() refuses it */
 	if (node == NULL) {
 		o->host->open_error(o->pc, NULL,
 		                    "jobs is required: jobs = { worker = [\"instance-group\", ...]; };");
@@ -144,10 +147,12 @@ void gce_conf_free(struct gce_conf *conf)
 	free(conf);
 }
 
+static const char *const mode_names[] = { "instance_groups", "tpu_vm", NULL };
 static const char *const order_names[] = { "natural", "name", "ip", NULL };
 static const char *const address_names[] = { "internal", "external", NULL };
 
 static const muster_popt options[] = {
+	MUSTER_POPT_CHOICE("mode", struct gce_conf, mode, mode_names, GCE_MODE_INSTANCE_GROUPS),
 	MUSTER_POPT_CUSTOM("jobs", read_jobs),
 	MUSTER_POPT_STRING("project", struct gce_conf, project, 0, NULL),
 	MUSTER_POPT_STRING("zone", struct gce_conf, zone, 0, NULL),
@@ -166,6 +171,27 @@ static const muster_popt options[] = {
 	MUSTER_POPT_CHOICE("order", struct gce_conf, order, order_names, 0),
 	MUSTER_POPT_CHOICE("address", struct gce_conf, address, address_names, 0),
 };
+
+/* mode = "tpu_vm" reads its slice from the metadata server alone: what
+ * names and lists instance groups does not apply; its workers' port is
+ * 8482 (JAX's TPU coordinator port) unless `port` says otherwise. */
+static int check_mode(const muster_popts *o, struct gce_conf *conf)
+{
+	static const char *const groups_only[] = { "jobs", "project", "zone", "order", "address",
+		                                   "interface", "compute_endpoint",
+		                                   "access_token_file", "credentials_file",
+		                                   "self_instance", "page_size", NULL };
+
+	if (conf->mode != GCE_MODE_TPU_VM)
+		return 0;
+	if (popt_refuse(o, groups_only,
+	                "mode = \"tpu_vm\", which reads this VM's slice from the metadata "
+	                "server") != 0)
+		return -1;
+	if (o->host->cfg_get(o->group, "port") == NULL)
+		conf->port = 8482;
+	return 0;
+}
 
 static int check_conf(const muster_popts *o, struct gce_conf *conf)
 {
@@ -201,7 +227,7 @@ int gce_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 	}
 	conf->pc = pc;
 	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), conf) != 0 ||
-	    check_conf(&o, conf) != 0) {
+	    check_mode(&o, conf) != 0 || check_conf(&o, conf) != 0) {
 		gce_conf_free(conf);
 		return -1;
 	}

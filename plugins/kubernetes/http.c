@@ -108,7 +108,8 @@ static size_t on_write(char *p, size_t size, size_t n, void *data)
 	return size * n;
 }
 
-/* An error answer's body, decoded into a->body. */
+/* A pbuf as a sink: an error answer's body decoded into a->body, a whole
+ * answer into the caller's buffer. */
 static char *body_room(void *ctx, size_t n)
 {
 	return pbuf_room(ctx, n);
@@ -268,8 +269,9 @@ static void fail_status(struct k8s_run *run, const char *url, long code, const c
 		snprintf(where, sizeof(where), " (%s from %s)",
 		         creds ? "credentials" : "no credentials were sent; server", run->conn.source);
 	}
-	run->host->fail(run->call, "GET %s: HTTP %ld%s%s%s%s", url, code, http_reason(code),
-	                msg ? ": " : "", msg ? msg : "", where);
+	run->host->fail(run->call, "GET %s: HTTP %ld%s%s%s%s%s", url, code, http_reason(code),
+	                msg ? ": " : "", msg ? msg : "", where,
+	                (code == 403 || code == 404) && run->hint ? run->hint : "");
 	cJSON_Delete(root);
 }
 
@@ -371,4 +373,14 @@ out:
 	free(url);
 	pbuf_free(&a.body);
 	return st;
+}
+
+muster_status k8s_http_get_buf(struct k8s_run *run, const char *path, struct pbuf *out,
+                               long *code)
+{
+	struct k8s_sink sink = { body_room, body_wrote, out };
+
+	/* As large as a page may be: http.c's own bound words the refusal. */
+	pbuf_init(out, K8S_MAX_PAGE);
+	return k8s_http_get(run, path, &sink, code);
 }

@@ -20,6 +20,9 @@
  *   watch.c       watch(): list, then a watch stream per selector; events
  *                 that change what resolve() reads are reported
  *   build.c       addresses, self identity, accelerators: the builder calls
+ *   indexed.c     mode = "indexed_job": this pod's Indexed Job or JobSet,
+ *                 from JOB_COMPLETION_INDEX, the host name and the Job
+ *   jobspec.c     one batch/v1 Job object into what indexed.c needs
  *   util.c        base64, small string helpers, paths, token files
  *
  * No files call each other in a circle; kubernetes.c is the top, util.c
@@ -51,6 +54,7 @@
 /* Log levels (syslog's numbers, as muster.h's MUSTER_LOG_*). */
 enum { K8S_LOG_WARNING = 4, K8S_LOG_NOTICE = 5, K8S_LOG_INFO = 6, K8S_LOG_DEBUG = 7 };
 
+enum k8s_mode { K8S_MODE_SELECTORS = 0, K8S_MODE_INDEXED_JOB = 1 };
 enum k8s_order { K8S_ORDER_NATURAL = 0, K8S_ORDER_NAME = 1, K8S_ORDER_LABEL = 2 };
 enum k8s_address { K8S_ADDR_POD_IP = 0, K8S_ADDR_HOST_IP = 1, K8S_ADDR_KUBEFLOW = 2 };
 
@@ -71,6 +75,7 @@ struct k8s_accel_kind {
 /* What open() keeps: the options, copied.  Read-only afterwards. */
 struct k8s_conf {
 	muster_plugin_ctx *pc;
+	enum k8s_mode mode;
 	/* explicit connection */
 	char *server, *token, *token_file, *ca_file, *client_cert, *client_key;
 	int insecure;           /* insecure_skip_tls_verify */
@@ -208,6 +213,7 @@ struct k8s_run {
 	struct libdeflate_decompressor *inflater;
 	struct pbuf gzipped;   /* a gzip answer as it arrives (http.c) */
 	long requests;         /* GETs made, for logs */
+	const char *hint;      /* appended to a 403 or 404 answer's message; NULL: none */
 	/* While listing (list.c): two pages, one fetched while the other is
 	 * walked, and the parser that walks them. */
 	struct k8s_page *pages[2];
@@ -240,6 +246,9 @@ struct k8s_sink {
  * any other answer is UNAVAIL after fail() with the API's Status message. */
 muster_status k8s_http_get(struct k8s_run *run, const char *path, const struct k8s_sink *sink,
                            long *code);
+/* k8s_http_get() into `out`, which it initialises; the caller frees it. */
+muster_status k8s_http_get_buf(struct k8s_run *run, const char *path, struct pbuf *out,
+                               long *code);
 
 /* gunzip.c: the gzip stream in[0..len) decoded into `sink`, at most `max`
  * bytes; K8S_GUNZIP_BAD says why in `why`. */
@@ -289,6 +298,10 @@ void k8s_item_quantity(struct k8s_item *it, int limits, size_t r, const char *ki
                        double num, const char *s, size_t len);
 void k8s_item_container_end(struct k8s_item *it);
 void k8s_item_port_end(struct k8s_item *it);
+/* After the last container: the effective request summed per accelerator
+ * kind into counts[nkinds]; 0, or -1 after k8s_item_bad when one passes
+ * what a task can have. */
+int k8s_item_kind_counts(struct k8s_item *it, long *counts);
 /* The item read: 0 with a record appended to `out`, -1 with it->err set
  * (it->name names the pod when err_named), -2 out of memory. */
 int k8s_item_end(struct k8s_item *it, size_t selector, struct k8s_podvec *out);
@@ -309,7 +322,10 @@ int k8s_tokens_has(const struct k8s_tokens *t, const char *tok);
 /* Empties the set, which may then be used again. */
 void k8s_tokens_clear(struct k8s_tokens *t);
 
-/* list.c: the pods of selector `sel` in the configured namespace (or all),
+/* list.c: the namespace asked: the entry's, else the connection's (a
+ * kubeconfig context's, the service account's), else "default". */
+const char *k8s_namespace(const struct k8s_run *run);
+/* the pods of selector `sel` in the configured namespace (or all),
  * as a path with its query begun; NULL: no memory. */
 char *k8s_pods_path(struct k8s_run *run, const char *sel);
 /* every pod of job `j`, all selectors, de-duplicated. */
@@ -330,6 +346,30 @@ muster_status k8s_build(struct k8s_run *run, struct k8s_podvec *jobs, int partia
  * pod IP yet"), in `buf` or a constant; NULL when it is ready. */
 const char *k8s_not_ready(const struct k8s_run *run, const struct k8s_podvec *v,
                           const struct k8s_pod *p, char *buf, size_t size);
+
+/* jobspec.c: one batch/v1 Job, as mode = "indexed_job" needs it. */
+struct k8s_jobspec {
+	char *name, *uid;
+	long completions, parallelism; /* completions -1: not set; parallelism defaults to 1 */
+	int indexed;      /* spec.completionMode Indexed: 1, another: 0, none (API before 1.21): -1 */
+	char *subdomain;  /* spec.template.spec.subdomain; NULL: none */
+	int deleting;     /* metadata.deletionTimestamp set */
+	/* The labels a JobSet puts on its Jobs (jobset.sigs.k8s.io/...);
+	 * NULL and -1 when absent. */
+	char *jobset, *jobset_uid, *rjob, *coordinator;
+	long job_index, replicas, global_index;
+	long accel[K8S_MAX_KINDS]; /* a pod's, per accelerator kind of the entry */
+};
+struct cJSON;
+/* 0; -1 with `why` naming the Job and the field; -2 out of memory. */
+int k8s_jobspec_read(const struct k8s_conf *conf, const struct cJSON *job,
+                     struct k8s_jobspec *out, char *why, size_t size);
+void k8s_jobspec_free(struct k8s_jobspec *j);
+
+/* indexed.c: resolve() and watch() of mode = "indexed_job". */
+muster_status k8s_indexed_resolve(struct k8s_run *run);
+int k8s_indexed_watch(const struct k8s_conf *conf, const muster_host *host,
+                      muster_plugin_ctx *pc, muster_watcher *w);
 
 /* watch.c */
 int k8s_watch(void *state, const muster_host *host, muster_plugin_ctx *pc, muster_watcher *w);

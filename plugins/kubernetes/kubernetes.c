@@ -3,6 +3,9 @@
  * KubernetesClusterResolver, done better.
  *
  * Options (the entry's `config` group; muster.conf(5) has the long form):
+ *   mode        "selectors" (default: the pods the jobs' label selectors
+ *               choose) or "indexed_job" (this pod's Indexed Job or JobSet,
+ *               indexed.c)
  *   connection  server, token | token_file, ca_file, client_cert +
  *               client_key, insecure_skip_tls_verify; else kubeconfig
  *               (+ context); else in-cluster (serviceaccount_dir)
@@ -104,6 +107,12 @@ static muster_status k8s_resolve(void *state, const muster_host *host, muster_ca
 	run.call = call;
 	run.conf = conf;
 
+	if (conf->mode == K8S_MODE_INDEXED_JOB) {
+		st = k8s_indexed_resolve(&run);
+		k8s_http_cleanup(&run);
+		k8s_conn_clear(&run.conn);
+		return st;
+	}
 	st = k8s_connect(&run);
 	if (st == MUSTER_STATUS_SUCCESS)
 		st = k8s_http_setup(&run);

@@ -23,7 +23,7 @@
 #include "json_page.h"
 #include "k8s.h"
 
-static const char *namespace_of(const struct k8s_run *run)
+const char *k8s_namespace(const struct k8s_run *run)
 {
 	if (run->conf->namespace != NULL)
 		return run->conf->namespace;
@@ -41,7 +41,7 @@ char *k8s_pods_path(struct k8s_run *run, const char *sel)
 		goto out;
 	if (run->conf->all_namespaces)
 		path = plugin_asprintf("/api/v1/pods?labelSelector=%s", esel);
-	else if ((ens = curl_easy_escape(run->curl, namespace_of(run), 0)) != NULL)
+	else if ((ens = curl_easy_escape(run->curl, k8s_namespace(run), 0)) != NULL)
 		path = plugin_asprintf("/api/v1/namespaces/%s/pods?labelSelector=%s", ens, esel);
 out:
 	curl_free(esel);
@@ -131,7 +131,7 @@ static muster_status fetch(struct k8s_run *run, const struct k8s_job *job, const
 		return k8s_nomem(run);
 	snprintf(what, sizeof(what), "job %s: pods matching \"%s\"%s%s (page %ld)", job->name, sel,
 	         run->conf->all_namespaces ? " in all namespaces" : " in namespace ",
-	         run->conf->all_namespaces ? "" : namespace_of(run), page);
+	         run->conf->all_namespaces ? "" : k8s_namespace(run), page);
 	st = k8s_page_fetch(run, pg, path, what, code);
 	free(path);
 	return st;

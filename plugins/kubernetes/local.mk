@@ -1,7 +1,7 @@
 # plugins/kubernetes: the cluster from the Kubernetes API (TF's
 # KubernetesClusterResolver), with libcurl, libyaml (kubeconfig), simdjson
 # (pod lists: json_page.cc, the plugin's one C++ file), libdeflate (gzip
-# answers) and cJSON (error answers).
+# answers) and cJSON (error answers, Job objects).
 if BUILD_KUBERNETES
 plugins_LTLIBRARIES += plugins/kubernetes/kubernetes.la
 plugins_kubernetes_kubernetes_la_SOURCES = \
@@ -22,11 +22,13 @@ plugins_kubernetes_kubernetes_la_SOURCES = \
 	plugins/kubernetes/order.c \
 	plugins/kubernetes/watch.c \
 	plugins/kubernetes/build.c \
+	plugins/kubernetes/indexed.c \
+	plugins/kubernetes/jobspec.c \
 	plugins/kubernetes/util.c
 plugins_kubernetes_kubernetes_la_CPPFLAGS = $(AM_CPPFLAGS) $(LIBCURL_CFLAGS) $(YAML_CFLAGS) \
 	$(SIMDJSON_CFLAGS) $(CJSON_CFLAGS) $(LIBDEFLATE_CFLAGS)
 plugins_kubernetes_kubernetes_la_LDFLAGS = $(muster_plugin_ldflags)
-plugins_kubernetes_kubernetes_la_LIBADD = plugins/common/libplugin_http.la $(LIBCURL_LIBS) $(YAML_LIBS) $(SIMDJSON_LIBS) \
+plugins_kubernetes_kubernetes_la_LIBADD = lib/libjson.la plugins/common/libplugin_http.la $(LIBCURL_LIBS) $(YAML_LIBS) $(SIMDJSON_LIBS) \
 	$(CJSON_LIBS) $(LIBDEFLATE_LIBS)
 endif
 
@@ -64,6 +66,7 @@ shell_tests += tests/kubernetes/pods.sh
 shell_tests += tests/kubernetes/kubeconfig.sh
 shell_tests += tests/kubernetes/addresses.sh
 shell_tests += tests/kubernetes/watch.sh
+shell_tests += tests/kubernetes/indexed.sh
 shell_tests += tests/kubernetes/status.sh
 shell_tests += tests/kubernetes/metrics.sh
 EXTRA_DIST += \
@@ -77,6 +80,7 @@ EXTRA_DIST += \
 # starts, runs and stops one (CI).
 shell_tests += tests/kubernetes-integration/integration.sh
 shell_tests += tests/kubernetes-integration/watch.sh
+shell_tests += tests/kubernetes-integration/indexed.sh
 EXTRA_DIST += \
 	tests/kubernetes-integration/api.sh \
 	tests/kubernetes-integration/kint.py \

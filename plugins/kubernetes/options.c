@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "k8s.h"
+#include "../common/popts.h"
 
 static int read_jobs(const muster_popts *o, const muster_cfg *node, void *base)
 {
@@ -156,10 +157,12 @@ void k8s_conf_free(struct k8s_conf *conf)
 	free(conf);
 }
 
+static const char *const mode_names[] = { "selectors", "indexed_job", NULL };
 static const char *const order_names[] = { "natural", "name", "label", NULL };
 static const char *const address_names[] = { "pod_ip", "host_ip", "kubeflow", NULL };
 
 static const muster_popt options[] = {
+	MUSTER_POPT_CHOICE("mode", struct k8s_conf, mode, mode_names, K8S_MODE_SELECTORS),
 	MUSTER_POPT_STRING("server", struct k8s_conf, server, 0, NULL),
 	MUSTER_POPT_STRING("token", struct k8s_conf, token, 0, NULL),
 	MUSTER_POPT_STRING("token_file", struct k8s_conf, token_file, 0, NULL),
@@ -270,6 +273,26 @@ static int check_query(const muster_popts *o, struct k8s_conf *conf)
 	return 0;
 }
 
+/* mode = "indexed_job" finds its members itself: the options that choose
+ * and place pods by selector do not apply; its members' port is 2222
+ * unless `port` says otherwise. */
+static int check_mode(const muster_popts *o, struct k8s_conf *conf)
+{
+	static const char *const selector_only[] = { "jobs", "all_namespaces", "wait_ms",
+		                                     "order", "index_label", "address",
+		                                     "port_name", "self_pod", "cluster_domain",
+		                                     NULL };
+
+	if (conf->mode != K8S_MODE_INDEXED_JOB)
+		return 0;
+	if (popt_refuse(o, selector_only,
+	                "mode = \"indexed_job\", which finds the pods of this pod's own Job") != 0)
+		return -1;
+	if (o->host->cfg_get(o->group, "port") == NULL)
+		conf->port = 2222;
+	return 0;
+}
+
 int k8s_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 {
 	muster_popts o = { host, pc, host->cfg_root(pc) };
@@ -279,7 +302,8 @@ int k8s_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 		return -1;
 	conf->pc = pc;
 	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), conf) != 0 ||
-	    check_explicit(&o, conf) != 0 || check_query(&o, conf) != 0) {
+	    check_explicit(&o, conf) != 0 || check_mode(&o, conf) != 0 ||
+	    check_query(&o, conf) != 0) {
 		k8s_conf_free(conf);
 		return -1;
 	}

@@ -251,18 +251,11 @@ static k8s_ref keep(struct k8s_podvec *out, const char *s, k8s_ref prev, int *no
 	return (k8s_ref)(at + 1);
 }
 
-/* The effective request summed per accelerator kind, as int32 counts in
- * the listing's data (aligned); 0 when all are 0, -1 after k8s_item_bad
- * when a kind passes what a task count can hold, -2 out of memory. */
-static int keep_counts(struct k8s_item *it, struct k8s_podvec *out, k8s_ref *ref)
+int k8s_item_kind_counts(struct k8s_item *it, long *counts)
 {
 	const struct k8s_conf *conf = it->conf;
-	static const char pad[sizeof(int32_t)];
-	int32_t counts[K8S_MAX_KINDS];
-	size_t k, r, i = 0, at;
-	int any = 0;
+	size_t k, r, i;
 
-	*ref = 0;
 	for (i = 0; i < conf->nresources; i++)
 		if (it->init_max[i] > it->sum[i])
 			it->sum[i] = it->init_max[i];
@@ -276,8 +269,29 @@ static int keep_counts(struct k8s_item *it, struct k8s_podvec *out, k8s_ref *ref
 			             conf->kinds[k].kind);
 			return -1;
 		}
-		counts[k] = (int32_t)n;
-		any |= n != 0;
+		counts[k] = n;
+	}
+	return 0;
+}
+
+/* The effective request summed per accelerator kind, as int32 counts in
+ * the listing's data (aligned); 0 when all are 0, -1 after k8s_item_bad
+ * when a kind passes what a task count can hold, -2 out of memory. */
+static int keep_counts(struct k8s_item *it, struct k8s_podvec *out, k8s_ref *ref)
+{
+	const struct k8s_conf *conf = it->conf;
+	static const char pad[sizeof(int32_t)];
+	int32_t counts[K8S_MAX_KINDS];
+	long n[K8S_MAX_KINDS];
+	size_t k, at;
+	int any = 0;
+
+	*ref = 0;
+	if (k8s_item_kind_counts(it, n) < 0)
+		return -1;
+	for (k = 0; k < conf->nkinds; k++) {
+		counts[k] = (int32_t)n[k];
+		any |= n[k] != 0;
 	}
 	if (!any)
 		return 0;

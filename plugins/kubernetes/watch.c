@@ -572,6 +572,8 @@ int k8s_watch(void *state, const muster_host *host, muster_plugin_ctx *pc, muste
 	size_t n = 0;
 	int rc = -1;
 
+	if (conf->mode == K8S_MODE_INDEXED_JOB)
+		return k8s_indexed_watch(conf, host, pc, w);
 	memset(&kw, 0, sizeof(kw));
 	kw.host = host;
 	kw.w = w;

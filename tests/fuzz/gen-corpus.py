@@ -199,6 +199,45 @@ def podlist(fake):
 
 
 # ------------------------------------------------------------ gunzip
+def k8s_job(kint):
+    """Jobs as tests/kubernetes-integration/kint.py writes them for the
+    real API server, with what the API server adds, and broken ones."""
+    import contextlib
+    import io
+
+    def job(*argv):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            kint.job(list(argv))
+        j = json.loads(out.getvalue())
+        j["metadata"]["uid"] = "0b5c7d1e-2f3a-4b5c-8d9e-0f1a2b3c4d5e"
+        return j
+
+    plain = job("train", "--completions", "3", "--subdomain", "train-svc", "--gpus", "2")
+    member = job("js-workers-1", "--jobset", "js", "--jobset-uid", "8f1d", "--rjob", "workers",
+                 "--job-index", "1", "--replicas", "2", "--global-index", "2",
+                 "--global-replicas", "3", "--completions", "2", "--gpus", "1",
+                 "--coordinator", "js-driver-0-0.js")
+    sidecar = json.loads(json.dumps(plain))
+    sidecar["spec"]["template"]["spec"]["initContainers"] = [
+        {"name": "proxy", "restartPolicy": "Always",
+         "resources": {"requests": {"nvidia.com/gpu": 1}}},
+        {"name": "fetch", "resources": {"limits": {"google.com/tpu": "4"}}}]
+    put("k8s_job", "indexed", b"\1" + js(plain))
+    put("k8s_job", "indexed-no-accelerators", b"\0" + js(plain))
+    put("k8s_job", "jobset-member", b"\1" + js(member))
+    put("k8s_job", "sidecars", b"\1" + js(sidecar))
+    put("k8s_job", "joblist", b"\1" + js({"kind": "JobList", "metadata": {"continue": "c"},
+                                           "items": [member, plain, 3]}))
+    bad = json.loads(json.dumps(member))
+    bad["metadata"]["labels"]["jobset.sigs.k8s.io/job-index"] = "x1"
+    bad["spec"]["completions"] = 2.5
+    bad["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"]["nvidia.com/gpu"] = []
+    put("k8s_job", "bad-fields", b"\1" + js(bad))
+    put("k8s_job", "no-spec", b"\1" + js({"metadata": {"name": "x"}}))
+    put("k8s_job", "not-object", b"\1[1,2]")
+
+
 def gunzip():
     text = b"{\"kind\":\"PodList\",\"items\":[]}" * 20
     put("gunzip", "one", gzip.compress(text, mtime=0))
@@ -254,6 +293,22 @@ def gce(fake):
                                                     {"instance": 5}]}))
     put("gce", "not-json", b"\0<html>502</html>")
     put("gce", "items-object", b"\1" + js({"items": {}}))
+
+
+def gce_tpu():
+    """TPU VM attributes as tests/gce/tpu.sh serves them: endpoints,
+    tpu-env, accelerator type."""
+    def seed(name, endpoints, tpu_env, accel):
+        put("gce_tpu", name, SEP.join(x.encode() for x in (endpoints, tpu_env, accel)))
+
+    seed("v4-32", "unknown:unknown:10.130.0.2,unknown:unknown:10.130.0.3",
+         "ACCELERATOR_TYPE: 'v4-32'\nCHIPS_PER_HOST_BOUNDS: '2,2,1'\nWORKER_ID: '2'", "v4-32")
+    seed("hostnames", "t1v-n-5e-w-0, t1v-n-5e-w-1\n", "", "v5litepod-16")
+    seed("ipv6", "a:b:fd00::2,a:b:10.0.0.1", "CHIPS_PER_HOST_BOUNDS: 1,1,1", "v6e-8")
+    seed("multislice", "ms-s1-w-0,ms-s1-w-1",
+         "MEGASCALE_COORDINATOR_ADDRESS: 'ms-s0-w-0:8080'\nMEGASCALE_NUM_SLICES: '2'\n"
+         "MEGASCALE_SLICE_ID: '1'\nCHIPS_PER_HOST_BOUNDS: '2,2,1'", "v5p-16")
+    seed("bad", "a,,b,x:y,n:i:10.0.0.1 x", "CHIPS_PER_HOST_BOUNDS: '0,99999999'\n: ''", "tpu7x-8")
 
 
 # ------------------------------------------------------------ libvirt
@@ -500,7 +555,9 @@ def main():
     kubeconfig()
     podlist(load("tests/kubernetes/fake_apiserver.py", "fake_apiserver"))
     gunzip()
+    k8s_job(load("tests/kubernetes-integration/kint.py", "kint"))
     gce(load("tests/gce/fake_gce.py", "fake_gce"))
+    gce_tpu()
     libvirt()
     reservation()
     pickles()

@@ -52,7 +52,8 @@ tests_fuzz_libfuzz_k8s_la_LIBADD = $(plugins_kubernetes_kubernetes_la_LIBADD)
 fuzz_k8s_cppflags = $(fuzz_cppflags) -I$(top_srcdir)/plugins/kubernetes $(LIBCURL_CFLAGS)
 fuzz_k8s_ldadd = $(FUZZ_DRIVER) tests/fuzz/libfuzz_k8s.la $(fuzz_call_ldadd)
 
-fuzz_programs += tests/fuzz/fuzz_kubeconfig tests/fuzz/fuzz_k8s_podlist tests/fuzz/fuzz_gunzip
+fuzz_programs += tests/fuzz/fuzz_kubeconfig tests/fuzz/fuzz_k8s_podlist tests/fuzz/fuzz_gunzip \
+	tests/fuzz/fuzz_k8s_job
 tests_fuzz_fuzz_kubeconfig_SOURCES = tests/fuzz/kubeconfig.c tests/fuzz/files.c $(fuzz_call)
 tests_fuzz_fuzz_kubeconfig_CPPFLAGS = $(fuzz_k8s_cppflags)
 tests_fuzz_fuzz_kubeconfig_LDADD = $(fuzz_k8s_ldadd)
@@ -62,10 +63,14 @@ tests_fuzz_fuzz_k8s_podlist_LDADD = $(fuzz_k8s_ldadd)
 tests_fuzz_fuzz_gunzip_SOURCES = tests/fuzz/gunzip.c
 tests_fuzz_fuzz_gunzip_CPPFLAGS = $(fuzz_k8s_cppflags) $(LIBDEFLATE_CFLAGS)
 tests_fuzz_fuzz_gunzip_LDADD = $(fuzz_k8s_ldadd)
+tests_fuzz_fuzz_k8s_job_SOURCES = tests/fuzz/k8s_job.c
+tests_fuzz_fuzz_k8s_job_CPPFLAGS = $(fuzz_k8s_cppflags) $(CJSON_CFLAGS)
+tests_fuzz_fuzz_k8s_job_LDADD = $(fuzz_k8s_ldadd)
 # The library holds json_page.cc: linked as C++.
 nodist_EXTRA_tests_fuzz_fuzz_kubeconfig_SOURCES = cxx-link.cc
 nodist_EXTRA_tests_fuzz_fuzz_k8s_podlist_SOURCES = cxx-link.cc
 nodist_EXTRA_tests_fuzz_fuzz_gunzip_SOURCES = cxx-link.cc
+nodist_EXTRA_tests_fuzz_fuzz_k8s_job_SOURCES = cxx-link.cc
 endif
 
 if BUILD_GCE
@@ -79,6 +84,10 @@ tests_fuzz_fuzz_gce_SOURCES = tests/fuzz/gce.c $(fuzz_call)
 tests_fuzz_fuzz_gce_CPPFLAGS = $(fuzz_cppflags) -I$(top_srcdir)/plugins/gce $(CJSON_CFLAGS) \
 	$(LIBCURL_CFLAGS)
 tests_fuzz_fuzz_gce_LDADD = $(FUZZ_DRIVER) tests/fuzz/libfuzz_gce.la $(fuzz_call_ldadd)
+fuzz_programs += tests/fuzz/fuzz_gce_tpu
+tests_fuzz_fuzz_gce_tpu_SOURCES = tests/fuzz/gce_tpu.c
+tests_fuzz_fuzz_gce_tpu_CPPFLAGS = $(tests_fuzz_fuzz_gce_CPPFLAGS)
+tests_fuzz_fuzz_gce_tpu_LDADD = $(tests_fuzz_fuzz_gce_LDADD)
 endif
 
 if BUILD_LIBVIRT

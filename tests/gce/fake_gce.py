@@ -33,6 +33,8 @@ and tf-worker-3 have a networkIP no address can hold.
 quota/unavailable hit the first --fail-count Compute requests (default: all).
 --cache renders each successful Compute answer once and replays it (the
 benchmark: the fixture's own JSON encoding then costs neither side).
+--attributes FILE: the instance's custom attributes, served at
+instance/attributes/KEY (the file is read again for every request).
 Every request is logged as one JSON line to --log.
 """
 import argparse
@@ -334,6 +336,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         values = {"project/project-id": PROJECT,
                   "instance/zone": "projects/771288110/zones/%s" % a.zone,
                   "instance/name": a.self_name}
+        if a.attributes:
+            with open(a.attributes) as f: # read again: a test may change it
+                for k, v in json.load(f).items():
+                    values["instance/attributes/" + k] = v
         if path in values and values[path]:
             self.send(200, raw=values[path].encode(), ctype="application/text", headers=hdr)
             return 200
@@ -552,6 +558,9 @@ def main():
     ap.add_argument("--mode", default="")
     ap.add_argument("--zone", default="us-central1-a")
     ap.add_argument("--self-name", default="tf-worker-3")
+    ap.add_argument("--attributes",
+                    help="a JSON object of the instance's attributes (a TPU VM's "
+                         "agent-worker-number, worker-network-endpoints, ...)")
     ap.add_argument("--sa-pubkey")
     ap.add_argument("--sa-email", default="trainer@muster-test.iam.gserviceaccount.com")
     ap.add_argument("--refresh-token", default="1//muster-refresh-token")

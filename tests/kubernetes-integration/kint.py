@@ -18,7 +18,27 @@
       Print status.token of a TokenRequest answer.
   kint.py status-message FILE
       Print the "message" of a Kubernetes Status answer.
+  kint.py job NAME [--completions C] [--parallelism P] [--subdomain S]
+              [--gpus G] [--jobset SET --rjob R --job-index J --replicas N
+               --global-index G --global-replicas M --jobset-uid U
+               [--coordinator HOST]] [--finalizer F]
+      Print a batch/v1 Job as a user (completions, parallelism, Indexed
+      completion mode, the pod template's subdomain, nvidia.com/gpu limits)
+      or the JobSet controller (its labels and annotations on the Job and
+      the pod template, the JobSet's subdomain) writes it.
+  kint.py job-pod JOBFILE INDEX
+      Print the pod the Job controller makes for completion index INDEX of
+      the Job in JOBFILE (the API's answer, with its uid): the template's
+      labels and annotations plus job-name, controller-uid and the
+      completion-index annotation and label, an owner reference, host name
+      <job>-<index>, and JOB_COMPLETION_INDEX from the annotation in every
+      container.
+  kint.py pod-env PODFILE
+      Print what the pod's container sees as the kubelet makes it: its
+      host name and the values of its env entries (fieldRef to an
+      annotation resolved), one NAME=VALUE a line after the host name.
 """
+import hashlib
 import json
 import re
 import sys
@@ -136,6 +156,104 @@ def compare(out, wantfile):
         sys.exit(d)
 
 
+JOBSET = "jobset.sigs.k8s.io/"
+INDEX_KEY = "batch.kubernetes.io/job-completion-index"
+
+
+def options(argv, names):
+    o, i = {}, 0
+    while i < len(argv):
+        key = argv[i][2:]
+        if not argv[i].startswith("--") or key not in names:
+            sys.exit("unknown option %s" % argv[i])
+        o[key] = argv[i + 1]
+        i += 2
+    return o
+
+
+def job(argv):
+    name, o = argv[0], options(argv[1:], {
+        "completions", "parallelism", "subdomain", "gpus", "jobset", "rjob", "job-index",
+        "replicas", "global-index", "global-replicas", "jobset-uid", "coordinator",
+        "finalizer", "namespace"})
+    meta = {"name": name, "labels": {}, "annotations": {}}
+    pod_meta = {"labels": {}, "annotations": {}}
+    pod = {"restartPolicy": "Never",
+           "containers": [{"name": "train", "image": "trainer:latest"}]}
+    if o.get("gpus"):
+        pod["containers"][0]["resources"] = {"limits": {"nvidia.com/gpu": o["gpus"]}}
+    if o.get("jobset"):
+        # labelAndAnnotateObject: the same keys as labels and annotations,
+        # on the Job and on its pod template.
+        ns = o.get("namespace", "default")
+        keys = {
+            "jobset-name": o["jobset"],
+            "jobset-uid": o["jobset-uid"],
+            "replicatedjob-name": o["rjob"],
+            "replicatedjob-replicas": o["replicas"],
+            "global-replicas": o["global-replicas"],
+            "job-index": o["job-index"],
+            "job-global-index": o["global-index"],
+            "job-key": hashlib.sha1(("%s/%s" % (ns, name)).encode()).hexdigest(),
+        }
+        if o.get("coordinator"):
+            keys["coordinator"] = o["coordinator"]
+        for k, v in keys.items():
+            for m in (meta, pod_meta):
+                m["labels"][JOBSET + k] = v
+                m["annotations"][JOBSET + k] = v
+        pod["subdomain"] = o.get("subdomain", o["jobset"])
+    elif o.get("subdomain"):
+        pod["subdomain"] = o["subdomain"]
+    if o.get("finalizer"):
+        meta["finalizers"] = [o["finalizer"]]
+    n = int(o.get("completions", 1))
+    spec = {"completions": n, "parallelism": int(o.get("parallelism", n)),
+            "completionMode": "Indexed", "backoffLimit": 0,
+            "template": {"metadata": pod_meta, "spec": pod}}
+    print(json.dumps({"apiVersion": "batch/v1", "kind": "Job", "metadata": meta,
+                      "spec": spec}))
+
+
+def job_pod(jobfile, index):
+    j = json.load(open(jobfile))
+    name, uid = j["metadata"]["name"], j["metadata"]["uid"]
+    tmpl = j["spec"]["template"]
+    meta = tmpl.get("metadata", {})
+    labels = dict(meta.get("labels") or {})
+    annotations = dict(meta.get("annotations") or {})
+    labels.update({"job-name": name, "controller-uid": uid, INDEX_KEY: index})
+    annotations[INDEX_KEY] = index
+    spec = json.loads(json.dumps(tmpl["spec"]))
+    spec["hostname"] = "%s-%s" % (name, index)
+    spec["nodeName"] = "fake-node-0"
+    ref = {"fieldRef": {"fieldPath": "metadata.annotations['%s']" % INDEX_KEY}}
+    for c in spec.get("initContainers", []) + spec["containers"]:
+        env = c.setdefault("env", [])
+        if not any(e["name"] == "JOB_COMPLETION_INDEX" for e in env):
+            env.append({"name": "JOB_COMPLETION_INDEX", "valueFrom": ref})
+    print(json.dumps({"apiVersion": "v1", "kind": "Pod", "metadata": {
+        "name": "%s-%s-%s" % (name, index, hashlib.sha1(uid.encode()).hexdigest()[:5]),
+        "labels": labels, "annotations": annotations,
+        "ownerReferences": [{"apiVersion": "batch/v1", "kind": "Job", "name": name,
+                             "uid": uid, "controller": True,
+                             "blockOwnerDeletion": True}]},
+        "spec": spec}))
+
+
+def pod_env(podfile):
+    p = json.load(open(podfile))
+    print(p["spec"].get("hostname") or p["metadata"]["name"])
+    annotations = p["metadata"].get("annotations") or {}
+    for e in p["spec"]["containers"][0].get("env", []):
+        if "value" in e:
+            print("%s=%s" % (e["name"], e["value"]))
+            continue
+        path = e["valueFrom"]["fieldRef"]["fieldPath"]
+        m = re.fullmatch(r"metadata\.annotations\['(.*)'\]", path)
+        print("%s=%s" % (e["name"], annotations.get(m.group(1), "") if m else ""))
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
@@ -148,6 +266,12 @@ def main():
         print(json.load(open(args[0]))["status"]["token"])
     elif cmd == "status-message":
         print(json.load(open(args[0])).get("message", ""))
+    elif cmd == "job":
+        job(args)
+    elif cmd == "job-pod":
+        job_pod(*args)
+    elif cmd == "pod-env":
+        pod_env(*args)
     else:
         sys.exit(__doc__)
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # CI entry point for the integration tests against a real kube-apiserver:
 # build the server if absent (ensure-apiserver.sh), start it with etcd on
-# loopback, run integration.sh (seeds its own pods), watch.sh and the
+# loopback, run integration.sh (seeds its own pods), watch.sh, indexed.sh
+# (Indexed Jobs and JobSets, written as their controllers would) and the
 # kubernetes example's test (tests/examples), stop the server again
 # (only if this script started it).  Prints TAP lines (ok N - ... /
 # not ok N - ...) and exits non-zero on any failure; a missing server, tool
@@ -62,7 +63,7 @@ trap 'exit 143' TERM
 
 # The environment tests/local.mk gives every test.
 unset MUSTER_CONF TF_CONFIG KUBERNETES_SERVICE_HOST
-MUSTER_PLUGIN_PATH="$build/plugins/tf_config/.libs:$build/plugins/kubernetes/.libs:$build/plugins/spark/.libs:$build/tests/plugins/.libs"
+MUSTER_PLUGIN_PATH="$build/plugins/tf_config/.libs:$build/plugins/kubernetes/.libs:$build/plugins/spark/.libs:$build/plugins/platforms/.libs:$build/plugins/gce/.libs:$build/tests/plugins/.libs"
 MUSTER_TEST_SRCDIR=$top
 MUSTER_TEST_BUILDDIR=$build
 MUSTER_BIN=$build/cli/muster
@@ -71,5 +72,6 @@ export MUSTER_PLUGIN_PATH MUSTER_TEST_SRCDIR MUSTER_TEST_BUILDDIR MUSTER_BIN MUS
 rc=0
 sh "$here/integration.sh" || rc=$?
 sh "$here/watch.sh" || rc=$?
+sh "$here/indexed.sh" || rc=$?
 sh "$top/tests/examples/kubernetes.sh" || rc=$?
 exit $rc
