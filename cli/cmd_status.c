@@ -16,7 +16,6 @@
  * frames follow each other (JSON: one line each).  SIGWINCH redraws at
  * the new width; SIGINT or SIGTERM end it, exit status 0.
  */
-#define _GNU_SOURCE 1 /* open_memstream */
 #include <config.h>
 
 #include <getopt.h>

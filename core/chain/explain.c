@@ -3,7 +3,7 @@
  * value, and a URL's user information ("https://user:pw@host") is hidden
  * whatever the name, since a proxy or endpoint variable can carry a
  * password in a name that looks harmless. */
-#include "config.h"
+#include <config.h>
 
 #include "explain.h"
 

@@ -1,5 +1,5 @@
 /* Keys that one mode of a plugin does not take (popts.h). */
-#include "config.h"
+#include <config.h>
 
 #include "popts.h"
 

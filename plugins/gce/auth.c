@@ -17,10 +17,7 @@
  * source.  The cache's mutex is held while a token is fetched, so threads
  * resolving at once fetch it once; a 401 from the API drops it.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <errno.h>
 #include <stdio.h>

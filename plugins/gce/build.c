@@ -13,10 +13,7 @@
  * (lib/address.h), with the reason at info level.  A job left with no
  * instance: tryagain.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

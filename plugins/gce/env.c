@@ -18,10 +18,7 @@
  * Project, zone and the own name never change for an instance's life: the
  * first answers are cached in the state (under its mutex).
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <errno.h>
 #include <stdio.h>

@@ -27,10 +27,7 @@
  * state caches (token, metadata answers) is under its mutex.  So:
  * MUSTER_PLUGIN_THREADSAFE.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>

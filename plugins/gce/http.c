@@ -12,10 +12,7 @@
  * after each request; request bodies (assertions, refresh tokens) are
  * never quoted; CURLOPT_VERBOSE is never set.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

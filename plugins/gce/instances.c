@@ -10,10 +10,7 @@
  * guestAccelerators entry's acceleratorType basename ("nvidia-tesla-a100",
  * "nvidia-h100-80gb", ...) counts as GPU, a name with "tpu" as TPU.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

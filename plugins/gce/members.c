@@ -8,10 +8,7 @@
  * several zones are found where they are.  One instance in two groups of
  * a job is one task (the first group's).
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

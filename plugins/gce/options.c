@@ -2,10 +2,7 @@
  * gce: open() — the entry's options, checked and copied.  Nothing here
  * contacts a server or reads credentials: those are read on resolve.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -34,10 +34,7 @@
  * workers.  Placement: nodes, one a worker; port `port` (8482, JAX's TPU
  * coordinator port).
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

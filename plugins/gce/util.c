@@ -1,10 +1,7 @@
 /*
  * gce: small helpers — JSON getters, pages, strings.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1 /* secure_getenv, GNU strerror_r, vasprintf */
-#endif
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -18,10 +18,7 @@
  * $HOSTNAME, else the host name (a pod's host name is its name).  With
  * all_namespaces, $POD_NAMESPACE (when set) must match too.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <ctype.h>
 #include <stdio.h>

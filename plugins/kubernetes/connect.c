@@ -9,10 +9,7 @@
  * None of them → notfound.  Everything is read again on each resolve: bound
  * service-account tokens rotate, kubeconfigs get edited.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <pwd.h>
 #include <stdio.h>

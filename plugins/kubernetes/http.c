@@ -12,10 +12,7 @@
  * the API's Status message, neither of which carries request headers.
  * Key material from a kubeconfig's -data forms goes in as blobs.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -26,10 +26,7 @@
  * recreates them), so the Jobs are read again every K8S_INDEXED_POLL_MS
  * and a change is reported.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <errno.h>
 #include <stdarg.h>

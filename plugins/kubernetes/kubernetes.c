@@ -33,10 +33,7 @@
  * handle, the pods — in locals of the call; the state is read-only after
  * open().  So one state serves many threads: MUSTER_PLUGIN_THREADSAFE.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

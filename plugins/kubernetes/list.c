@@ -9,10 +9,7 @@
  * Each page is walked as soon as it has arrived (podlist.c), while the next
  * one is fetched, so only the pods' compact records outlive it.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <pthread.h>
 #include <signal.h>

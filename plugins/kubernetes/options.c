@@ -3,10 +3,7 @@
  * here contacts the API server or reads credentials: those are read on
  * every resolve (tokens rotate, kubeconfigs change).
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>

@@ -9,10 +9,7 @@
  *            job; a missing or repeated index is an error naming the pods.
  * Ties (one name in two namespaces, all_namespaces) go by namespace.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1 /* qsort_r */
-#endif
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>

@@ -15,10 +15,7 @@
  * first bad item), so the message does not depend on where in the page it
  * is.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <stdarg.h>
 #include <stdio.h>

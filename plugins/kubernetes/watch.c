@@ -13,10 +13,7 @@
  * is a resync and each broken stream a reconnect, for the watch's
  * observer (ABI 1.8's watch_event).
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>

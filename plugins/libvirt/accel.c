@@ -18,10 +18,7 @@
  * Node-device answers are cached for the resolve: many domains share
  * parents and types.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -13,10 +13,7 @@
  * read-only, so after the first refusal the agent is not asked again in
  * this resolve, and the refusal is logged once at debug level.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -16,10 +16,7 @@
  * guest's SMBIOS system UUID is its domain UUID), else the domain named as
  * this machine's host name (or its first label).
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <ctype.h>
 #include <errno.h>

@@ -23,10 +23,7 @@
  * The message itself is read from libvirt's per-thread last error, which
  * libvirt sets whatever handler runs.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <errno.h>
 #include <pthread.h>

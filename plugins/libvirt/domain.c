@@ -17,10 +17,7 @@
  * else in the namespace is an error that names the domain, so a typo never
  * silently drops a VM from the cluster.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <errno.h>
 #include <pthread.h>

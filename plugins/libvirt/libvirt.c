@@ -33,10 +33,7 @@
  * conn.c.  So: MUSTER_PLUGIN_THREADSAFE.  watch() (watch.c) keeps its own
  * connection and touches the state read-only too.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <fnmatch.h>
 #include <stdio.h>

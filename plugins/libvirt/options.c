@@ -2,10 +2,7 @@
  * libvirt: open() — the entry's options, checked and copied.  Nothing here
  * contacts libvirt: the connection is opened on every resolve.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -30,10 +30,7 @@
  * its callbacks are deregistered and the loop passes a barrier, so no
  * callback can run on freed state.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <errno.h>
 #include <poll.h>

@@ -11,7 +11,7 @@
  * The tasks are processes, the compute hosts in the order the rank file
  * (or LSB_MCPU_HOSTS) first names them, the job LSB_JOBID.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 

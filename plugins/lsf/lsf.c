@@ -13,10 +13,7 @@
  * Options: port_base (8888), rpc_layer ("grpc").  Only the environment and
  * the rank file are read; resolve() keeps its state in locals.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1 /* strdup */
-#endif
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -11,7 +11,7 @@
  * none: then the ranks' ports are TensorFlow's, rank 0's port_base the
  * master's.
  */
-#include "config.h"
+#include <config.h>
 
 #include "mpi.h"
 #include "plugins/common/layout.h"

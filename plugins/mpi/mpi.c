@@ -26,10 +26,7 @@
  *             server's answer incomplete, a local rank or size that is not
  *             this rank's, more GPUs per task than a node has
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1 /* strdup */
-#endif
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>

@@ -12,7 +12,7 @@
  *   defer_to_slurm = true;   an srun task that is also an MPI rank (srun
  *                            --mpi=pmix, pmi2) is left to the slurm entry
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 

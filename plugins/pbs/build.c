@@ -7,7 +7,7 @@
  * ordinals k*gpus_per_task onwards (plugins/common/layout.c).  The tasks
  * are processes, the hosts in the node file's order, the job PBS_JOBID.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 

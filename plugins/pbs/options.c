@@ -9,7 +9,7 @@
  *   gpus_per_node, gpus_per_task     Slurm's meaning (TensorFlow's PBS test)
  *   rpc_layer = "grpc";
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 

@@ -14,7 +14,7 @@
  * Nothing but the environment and the node file is read; resolve() keeps
  * its state in locals, so one state serves many threads.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

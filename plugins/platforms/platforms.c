@@ -9,7 +9,7 @@
  *                           on port_base + k (mpi_operator)
  *   rpc_layer = "grpc";     default none
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

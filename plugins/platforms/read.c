@@ -3,7 +3,7 @@
  * which words every error with the variable's name and value and notes
  * every variable it looks at for muster resolve --explain.
  */
-#include "config.h"
+#include <config.h>
 
 #include <errno.h>
 #include <stdarg.h>

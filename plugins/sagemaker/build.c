@@ -5,7 +5,7 @@
  * master follows TF_CONFIG's rule, as that resolver does: none for a
  * cluster of one task, and no rpc_layer unless the entry gives one.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

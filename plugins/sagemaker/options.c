@@ -7,7 +7,7 @@
  *                                read when SM_HOSTS and SM_CURRENT_HOST
  *                                are both unset
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 

@@ -12,7 +12,7 @@
  * Nothing but the environment and that file is read; resolve() keeps its
  * state in locals.  Both are noted for --explain.
  */
-#include "config.h"
+#include <config.h>
 
 #include <errno.h>
 #include <stdio.h>

@@ -9,7 +9,7 @@
  * they are each task's accelerator ids, mapped through the ids Slurm
  * handed out).
  */
-#include "config.h"
+#include <config.h>
 
 #include <stddef.h>
 #include <stdio.h>

@@ -12,7 +12,7 @@
  * r-th host; Slurm reads only as many as the step has tasks, and so does
  * this.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
  * (lib/env.h), numbers within the shared layout's limits, and each one
  * looked up is noted for --explain.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

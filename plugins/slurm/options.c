@@ -8,7 +8,7 @@
  *   rpc_layer = "grpc";
  *   order = "slurm";                 or "tensorflow": hosts sorted as strings
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,7 +7,7 @@
  * the list names twice is refused: Slurm never writes one, and its node
  * id would be ambiguous.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

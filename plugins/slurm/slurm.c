@@ -1,7 +1,7 @@
 /* The slurm backend's descriptor: options read once, the environment on
  * every resolve (each task of a step has its own SLURM_PROCID), each
  * variable noted for --explain. */
-#include "config.h"
+#include <config.h>
 
 #include "plugins/common/layout.h"
 #include "slurm.h"

@@ -11,7 +11,7 @@
  * their own task (Kubernetes, Slurm): master() is this task's address with
  * "grpc://" unless told otherwise.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

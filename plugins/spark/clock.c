@@ -3,7 +3,7 @@
  * does: the earlier of reservation_timeout_ms and the entry's budget (less
  * a margin, so the answer reaches the core in time).
  */
-#include "config.h"
+#include <config.h>
 
 #include <limits.h>
 

@@ -12,10 +12,7 @@
  * cannot be interrupted without a thread that could outlive the call.  A
  * numeric address (what TFoS's driver advertises) needs no lookup.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1 /* SOCK_NONBLOCK, SOCK_CLOEXEC */
-#endif
+#include <config.h>
 
 #include <arpa/inet.h>
 #include <errno.h>

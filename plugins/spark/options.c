@@ -15,7 +15,7 @@
  *   rpc_layer                 -  (default "grpc")
  *                             TENSORFLOW_PORT: fixed TF port, nothing bound
  */
-#include "config.h"
+#include <config.h>
 
 #include <errno.h>
 #include <stdio.h>

@@ -10,10 +10,7 @@
  * socket has SO_REUSEADDR and does not listen, a server that binds with
  * SO_REUSEADDR too (gRPC does) can bind even before the release on Linux.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1 /* SOCK_CLOEXEC */
-#endif
+#include <config.h>
 
 #include <errno.h>
 #include <netinet/in.h>

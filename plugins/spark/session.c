@@ -16,7 +16,7 @@
  * closed.  The deadline passing while we wait for others is tryagain, with
  * the count and the first missing executor ids.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <string.h>

@@ -23,7 +23,7 @@
  * everything in locals and reads the options only, so one state serves
  * many threads at once.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>

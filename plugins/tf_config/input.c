@@ -1,10 +1,7 @@
 /*
  * tf_config: reading the JSON text, from the environment or a file.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1 /* secure_getenv, GNU strerror_r */
-#endif
+#include <config.h>
 
 #include <errno.h>
 #include <fcntl.h>

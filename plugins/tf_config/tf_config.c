@@ -17,7 +17,7 @@
  *
  * resolve() keeps everything in locals, so one state serves many threads.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>

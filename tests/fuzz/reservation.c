@@ -9,7 +9,7 @@
  * and each payload sealed by the peer first, so the bytes behind a good
  * tag are fuzzed too.  Bit 2 puts the side under test on the server.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,10 +4,7 @@
  * flipped bit, a replayed or reordered frame, a frame from another
  * connection (other nonce) and a reflected frame are refused.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1 /* mkdtemp */
-#endif
+#include <config.h>
 
 #include <errno.h>
 #include <fcntl.h>

@@ -3,7 +3,7 @@
  * ways with unknown fields kept, the cluster template and the ClusterSpec
  * and TF_CONFIG that TensorFlowOnSpark builds from it.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>

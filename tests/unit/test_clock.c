@@ -1,5 +1,5 @@
 /* lib/clock.c: the monotonic clock, sleeps and backoff. */
-#include "config.h"
+#include <config.h>
 
 #include "../lib/test.h"
 

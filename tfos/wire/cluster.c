@@ -1,7 +1,7 @@
 /*
  * protocol.h's cluster template and ClusterSpec.
  */
-#include "config.h"
+#include <config.h>
 
 #include <inttypes.h>
 #include <stdio.h>

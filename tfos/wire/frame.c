@@ -3,7 +3,7 @@
  * The reader allocates a frame's payload only once its header passed the
  * size cap, and reads from a socket never beyond the frame at hand.
  */
-#include "config.h"
+#include <config.h>
 
 #include <errno.h>
 #include <stdlib.h>
