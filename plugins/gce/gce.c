@@ -136,11 +136,6 @@ static muster_status gce_resolve(void *state, const muster_host *host, muster_ca
 	return st;
 }
 
-static void gce_close(void *state)
-{
-	gce_conf_free(state);
-}
-
 static const muster_plugin gce_plugin = {
 	MUSTER_PLUGIN_HEADER,
 	MUSTER_PLUGIN_THREADSAFE,

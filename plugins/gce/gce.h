@@ -147,9 +147,9 @@ struct gce_run {
 	char answer_type[GCE_TYPE_SIZE]; /* the last answer's media type, "" if none */
 };
 
-/* options.c */
+/* options.c: the descriptor's open() and close(). */
 int gce_open(const muster_host *host, muster_plugin_ctx *pc, void **state);
-void gce_conf_free(struct gce_conf *conf);
+void gce_close(void *state);
 
 /* env.c: whether this is GCE (run->on_gce from the DMI product name, which
  * `product` gets; -1 unknown or redirected by $GCE_METADATA_HOST) and the

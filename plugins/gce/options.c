@@ -109,8 +109,9 @@ static int read_jobs(const muster_popts *o, const muster_cfg *node, void *base)
 	return 0;
 }
 
-void gce_conf_free(struct gce_conf *conf)
+void gce_close(void *state)
 {
+	struct gce_conf *conf = state;
 	size_t i, k;
 
 	if (conf == NULL)
@@ -225,7 +226,7 @@ int gce_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 	conf->pc = pc;
 	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), conf) != 0 ||
 	    check_mode(&o, conf) != 0 || check_conf(&o, conf) != 0) {
-		gce_conf_free(conf);
+		gce_close(conf);
 		return -1;
 	}
 	*state = conf;

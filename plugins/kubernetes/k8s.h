@@ -220,9 +220,9 @@ struct k8s_run {
 	struct json_parser *parser;
 };
 
-/* kubernetes.c / options.c */
+/* options.c: the descriptor's open() and close(). */
 int k8s_open(const muster_host *host, muster_plugin_ctx *pc, void **state);
-void k8s_conf_free(struct k8s_conf *conf);
+void k8s_close(void *state);
 
 /* connect.c: fills run->conn; NOTFOUND when no source applies. */
 muster_status k8s_connect(struct k8s_run *run);

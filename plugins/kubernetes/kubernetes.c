@@ -178,11 +178,6 @@ static muster_status k8s_resolve(void *state, const muster_host *host, muster_ca
 	return st;
 }
 
-static void k8s_close(void *state)
-{
-	k8s_conf_free(state);
-}
-
 static const muster_plugin k8s_plugin = {
 	MUSTER_PLUGIN_HEADER,
 	MUSTER_PLUGIN_THREADSAFE,

@@ -116,8 +116,9 @@ static int read_accelerators(const muster_popts *o, const muster_cfg *node, void
 	return 0;
 }
 
-void k8s_conf_free(struct k8s_conf *conf)
+void k8s_close(void *state)
 {
+	struct k8s_conf *conf = state;
 	size_t i, j;
 
 	if (conf == NULL)
@@ -290,20 +291,19 @@ static int check_mode(const muster_popts *o, struct k8s_conf *conf)
 	return 0;
 }
 
+static int check_conf(const muster_popts *o, void *state)
+{
+	struct k8s_conf *conf = state;
+
+	conf->pc = o->pc;
+	if (check_explicit(o, conf) != 0 || check_mode(o, conf) != 0)
+		return -1;
+	return check_query(o, conf);
+}
+
 int k8s_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 {
-	muster_popts o = { host, pc, host->cfg_root(pc) };
-	struct k8s_conf *conf;
-
-	if ((conf = muster_plugin_conf_new(host, pc, sizeof(*conf))) == NULL)
-		return -1;
-	conf->pc = pc;
-	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), conf) != 0 ||
-	    check_explicit(&o, conf) != 0 || check_mode(&o, conf) != 0 ||
-	    check_query(&o, conf) != 0) {
-		k8s_conf_free(conf);
-		return -1;
-	}
-	*state = conf;
-	return 0;
+	*state = muster_plugin_conf_read(host, pc, sizeof(struct k8s_conf), options,
+	                                 MUSTER_POPT_COUNT(options), check_conf, k8s_close);
+	return *state != NULL ? 0 : -1;
 }

@@ -399,11 +399,6 @@ static muster_status virt_resolve(void *state, const muster_host *host, muster_c
 	return st;
 }
 
-static void virt_close(void *state)
-{
-	virt_conf_free(state);
-}
-
 static const muster_plugin virt_plugin = {
 	MUSTER_PLUGIN_HEADER,
 	MUSTER_PLUGIN_THREADSAFE,

@@ -224,8 +224,9 @@ static int read_accelerators(const muster_popts *o, const muster_cfg *node, void
 	return 0;
 }
 
-void virt_conf_free(struct virt_conf *conf)
+void virt_close(void *state)
 {
+	struct virt_conf *conf = state;
 	size_t i, j;
 
 	if (conf == NULL)
@@ -273,19 +274,18 @@ static const muster_popt options[] = {
 	MUSTER_POPT_INT("address_poll_ms", struct virt_conf, address_poll_ms, 0, 86400000, 10000),
 };
 
+static int check_conf(const muster_popts *o, void *state)
+{
+	struct virt_conf *conf = state;
+
+	conf->pc = o->pc;
+	conf->uri_explicit = o->host->cfg_get(o->group, "uri") != NULL;
+	return 0;
+}
+
 int virt_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 {
-	muster_popts o = { host, pc, host->cfg_root(pc) };
-	struct virt_conf *conf;
-
-	if ((conf = muster_plugin_conf_new(host, pc, sizeof(*conf))) == NULL)
-		return -1;
-	conf->pc = pc;
-	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), conf) != 0) {
-		virt_conf_free(conf);
-		return -1;
-	}
-	conf->uri_explicit = host->cfg_get(o.group, "uri") != NULL;
-	*state = conf;
-	return 0;
+	*state = muster_plugin_conf_read(host, pc, sizeof(struct virt_conf), options,
+	                                 MUSTER_POPT_COUNT(options), check_conf, virt_close);
+	return *state != NULL ? 0 : -1;
 }

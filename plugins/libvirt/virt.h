@@ -153,9 +153,9 @@ struct virt_run {
 	long calls;                    /* libvirt calls made, for logs */
 };
 
-/* options.c */
+/* options.c: the descriptor's open() and close(). */
 int virt_open(const muster_host *host, muster_plugin_ctx *pc, void **state);
-void virt_conf_free(struct virt_conf *conf);
+void virt_close(void *state);
 const char *virt_source_name(unsigned source);
 
 /* conn.c */

@@ -40,18 +40,11 @@ static const muster_popt options[] = {
 
 static int lsf_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 {
-	muster_popts o = { host, pc, host->cfg_root(pc) };
-	struct lsf_conf *conf;
-
-	if (layout_open_check(host, pc) != 0 ||
-	    (conf = muster_plugin_conf_new(host, pc, sizeof(*conf))) == NULL)
+	if (layout_open_check(host, pc) != 0)
 		return -1;
-	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), conf) != 0) {
-		lsf_close(conf);
-		return -1;
-	}
-	*state = conf;
-	return 0;
+	*state = muster_plugin_conf_read(host, pc, sizeof(struct lsf_conf), options,
+	                                 MUSTER_POPT_COUNT(options), NULL, lsf_close);
+	return *state != NULL ? 0 : -1;
 }
 
 static muster_status from_rankfile(struct noted *n, const struct lsf_conf *conf,

@@ -35,17 +35,6 @@
 #include "mpi.h"
 #include "plugins/common/layout.h"
 
-static int mpi_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
-{
-	struct mpi_conf *conf = NULL;
-
-	/* A host's ranks go in as ranges (plugin ABI 1.4). */
-	if (layout_open_check(host, pc) != 0 || mpi_conf_open(host, pc, &conf) != 0)
-		return -1;
-	*state = conf;
-	return 0;
-}
-
 /* Every rank on this host: its name for each. */
 static muster_status local_hosts(const muster_host *host, muster_call *call,
                                  const struct mpi_env *env, char ***hosts)
@@ -185,11 +174,6 @@ static muster_status mpi_resolve(void *state, const muster_host *host, muster_ca
 		free(hosts[r]);
 	free(hosts);
 	return st;
-}
-
-static void mpi_close(void *state)
-{
-	mpi_conf_free(state);
 }
 
 static const muster_plugin mpi_plugin = {

@@ -15,8 +15,10 @@
 
 #include "pbs.h"
 
-void pbs_conf_free(struct pbs_conf *conf)
+void pbs_close(void *state)
 {
+	struct pbs_conf *conf = state;
+
 	if (conf == NULL)
 		return;
 	free(conf->jobs);
@@ -92,18 +94,12 @@ static const muster_popt options[] = {
 	MUSTER_POPT_STRING("rpc_layer", struct pbs_conf, rpc_layer, MUSTER_POPT_EMPTY, "grpc"),
 };
 
-int pbs_conf_open(const muster_host *host, muster_plugin_ctx *pc, struct pbs_conf **out)
+/* The ranks go in as ranges (plugin ABI 1.4). */
+int pbs_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 {
-	muster_popts o = { host, pc, host->cfg_root(pc) };
-	struct pbs_conf *conf = muster_plugin_conf_new(host, pc, sizeof(*conf));
-
-	if (conf == NULL)
+	if (layout_open_check(host, pc) != 0)
 		return -1;
-	slots_init(&conf->fixed);
-	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), conf) != 0) {
-		pbs_conf_free(conf);
-		return -1;
-	}
-	*out = conf;
-	return 0;
+	*state = muster_plugin_conf_read(host, pc, sizeof(struct pbs_conf), options,
+	                                 MUSTER_POPT_COUNT(options), NULL, pbs_close);
+	return *state != NULL ? 0 : -1;
 }

@@ -22,16 +22,6 @@
 #include "pbs.h"
 #include "plugins/common/hostfile.h"
 
-static int pbs_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
-{
-	struct pbs_conf *conf = NULL;
-
-	if (layout_open_check(host, pc) != 0 || pbs_conf_open(host, pc, &conf) != 0)
-		return -1;
-	*state = conf;
-	return 0;
-}
-
 static muster_status read_task(struct noted *n, struct pbs_task *task)
 {
 	static const char *const names[] = { "PBS_TASKNUM", "OMPI_COMM_WORLD_RANK", NULL };
@@ -83,11 +73,6 @@ static muster_status pbs_resolve(void *state, const muster_host *host, muster_ca
 	st = pbs_build(&n, conf, data, len, source, &task);
 	free(data);
 	return st;
-}
-
-static void pbs_close(void *state)
-{
-	pbs_conf_free(state);
 }
 
 static const muster_plugin pbs_plugin = {

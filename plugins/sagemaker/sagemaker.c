@@ -23,16 +23,6 @@
 #include "plugins/common/buf.h"
 #include "plugins/common/noted.h"
 
-static int sm_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
-{
-	struct sm_conf *conf = NULL;
-
-	if (sm_conf_open(host, pc, &conf) != 0)
-		return -1;
-	*state = conf;
-	return 0;
-}
-
 static muster_status from_variables(const muster_host *host, muster_call *call,
                                     const struct sm_conf *conf, const char *hosts,
                                     const char *current)
@@ -101,11 +91,6 @@ static muster_status sm_resolve(void *state, const muster_host *host, muster_cal
 	if (hosts != NULL || current != NULL)
 		return from_variables(host, call, state, hosts, current);
 	return from_file(host, call, state);
-}
-
-static void sm_close(void *state)
-{
-	sm_conf_free(state);
 }
 
 static const muster_plugin sm_plugin = {

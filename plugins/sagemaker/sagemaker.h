@@ -38,9 +38,9 @@ struct sm_hosts {
 
 void sm_hosts_free(struct sm_hosts *h);
 
-/* options.c */
-int sm_conf_open(const muster_host *host, muster_plugin_ctx *pc, struct sm_conf **out);
-void sm_conf_free(struct sm_conf *conf);
+/* options.c: the descriptor's open() and close(). */
+int sm_open(const muster_host *host, muster_plugin_ctx *pc, void **state);
+void sm_close(void *state);
 
 /* hosts.c: `text` is len bytes with text[len] == '\0'; 0, or -1 with a
  * reason in `why` (the caller names the source).

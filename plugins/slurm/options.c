@@ -15,8 +15,10 @@
 
 #include "slurm.h"
 
-void slurm_conf_free(struct slurm_conf *conf)
+void slurm_close(void *state)
 {
+	struct slurm_conf *conf = state;
+
 	if (!conf)
 		return;
 	free(conf->jobs);
@@ -106,17 +108,12 @@ static const muster_popt options[] = {
 	MUSTER_POPT_CHOICE("order", struct slurm_conf, order, orders, SLURM_ORDER_SLURM),
 };
 
-int slurm_conf_open(const muster_host *host, muster_plugin_ctx *pc, struct slurm_conf **out)
+/* A node's tasks go in as ranges (plugin ABI 1.4). */
+int slurm_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 {
-	struct slurm_conf *conf = muster_plugin_conf_new(host, pc, sizeof(*conf));
-	muster_popts o = { host, pc, host->cfg_root(pc) };
-
-	if (conf == NULL)
+	if (layout_open_check(host, pc) != 0)
 		return -1;
-	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), conf) != 0) {
-		slurm_conf_free(conf);
-		return -1;
-	}
-	*out = conf;
-	return 0;
+	*state = muster_plugin_conf_read(host, pc, sizeof(struct slurm_conf), options,
+	                                 MUSTER_POPT_COUNT(options), NULL, slurm_close);
+	return *state != NULL ? 0 : -1;
 }

@@ -3,20 +3,7 @@
  * variable noted for --explain. */
 #include <config.h>
 
-#include "plugins/common/layout.h"
 #include "slurm.h"
-
-static int slurm_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
-{
-	struct slurm_conf *conf;
-	/* A node's tasks go in as ranges (plugin ABI 1.4). */
-	if (layout_open_check(host, pc) != 0)
-		return -1;
-	if (slurm_conf_open(host, pc, &conf) < 0)
-		return -1;
-	*state = conf;
-	return 0;
-}
 
 static muster_status slurm_resolve(void *state, const muster_host *host, muster_call *call)
 {
@@ -30,11 +17,6 @@ static muster_status slurm_resolve(void *state, const muster_host *host, muster_
 		st = slurm_build(state, &env, host, call);
 	slurm_env_free(&env);
 	return st;
-}
-
-static void slurm_close(void *state)
-{
-	slurm_conf_free(state);
 }
 
 static const muster_plugin slurm_plugin = {

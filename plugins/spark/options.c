@@ -66,8 +66,10 @@ static int split_server(const char *s, char *host, size_t hostlen, char *port, s
 	return 0;
 }
 
-void spark_conf_free(struct spark_conf *conf)
+void spark_close(void *state)
 {
+	struct spark_conf *conf = state;
+
 	if (conf == NULL)
 		return;
 	free(conf->server);
@@ -117,37 +119,6 @@ static const muster_popt options[] = {
 	MUSTER_POPT_CUSTOM("auth_key_file", read_key),
 };
 
-/* The rules between options; `o` has read them all. */
-static int check_conf(const muster_popts *o, struct spark_conf *conf)
-{
-	const muster_host *host = o->host;
-	char h[256], p[8], why[200];
-
-	if (conf->server != NULL &&
-	    split_server(conf->server, h, sizeof(h), p, sizeof(p), why, sizeof(why)) != 0) {
-		host->open_error(o->pc, host->cfg_get(o->group, "server"), "server: %s", why);
-		return -1;
-	}
-	if (conf->master_node != NULL && conf->master_node[0] != '\0' &&
-	    strcmp(conf->master_node, "chief") != 0 && strcmp(conf->master_node, "master") != 0) {
-		host->open_error(o->pc, host->cfg_get(o->group, "master_node"),
-		                 "master_node must be \"\", \"chief\" or \"master\", not \"%.40s\"",
-		                 conf->master_node);
-		return -1;
-	}
-	if (conf->host != NULL && strpbrk(conf->host, "[]/ ") != NULL) {
-		host->open_error(o->pc, host->cfg_get(o->group, "host"),
-		                 "host must be a bare name or address (no brackets, port or spaces)");
-		return -1;
-	}
-	conf->tmpl.master_node = conf->master_node;
-	if (res_template_check(&conf->tmpl, why, sizeof(why)) != 0) {
-		host->open_error(o->pc, NULL, "the cluster template is impossible: %s", why);
-		return -1;
-	}
-	return 0;
-}
-
 static int check_identity(const muster_popts *o, struct spark_conf *conf)
 {
 	const muster_host *host = o->host;
@@ -180,21 +151,45 @@ static int check_identity(const muster_popts *o, struct spark_conf *conf)
 	return 0;
 }
 
-int spark_conf_open(const muster_host *host, muster_plugin_ctx *pc, struct spark_conf **out)
+/* The rules between options; `o` has read them all. */
+static int check_conf(const muster_popts *o, void *state)
 {
-	muster_popts o = { host, pc, host->cfg_root(pc) };
-	struct spark_conf *conf;
+	const muster_host *host = o->host;
+	struct spark_conf *conf = state;
+	char h[256], p[8], why[200];
 
-	if ((conf = muster_plugin_conf_new(host, pc, sizeof(*conf))) == NULL)
-		return -1;
-	conf->pc = pc;
-	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), conf) != 0 ||
-	    check_conf(&o, conf) != 0 || check_identity(&o, conf) != 0) {
-		spark_conf_free(conf);
+	conf->pc = o->pc;
+
+	if (conf->server != NULL &&
+	    split_server(conf->server, h, sizeof(h), p, sizeof(p), why, sizeof(why)) != 0) {
+		host->open_error(o->pc, host->cfg_get(o->group, "server"), "server: %s", why);
 		return -1;
 	}
-	*out = conf;
-	return 0;
+	if (conf->master_node != NULL && conf->master_node[0] != '\0' &&
+	    strcmp(conf->master_node, "chief") != 0 && strcmp(conf->master_node, "master") != 0) {
+		host->open_error(o->pc, host->cfg_get(o->group, "master_node"),
+		                 "master_node must be \"\", \"chief\" or \"master\", not \"%.40s\"",
+		                 conf->master_node);
+		return -1;
+	}
+	if (conf->host != NULL && strpbrk(conf->host, "[]/ ") != NULL) {
+		host->open_error(o->pc, host->cfg_get(o->group, "host"),
+		                 "host must be a bare name or address (no brackets, port or spaces)");
+		return -1;
+	}
+	conf->tmpl.master_node = conf->master_node;
+	if (res_template_check(&conf->tmpl, why, sizeof(why)) != 0) {
+		host->open_error(o->pc, NULL, "the cluster template is impossible: %s", why);
+		return -1;
+	}
+	return check_identity(o, conf);
+}
+
+int spark_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
+{
+	*state = muster_plugin_conf_read(host, pc, sizeof(struct spark_conf), options,
+	                                 MUSTER_POPT_COUNT(options), check_conf, spark_close);
+	return *state != NULL ? 0 : -1;
 }
 
 /* A variable that is set and not empty; NULL otherwise. */

@@ -30,16 +30,6 @@
 
 #include "spark.h"
 
-static int spark_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
-{
-	struct spark_conf *conf = NULL;
-
-	if (spark_conf_open(host, pc, &conf) != 0)
-		return -1;
-	*state = conf;
-	return 0;
-}
-
 static muster_status spark_resolve(void *state, const muster_host *host, muster_call *call)
 {
 	struct spark_run run;
@@ -64,11 +54,6 @@ static muster_status spark_resolve(void *state, const muster_host *host, muster_
 		st = MUSTER_STATUS_UNAVAIL;
 	spark_port_close(&port);
 	return st;
-}
-
-static void spark_close(void *state)
-{
-	spark_conf_free(state);
 }
 
 static const muster_plugin spark_plugin = {

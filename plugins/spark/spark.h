@@ -83,9 +83,9 @@ struct spark_run {
 /* Logging shorthand. */
 #define SPARK_LOG(run, level, ...) (run)->host->log((run)->conf->pc, (level), __VA_ARGS__)
 
-/* options.c */
-int spark_conf_open(const muster_host *host, muster_plugin_ctx *pc, struct spark_conf **out);
-void spark_conf_free(struct spark_conf *conf);
+/* options.c: the descriptor's open() and close(). */
+int spark_open(const muster_host *host, muster_plugin_ctx *pc, void **state);
+void spark_close(void *state);
 /* Server address, executor id and TENSORFLOW_PORT for this call: SUCCESS,
  * NOTFOUND (no server known, or the id variable unset) or UNAVAIL. */
 muster_status spark_read_env(struct spark_run *run);
