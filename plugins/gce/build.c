@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "gce.h"
-#include "../common/natural.h"
+#include "plugins/common/natural.h"
 #include "lib/address.h"
 
 struct task {

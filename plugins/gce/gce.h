@@ -33,7 +33,7 @@
 #include <curl/curl.h>
 #include <muster/plugin.h>
 
-#include "../common/buf.h"
+#include "plugins/common/buf.h"
 
 #define GCE_MAX_PAGE ((size_t)64 * 1024 * 1024) /* one page of JSON */
 #define GCE_MAX_SMALL ((size_t)1024 * 1024)     /* metadata, tokens, key files */

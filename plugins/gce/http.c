@@ -21,8 +21,8 @@
 
 #include "gce.h"
 #include "lib/clock.h"
-#include "../common/http.h"
-#include "../common/media.h"
+#include "plugins/common/http.h"
+#include "plugins/common/media.h"
 
 struct answer {
 	struct pbuf *body;

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "gce.h"
-#include "../common/popts.h"
+#include "plugins/common/popts.h"
 
 /* Names the Compute API accepts: [a-z]([-a-z0-9]*[a-z0-9])?, at most 63. */
 static int valid_name(const char *s)
@@ -49,10 +49,41 @@ static int read_group(const muster_popts *o, const muster_cfg *el, const char *w
 	return 0;
 }
 
+/* A job's groups: one, or a list. */
+static int read_groups(const muster_popts *o, const muster_cfg *el, const char *what, void *entry)
+{
+	struct gce_job *job = entry;
+	int type = o->host->cfg_type(el);
+	size_t n = 1, k;
+
+	if (type != MUSTER_CFG_STRING && type != MUSTER_CFG_ARRAY && type != MUSTER_CFG_LIST) {
+		o->host->open_error(o->pc, el, "%s must be a list of instance groups, not %s", what,
+		                    muster_popt_kind(o->host, el));
+		return -1;
+	}
+	if (type != MUSTER_CFG_STRING && (n = o->host->cfg_count(el)) == 0) {
+		o->host->open_error(o->pc, el, "%s must not be empty", what);
+		return -1;
+	}
+	if ((job->groups = calloc(n, sizeof(*job->groups))) == NULL)
+		return muster_popt_nomem(o, el);
+	for (k = 0; k < n; k++) {
+		job->ngroups = k + 1;
+		if (read_group(o, type == MUSTER_CFG_STRING ? el : o->host->cfg_at(el, k), what,
+		               &job->groups[k]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static const struct popt_members job_members = {
+	.shape = "job = [\"instance group\", ...]", .noun = "job", .min = 1,
+	.size = sizeof(struct gce_job), .read = read_groups,
+};
+
 static int read_jobs(const muster_popts *o, const muster_cfg *node, void *base)
 {
 	struct gce_conf *conf = base;
-	size_t count, i, k;
 
 	if (conf->mode == GCE_MODE_TPU_VM)
 		return 0; /* check_mode() refuses it */
@@ -61,52 +92,7 @@ static int read_jobs(const muster_popts *o, const muster_cfg *node, void *base)
 		                    "jobs is required: jobs = { worker = [\"instance-group\", ...]; };");
 		return -1;
 	}
-	if (muster_popt_group(o, node, "job = [\"instance group\", ...]", &count) < 0)
-		return -1;
-	if (count == 0) {
-		o->host->open_error(o->pc, node, "jobs must name at least one job");
-		return -1;
-	}
-	if ((conf->jobs = calloc(count, sizeof(*conf->jobs))) == NULL)
-		return muster_popt_nomem(o, node);
-	for (i = 0; i < count; i++) {
-		const muster_cfg *el = o->host->cfg_at(node, i);
-		struct gce_job *job = &conf->jobs[i];
-		int type = o->host->cfg_type(el);
-		char what[160];
-		size_t n;
-
-		conf->njobs = i + 1;
-		if ((job->name = strdup(o->host->cfg_name(el))) == NULL)
-			return muster_popt_nomem(o, el);
-		snprintf(what, sizeof(what), "jobs.%s", job->name);
-		if (type == MUSTER_CFG_STRING) {
-			if ((job->groups = calloc(1, sizeof(*job->groups))) == NULL)
-				return muster_popt_nomem(o, el);
-			job->ngroups = 1;
-			if (read_group(o, el, what, &job->groups[0]) < 0)
-				return -1;
-			continue;
-		}
-		if (type != MUSTER_CFG_ARRAY && type != MUSTER_CFG_LIST) {
-			o->host->open_error(o->pc, el, "%s must be a list of instance groups, not %s",
-			                    what, muster_popt_kind(o->host, el));
-			return -1;
-		}
-		n = o->host->cfg_count(el);
-		if (n == 0) {
-			o->host->open_error(o->pc, el, "%s must not be empty", what);
-			return -1;
-		}
-		if ((job->groups = calloc(n, sizeof(*job->groups))) == NULL)
-			return muster_popt_nomem(o, el);
-		for (k = 0; k < n; k++) {
-			job->ngroups = k + 1;
-			if (read_group(o, o->host->cfg_at(el, k), what, &job->groups[k]) < 0)
-				return -1;
-		}
-	}
-	return 0;
+	return popt_members(o, node, &job_members, &conf->jobs, &conf->njobs);
 }
 
 void gce_close(void *state)

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "gce.h"
-#include "../common/media.h"
+#include "plugins/common/media.h"
 
 const char *gce_basename(const char *url)
 {

@@ -23,8 +23,8 @@
 #include <libdeflate.h>
 
 #include "k8s.h"
-#include "../common/http.h"
-#include "../common/media.h"
+#include "plugins/common/http.h"
+#include "plugins/common/media.h"
 
 #define HAVE_CURL_BLOBS (LIBCURL_VERSION_NUM >= 0x074d00) /* CAINFO_BLOB: 7.77 */
 

@@ -40,7 +40,7 @@
 #include "k8s.h"
 #include "lib/env.h"
 #include "lib/vec.h"
-#include "../common/watchhost.h"
+#include "plugins/common/watchhost.h"
 
 #define K8S_INDEXED_POLL_MS 10000 /* watch(): how often the Jobs are read again */
 #define K8S_INDEXED_LOOKUP_MS 10000 /* watch(): each reading's budget */

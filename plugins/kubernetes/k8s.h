@@ -39,7 +39,7 @@
 #include <curl/curl.h>
 #include <muster/plugin.h>
 
-#include "../common/buf.h"
+#include "plugins/common/buf.h"
 
 /* Limits that keep a hostile or broken server from exhausting memory. */
 #define K8S_MAX_PAGE ((size_t)64 * 1024 * 1024)  /* one page of JSON */

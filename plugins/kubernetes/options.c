@@ -9,12 +9,31 @@
 #include <string.h>
 
 #include "k8s.h"
-#include "../common/popts.h"
+#include "plugins/common/popts.h"
+
+static int read_selectors(const muster_popts *o, const muster_cfg *el, const char *what,
+                          void *entry)
+{
+	struct k8s_job *job = entry;
+
+	if (muster_popt_string_list(o, el, what, &job->selectors, &job->nselectors) < 0)
+		return -1;
+	if (job->nselectors > K8S_MAX_SELECTORS) {
+		o->host->open_error(o->pc, el, "%s: at most %d label selectors", what,
+		                    K8S_MAX_SELECTORS);
+		return -1;
+	}
+	return 0;
+}
+
+static const struct popt_members job_members = {
+	.shape = "job = [\"label selector\", ...]", .noun = "job", .min = 1,
+	.size = sizeof(struct k8s_job), .read = read_selectors,
+};
 
 static int read_jobs(const muster_popts *o, const muster_cfg *node, void *base)
 {
 	struct k8s_conf *conf = base;
-	size_t count, i;
 
 	if (node == NULL) {
 		/* TF's default mapping. */
@@ -30,37 +49,28 @@ static int read_jobs(const muster_popts *o, const muster_cfg *node, void *base)
 		conf->jobs[0].nselectors = 1;
 		return 0;
 	}
-	if (muster_popt_group(o, node, "job = [\"label selector\", ...]", &count) < 0)
-		return -1;
-	if (count == 0) {
-		o->host->open_error(o->pc, node, "jobs must name at least one job");
-		return -1;
-	}
-	if ((conf->jobs = calloc(count, sizeof(*conf->jobs))) == NULL)
-		return muster_popt_nomem(o, node);
-	for (i = 0; i < count; i++) {
-		const muster_cfg *el = o->host->cfg_at(node, i);
-		char what[160];
-
-		conf->njobs = i + 1;
-		if ((conf->jobs[i].name = strdup(o->host->cfg_name(el))) == NULL)
-			return muster_popt_nomem(o, el);
-		snprintf(what, sizeof(what), "jobs.%s", conf->jobs[i].name);
-		if (muster_popt_string_list(o, el, what, &conf->jobs[i].selectors,
-		                            &conf->jobs[i].nselectors) < 0)
-			return -1;
-		if (conf->jobs[i].nselectors > K8S_MAX_SELECTORS) {
-			o->host->open_error(o->pc, el, "%s: at most %d label selectors", what,
-			                    K8S_MAX_SELECTORS);
-			return -1;
-		}
-	}
-	return 0;
+	return popt_members(o, node, &job_members, &conf->jobs, &conf->njobs);
 }
 
 static const char *const default_kinds[][4] = {
 	{ "GPU", "nvidia.com/gpu", "amd.com/gpu", "gpu.intel.com/i915" },
 	{ "TPU", "google.com/tpu", NULL, NULL },
+};
+
+static int read_resources(const muster_popts *o, const muster_cfg *el, const char *what,
+                          void *entry)
+{
+	struct k8s_accel_kind *k = entry;
+
+	return muster_popt_string_list(o, el, what, &k->resources, &k->nresources);
+}
+
+/* accelerators = { GPU = ["nvidia.com/gpu"]; TPU = "google.com/tpu"; };
+ * keyed by kind because libconfig names cannot hold '/' or '.'; an empty
+ * group reports none. */
+static const struct popt_members kind_members = {
+	.shape = "KIND = [\"resource name\", ...]", .noun = "kind", .max = K8S_MAX_KINDS,
+	.size = sizeof(struct k8s_accel_kind), .read = read_resources,
 };
 
 static int read_accelerators(const muster_popts *o, const muster_cfg *node, void *base)
@@ -88,38 +98,17 @@ static int read_accelerators(const muster_popts *o, const muster_cfg *node, void
 		}
 		return 0;
 	}
-	/* accelerators = { GPU = ["nvidia.com/gpu"]; TPU = "google.com/tpu"; };
-	 * keyed by kind because libconfig names cannot hold '/' or '.'. */
-	if (muster_popt_group(o, node, "KIND = [\"resource name\", ...]", &count) < 0)
+	if (popt_members(o, node, &kind_members, &conf->kinds, &conf->nkinds) < 0)
 		return -1;
-	if (count == 0)
-		return 0; /* no accelerators reported */
-	if (count > K8S_MAX_KINDS) {
-		o->host->open_error(o->pc, node, "accelerators: at most %d kinds", K8S_MAX_KINDS);
-		return -1;
-	}
-	if ((conf->kinds = calloc(count, sizeof(*conf->kinds))) == NULL)
-		return muster_popt_nomem(o, node);
-	for (i = 0; i < count; i++) {
-		const muster_cfg *el = o->host->cfg_at(node, i);
-		char what[160];
-
-		conf->nkinds = i + 1;
-		if ((conf->kinds[i].kind = strdup(o->host->cfg_name(el))) == NULL)
-			return muster_popt_nomem(o, el);
-		snprintf(what, sizeof(what), "accelerators.%s", conf->kinds[i].kind);
-		if (muster_popt_string_list(o, el, what, &conf->kinds[i].resources,
-		                            &conf->kinds[i].nresources) < 0)
-			return -1;
+	for (i = 0; i < conf->nkinds; i++)
 		conf->nresources += conf->kinds[i].nresources;
-	}
 	return 0;
 }
 
 void k8s_close(void *state)
 {
 	struct k8s_conf *conf = state;
-	size_t i, j;
+	size_t i;
 
 	if (conf == NULL)
 		return;
@@ -134,9 +123,7 @@ void k8s_close(void *state)
 	free(conf->sa_dir);
 	for (i = 0; i < conf->njobs; i++) {
 		free(conf->jobs[i].name);
-		for (j = 0; j < conf->jobs[i].nselectors; j++)
-			free(conf->jobs[i].selectors[j]);
-		free(conf->jobs[i].selectors);
+		popt_strings_free(conf->jobs[i].selectors, conf->jobs[i].nselectors);
 	}
 	free(conf->jobs);
 	free(conf->namespace);
@@ -146,9 +133,7 @@ void k8s_close(void *state)
 	free(conf->cluster_domain);
 	for (i = 0; i < conf->nkinds; i++) {
 		free(conf->kinds[i].kind);
-		for (j = 0; j < conf->kinds[i].nresources; j++)
-			free(conf->kinds[i].resources[j]);
-		free(conf->kinds[i].resources);
+		popt_strings_free(conf->kinds[i].resources, conf->kinds[i].nresources);
 	}
 	free(conf->kinds);
 	free(conf->rpc_layer);

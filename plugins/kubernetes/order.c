@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "k8s.h"
-#include "../common/natural.h"
+#include "plugins/common/natural.h"
 
 static int ns_cmp(const struct k8s_podvec *v, const struct k8s_pod *a, const struct k8s_pod *b)
 {

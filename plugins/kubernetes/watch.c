@@ -21,7 +21,7 @@
 #include <cJSON.h>
 
 #include "lib/clock.h"
-#include "../common/watchhost.h"
+#include "plugins/common/watchhost.h"
 #include "k8s.h"
 
 #define K8S_WATCH_MAX_LINE ((size_t)4 * 1024 * 1024) /* one event: one pod */

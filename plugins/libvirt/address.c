@@ -23,7 +23,7 @@
 
 #include <libvirt/virterror.h>
 
-#include "../common/buf.h"
+#include "plugins/common/buf.h"
 #include "virt.h"
 
 static int iface_allowed(const struct virt_run *run, const struct virt_domain *d,

@@ -27,7 +27,7 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "../common/natural.h"
+#include "plugins/common/natural.h"
 #include "lib/address.h"
 #include "virt.h"
 

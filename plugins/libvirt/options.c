@@ -9,34 +9,27 @@
 #include <string.h>
 
 #include "virt.h"
+#include "plugins/common/popts.h"
+
+static int read_globs(const muster_popts *o, const muster_cfg *el, const char *what, void *entry)
+{
+	struct virt_job *job = entry;
+
+	return muster_popt_string_list(o, el, what, &job->globs, &job->nglobs);
+}
+
+static const struct popt_members job_members = {
+	.shape = "job = \"name glob\" or [\"glob\", ...]", .noun = "job", .min = 1,
+	.size = sizeof(struct virt_job), .read = read_globs,
+};
 
 static int read_jobs(const muster_popts *o, const muster_cfg *node, void *base)
 {
 	struct virt_conf *conf = base;
-	size_t count, i;
 
 	if (node == NULL)
 		return 0; /* membership by metadata only */
-	if (muster_popt_group(o, node, "job = \"name glob\" or [\"glob\", ...]", &count) < 0)
-		return -1;
-	if (count == 0) {
-		o->host->open_error(o->pc, node, "jobs must name at least one job");
-		return -1;
-	}
-	if ((conf->jobs = calloc(count, sizeof(*conf->jobs))) == NULL)
-		return muster_popt_nomem(o, node);
-	for (i = 0; i < count; i++) {
-		const muster_cfg *el = o->host->cfg_at(node, i);
-		char what[160];
-
-		conf->njobs = i + 1;
-		if ((conf->jobs[i].name = strdup(o->host->cfg_name(el))) == NULL)
-			return muster_popt_nomem(o, el);
-		snprintf(what, sizeof(what), "jobs.%s", conf->jobs[i].name);
-		if (muster_popt_string_list(o, el, what, &conf->jobs[i].globs, &conf->jobs[i].nglobs) < 0)
-			return -1;
-	}
-	return 0;
+	return popt_members(o, node, &job_members, &conf->jobs, &conf->njobs);
 }
 
 static const char *const source_names[] = { "lease", "agent", "arp", NULL };
@@ -158,10 +151,46 @@ static int valid_kind(const char *k)
 	return 1;
 }
 
+/* accelerators = { GPU = ["0x10de", "0x1002"]; TPU = "0x1ae0"; }; */
+static int read_vendors(const muster_popts *o, const muster_cfg *el, const char *what,
+                        void *entry)
+{
+	struct virt_accel_kind *k = entry;
+	char **ids = NULL;
+	size_t nids = 0, j;
+	int rc = 0;
+
+	if (!valid_kind(k->kind)) {
+		o->host->open_error(o->pc, el, "accelerator kind \"%s\" is too long", k->kind);
+		return -1;
+	}
+	if (muster_popt_string_list(o, el, what, &ids, &nids) < 0)
+		rc = -1;
+	if (rc == 0 && (k->vendors = calloc(nids, sizeof(unsigned))) == NULL)
+		rc = muster_popt_nomem(o, el);
+	for (j = 0; rc == 0 && j < nids; j++) {
+		if (parse_vendor(ids[j], &k->vendors[j]) < 0) {
+			o->host->open_error(o->pc, o->host->cfg_type(el) == MUSTER_CFG_STRING
+			                               ? el : o->host->cfg_at(el, j),
+			                    "%s: \"%s\" is not a PCI vendor ID such as \"0x10de\"",
+			                    what, ids[j]);
+			rc = -1;
+		}
+		k->nvendors = j + 1;
+	}
+	popt_strings_free(ids, nids);
+	return rc;
+}
+
+static const struct popt_members kind_members = {
+	.shape = "KIND = [\"PCI vendor ID\", ...]", .noun = "kind",
+	.size = sizeof(struct virt_accel_kind), .read = read_vendors,
+};
+
 static int read_accelerators(const muster_popts *o, const muster_cfg *node, void *base)
 {
 	struct virt_conf *conf = base;
-	size_t count, i, j;
+	size_t count, i;
 
 	if (node == NULL) {
 		count = sizeof(default_kinds) / sizeof(default_kinds[0]);
@@ -179,64 +208,20 @@ static int read_accelerators(const muster_popts *o, const muster_cfg *node, void
 		}
 		return 0;
 	}
-	/* accelerators = { GPU = ["0x10de", "0x1002"]; TPU = "0x1ae0"; }; */
-	if (muster_popt_group(o, node, "KIND = [\"PCI vendor ID\", ...]", &count) < 0)
-		return -1;
-	if (count == 0)
-		return 0;
-	if ((conf->kinds = calloc(count, sizeof(*conf->kinds))) == NULL)
-		return muster_popt_nomem(o, node);
-	for (i = 0; i < count; i++) {
-		const muster_cfg *el = o->host->cfg_at(node, i);
-		struct virt_accel_kind *k = &conf->kinds[i];
-		char what[160], **ids = NULL;
-		size_t nids = 0;
-		int rc = 0;
-
-		conf->nkinds = i + 1;
-		if ((k->kind = strdup(o->host->cfg_name(el))) == NULL)
-			return muster_popt_nomem(o, el);
-		if (!valid_kind(k->kind)) {
-			o->host->open_error(o->pc, el, "accelerator kind \"%s\" is too long", k->kind);
-			return -1;
-		}
-		snprintf(what, sizeof(what), "accelerators.%s", k->kind);
-		if (muster_popt_string_list(o, el, what, &ids, &nids) < 0)
-			rc = -1;
-		if (rc == 0 && (k->vendors = calloc(nids, sizeof(unsigned))) == NULL)
-			rc = muster_popt_nomem(o, el);
-		for (j = 0; rc == 0 && j < nids; j++) {
-			if (parse_vendor(ids[j], &k->vendors[j]) < 0) {
-				o->host->open_error(o->pc, o->host->cfg_type(el) == MUSTER_CFG_STRING
-				                               ? el : o->host->cfg_at(el, j),
-				                    "%s: \"%s\" is not a PCI vendor ID such as \"0x10de\"",
-				                    what, ids[j]);
-				rc = -1;
-			}
-			k->nvendors = j + 1;
-		}
-		for (j = 0; j < nids; j++)
-			free(ids[j]);
-		free(ids);
-		if (rc < 0)
-			return -1;
-	}
-	return 0;
+	return popt_members(o, node, &kind_members, &conf->kinds, &conf->nkinds);
 }
 
 void virt_close(void *state)
 {
 	struct virt_conf *conf = state;
-	size_t i, j;
+	size_t i;
 
 	if (conf == NULL)
 		return;
 	free(conf->uri);
 	for (i = 0; i < conf->njobs; i++) {
 		free(conf->jobs[i].name);
-		for (j = 0; j < conf->jobs[i].nglobs; j++)
-			free(conf->jobs[i].globs[j]);
-		free(conf->jobs[i].globs);
+		popt_strings_free(conf->jobs[i].globs, conf->jobs[i].nglobs);
 	}
 	free(conf->jobs);
 	free(conf->network);

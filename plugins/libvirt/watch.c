@@ -45,7 +45,7 @@
 #include <libvirt/virterror.h>
 
 #include "lib/clock.h"
-#include "../common/watchhost.h"
+#include "plugins/common/watchhost.h"
 #include "virt.h"
 
 #define VIRT_WATCH_MAX_AWAITED 1024

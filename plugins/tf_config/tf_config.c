@@ -25,7 +25,7 @@
 #include <muster/plugin.h>
 
 #include "tf_config.h"
-#include "../common/filewatch.h"
+#include "plugins/common/filewatch.h"
 #include "lib/env.h"
 
 static void tfc_close(void *state)
