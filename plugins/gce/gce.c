@@ -72,7 +72,7 @@ nomem:
 static muster_status gce_resolve(void *state, const muster_host *host, muster_call *call)
 {
 	struct gce_conf *conf = state;
-	struct gce_run run;
+	struct gce_run run = { .host = host, .call = call, .conf = conf };
 	struct gce_membervec *jobs;
 	struct gce_instvec *zones = NULL;
 	char **znames = NULL;
@@ -80,10 +80,6 @@ static muster_status gce_resolve(void *state, const muster_host *host, muster_ca
 	long long start = clock_now_ms();
 	muster_status st;
 
-	memset(&run, 0, sizeof(run));
-	run.host = host;
-	run.call = call;
-	run.conf = conf;
 	if (conf->mode == GCE_MODE_TPU_VM) {
 		if ((st = gce_http_setup(&run)) == MUSTER_STATUS_SUCCESS)
 			st = gce_tpu_resolve(&run);

@@ -242,6 +242,15 @@ muster_status gce_nomem(struct gce_run *run);
 const char *gce_json_str(const cJSON *obj, const char *key);
 /* The answer as JSON; NULL after fail() naming `what`. */
 cJSON *gce_json_parse(struct gce_run *run, const char *what, const struct pbuf *b);
+/* Every page of a Compute API listing, at most GCE_MAX_PAGES: `method` on
+ * `url` (with its query; "&pageToken=" the last page's added), with `body`
+ * when not NULL, each answer to `page_fn`, which takes its items and sets
+ * *token to the next page's (NULL: it was the last).  SUCCESS, or another
+ * status after fail() naming `what`. */
+typedef muster_status gce_page_fn(struct gce_run *run, const char *what, size_t page,
+                                  const struct pbuf *b, char **token, void *arg);
+muster_status gce_list(struct gce_run *run, const char *what, const char *method, const char *url,
+                       const char *body, gce_page_fn *page_fn, void *arg);
 /* A listing page as JSON and its `items` array (*items NULL when absent);
  * NULL after fail() naming `what` and `page`. */
 cJSON *gce_page_items(struct gce_run *run, const char *what, size_t page, const struct pbuf *b,

@@ -78,6 +78,40 @@ muster_status gce_next_page(struct gce_run *run, const char *what, size_t page,
 	return MUSTER_STATUS_SUCCESS;
 }
 
+muster_status gce_list(struct gce_run *run, const char *what, const char *method, const char *url,
+                       const char *body, gce_page_fn *page_fn, void *arg)
+{
+	char *token = NULL;
+	struct pbuf b;
+	muster_status st = MUSTER_STATUS_SUCCESS;
+	size_t page;
+
+	pbuf_init(&b, GCE_MAX_PAGE);
+	for (page = 1; page <= GCE_MAX_PAGES; page++) {
+		char *etok = token != NULL ? curl_easy_escape(run->curl, token, 0) : NULL;
+		char *next = etok != NULL ? plugin_asprintf("%s&pageToken=%s", url, etok) : NULL;
+
+		curl_free(etok);
+		if (token != NULL && next == NULL) {
+			st = gce_nomem(run);
+			break;
+		}
+		st = gce_api(run, what, method, next != NULL ? next : url, body, &b);
+		free(next);
+		if (st == MUSTER_STATUS_SUCCESS)
+			st = page_fn(run, what, page, &b, &token, arg);
+		if (st != MUSTER_STATUS_SUCCESS || token == NULL)
+			break;
+	}
+	if (st == MUSTER_STATUS_SUCCESS && page > GCE_MAX_PAGES) {
+		run->host->fail(run->call, "%s: more than %d pages", what, GCE_MAX_PAGES);
+		st = MUSTER_STATUS_UNAVAIL;
+	}
+	free(token);
+	pbuf_free(&b);
+	return st;
+}
+
 cJSON *gce_page_items(struct gce_run *run, const char *what, size_t page, const struct pbuf *b,
                       const cJSON **items)
 {

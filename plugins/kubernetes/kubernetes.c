@@ -91,18 +91,13 @@ static void free_jobs(struct k8s_podvec *jobs, size_t n)
 static muster_status k8s_resolve(void *state, const muster_host *host, muster_call *call)
 {
 	const struct k8s_conf *conf = state;
-	struct k8s_run run;
+	struct k8s_run run = { .host = host, .call = call, .conf = conf };
 	struct k8s_podvec *jobs = NULL;
 	struct backoff backoff = { 200, 2000 };
 	long long start = clock_now_ms();
 	long list_ms = 0;
 	muster_status st;
 	size_t j;
-
-	memset(&run, 0, sizeof(run));
-	run.host = host;
-	run.call = call;
-	run.conf = conf;
 
 	if (conf->mode == K8S_MODE_INDEXED_JOB) {
 		st = k8s_indexed_resolve(&run);

@@ -351,14 +351,9 @@ static muster_status readiness(struct virt_run *run)
 static muster_status virt_resolve(void *state, const muster_host *host, muster_call *call)
 {
 	const struct virt_conf *conf = state;
-	struct virt_run run;
+	struct virt_run run = { .host = host, .call = call, .conf = conf };
 	muster_status st;
 	size_t i;
-
-	memset(&run, 0, sizeof(run));
-	run.host = host;
-	run.call = call;
-	run.conf = conf;
 
 	st = virt_connect(&run);
 	if (st == MUSTER_STATUS_SUCCESS)

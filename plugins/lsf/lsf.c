@@ -127,9 +127,7 @@ static muster_status lsf_resolve(void *state, const muster_host *host, muster_ca
 
 static const muster_plugin lsf_plugin = {
 	MUSTER_PLUGIN_HEADER,
-	/* The launcher's environment and files are fixed for the job's life;
-	 * the entry detects an LSF job (MUSTER_NO_DETECT turns it off). */
-	MUSTER_PLUGIN_THREADSAFE | MUSTER_PLUGIN_CONFIG_ONLY | MUSTER_PLUGIN_DETECTS,
+	NOTED_PLUGIN_FLAGS,
 	"lsf",
 	PACKAGE_VERSION,
 	lsf_open,

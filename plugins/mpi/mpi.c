@@ -178,9 +178,7 @@ static muster_status mpi_resolve(void *state, const muster_host *host, muster_ca
 
 static const muster_plugin mpi_plugin = {
 	MUSTER_PLUGIN_HEADER,
-	/* The launcher's environment and files are fixed for the job's life;
-	 * the entry detects an MPI rank (MUSTER_NO_DETECT turns it off). */
-	MUSTER_PLUGIN_THREADSAFE | MUSTER_PLUGIN_CONFIG_ONLY | MUSTER_PLUGIN_DETECTS,
+	NOTED_PLUGIN_FLAGS,
 	"mpi",
 	PACKAGE_VERSION,
 	mpi_open,

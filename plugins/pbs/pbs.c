@@ -77,9 +77,7 @@ static muster_status pbs_resolve(void *state, const muster_host *host, muster_ca
 
 static const muster_plugin pbs_plugin = {
 	MUSTER_PLUGIN_HEADER,
-	/* The launcher's environment and files are fixed for the job's life;
-	 * the entry detects a PBS job (MUSTER_NO_DETECT turns it off). */
-	MUSTER_PLUGIN_THREADSAFE | MUSTER_PLUGIN_CONFIG_ONLY | MUSTER_PLUGIN_DETECTS,
+	NOTED_PLUGIN_FLAGS,
 	"pbs",
 	PACKAGE_VERSION,
 	pbs_open,

@@ -95,9 +95,7 @@ static muster_status sm_resolve(void *state, const muster_host *host, muster_cal
 
 static const muster_plugin sm_plugin = {
 	MUSTER_PLUGIN_HEADER,
-	/* The launcher's environment and files are fixed for the job's life;
-	 * the entry detects a SageMaker job (MUSTER_NO_DETECT turns it off). */
-	MUSTER_PLUGIN_THREADSAFE | MUSTER_PLUGIN_CONFIG_ONLY | MUSTER_PLUGIN_DETECTS,
+	NOTED_PLUGIN_FLAGS,
 	"sagemaker",
 	PACKAGE_VERSION,
 	sm_open,

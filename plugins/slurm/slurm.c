@@ -21,9 +21,7 @@ static muster_status slurm_resolve(void *state, const muster_host *host, muster_
 
 static const muster_plugin slurm_plugin = {
 	MUSTER_PLUGIN_HEADER,
-	/* The launcher's environment and files are fixed for the job's life;
-	 * the entry detects a Slurm task (MUSTER_NO_DETECT turns it off). */
-	MUSTER_PLUGIN_THREADSAFE | MUSTER_PLUGIN_CONFIG_ONLY | MUSTER_PLUGIN_DETECTS,
+	NOTED_PLUGIN_FLAGS,
 	"slurm",
 	PACKAGE_VERSION,
 	slurm_open,

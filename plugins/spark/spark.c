@@ -32,15 +32,10 @@
 
 static muster_status spark_resolve(void *state, const muster_host *host, muster_call *call)
 {
-	struct spark_run run;
+	struct spark_run run = { .host = host, .call = call, .conf = state };
 	struct spark_port port = { -1, -1 };
 	pv *list = NULL;
 	muster_status st;
-
-	memset(&run, 0, sizeof(run));
-	run.host = host;
-	run.call = call;
-	run.conf = state;
 
 	st = spark_read_env(&run);
 	if (st != MUSTER_STATUS_SUCCESS)
