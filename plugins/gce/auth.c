@@ -333,7 +333,7 @@ muster_status gce_auth(struct gce_run *run)
 			free(s);
 		}
 		run->token_cached = 0;
-		run->host->log(conf->pc, GCE_LOG_DEBUG, "access token from %s, valid for %ld s",
+		run->host->log(conf->pc, MUSTER_LOG_DEBUG, "access token from %s, valid for %ld s",
 		               run->token_source, expires_in);
 	}
 	pthread_mutex_unlock(&c->lock);
@@ -365,7 +365,7 @@ muster_status gce_api(struct gce_run *run, const char *what, const char *method,
 	if (st == MUSTER_STATUS_SUCCESS && code == 401 && run->token_cached && !run->reauthed) {
 		/* Revoked before its time: drop it, fetch a new one, once. */
 		run->reauthed = 1;
-		run->host->log(run->conf->pc, GCE_LOG_NOTICE,
+		run->host->log(run->conf->pc, MUSTER_LOG_NOTICE,
 		               "%s: HTTP 401 with a cached token; fetching a new one", what);
 		gce_auth_forget(run);
 		if ((st = gce_auth(run)) != MUSTER_STATUS_SUCCESS)

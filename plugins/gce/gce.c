@@ -107,7 +107,7 @@ static muster_status gce_resolve(void *state, const muster_host *host, muster_ca
 	if (st == MUSTER_STATUS_SUCCESS)
 		st = gce_build(&run, jobs, znames, zones, nzones);
 	if (st == MUSTER_STATUS_SUCCESS)
-		host->log(conf->pc, GCE_LOG_DEBUG, "%ld requests, %ld ms", run.requests,
+		host->log(conf->pc, MUSTER_LOG_DEBUG, "%ld requests, %ld ms", run.requests,
 		          (long)(clock_now_ms() - start));
 
 	for (z = 0; z < nzones; z++) {

@@ -31,6 +31,7 @@
 
 #include <cJSON.h>
 #include <curl/curl.h>
+#include <muster/muster.h> /* MUSTER_LOG_*: the host log()'s levels */
 #include <muster/plugin.h>
 
 #include "plugins/common/buf.h"
@@ -46,8 +47,6 @@
 #define GCE_SCOPE "https://www.googleapis.com/auth/compute.readonly"
 /* Refresh a cached token this long before it expires (google-auth: 3m45s). */
 #define GCE_REFRESH_MARGIN_S 225L
-
-enum { GCE_LOG_WARNING = 4, GCE_LOG_NOTICE = 5, GCE_LOG_INFO = 6, GCE_LOG_DEBUG = 7 };
 
 enum gce_mode { GCE_MODE_INSTANCE_GROUPS = 0, GCE_MODE_TPU_VM = 1 };
 enum gce_order { GCE_ORDER_NATURAL = 0, GCE_ORDER_NAME = 1, GCE_ORDER_IP = 2 };

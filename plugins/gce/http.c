@@ -278,7 +278,7 @@ muster_status gce_http(struct gce_run *run, const char *what, const char *method
 				        http_reason(*code), msg, tail);
 			return MUSTER_STATUS_UNAVAIL;
 		}
-		h->log(run->conf->pc, GCE_LOG_NOTICE, "%s: HTTP %ld; retrying in %ld ms", what, *code,
+		h->log(run->conf->pc, MUSTER_LOG_NOTICE, "%s: HTTP %ld; retrying in %ld ms", what, *code,
 		       wait);
 		clock_sleep_ms(wait);
 	}

@@ -330,7 +330,7 @@ static long chips_per_worker(struct gce_run *run, struct env_reader *env, const 
 	all = gce_tpu_type_chips(type);
 	if (all > 0 && all % (long)workers == 0)
 		return all / (long)workers;
-	run->host->log(run->conf->pc, GCE_LOG_INFO,
+	run->host->log(run->conf->pc, MUSTER_LOG_INFO,
 	               "TPU chips per worker unknown (no CHIPS_PER_HOST_BOUNDS, accelerator type "
 	               "\"%s\"): no accelerators in the answer", type ? type : "");
 	return 0;

@@ -173,7 +173,7 @@ muster_status k8s_http_setup(struct k8s_run *run)
 			return k8s_nomem(run);
 		run->headers = l;
 		if (strncmp(c->server, "http://", 7) == 0)
-			run->host->log(run->conf->pc, K8S_LOG_WARNING,
+			run->host->log(run->conf->pc, MUSTER_LOG_WARNING,
 			               "sending a bearer token over plain http to %s", c->server);
 	}
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, run->headers);
@@ -184,7 +184,7 @@ muster_status k8s_http_setup(struct k8s_run *run)
 	if (c->insecure) {
 		curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 0L);
 		curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 0L);
-		run->host->log(run->conf->pc, K8S_LOG_WARNING,
+		run->host->log(run->conf->pc, MUSTER_LOG_WARNING,
 		               "insecure_skip_tls_verify: the certificate of %s is not checked "
 		               "(from %s)",
 		               c->server, c->source);

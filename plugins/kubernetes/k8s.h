@@ -37,6 +37,7 @@
 #include <stdint.h>
 
 #include <curl/curl.h>
+#include <muster/muster.h> /* MUSTER_LOG_*: the host log()'s levels */
 #include <muster/plugin.h>
 
 #include "plugins/common/buf.h"
@@ -50,9 +51,6 @@
 #define K8S_MAX_KINDS 64                         /* accelerator kinds */
 
 #define K8S_SA_DIR "/var/run/secrets/kubernetes.io/serviceaccount"
-
-/* Log levels (syslog's numbers, as muster.h's MUSTER_LOG_*). */
-enum { K8S_LOG_WARNING = 4, K8S_LOG_NOTICE = 5, K8S_LOG_INFO = 6, K8S_LOG_DEBUG = 7 };
 
 enum k8s_mode { K8S_MODE_SELECTORS = 0, K8S_MODE_INDEXED_JOB = 1 };
 enum k8s_order { K8S_ORDER_NATURAL = 0, K8S_ORDER_NAME = 1, K8S_ORDER_LABEL = 2 };

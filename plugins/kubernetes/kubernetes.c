@@ -111,7 +111,7 @@ static muster_status k8s_resolve(void *state, const muster_host *host, muster_ca
 	if (st == MUSTER_STATUS_SUCCESS && (jobs = calloc(conf->njobs, sizeof(*jobs))) == NULL)
 		st = k8s_nomem(&run);
 	if (st == MUSTER_STATUS_SUCCESS)
-		host->log(conf->pc, K8S_LOG_DEBUG, "API server %s (from %s)", run.conn.server,
+		host->log(conf->pc, MUSTER_LOG_DEBUG, "API server %s (from %s)", run.conn.server,
 		          run.conn.source);
 
 	while (st == MUSTER_STATUS_SUCCESS) {
@@ -132,7 +132,7 @@ static muster_status k8s_resolve(void *state, const muster_host *host, muster_ca
 			break;
 		list_ms = (long)(clock_now_ms() - t0);
 		if (readiness(&run, jobs, msg, sizeof(msg), &ready, &total) == NULL) {
-			host->log(conf->pc, K8S_LOG_DEBUG, "%zu pods, %ld requests, %ld ms", total,
+			host->log(conf->pc, MUSTER_LOG_DEBUG, "%zu pods, %ld requests, %ld ms", total,
 			          run.requests, (long)(clock_now_ms() - start));
 			st = k8s_build(&run, jobs, 0);
 			break;
@@ -150,7 +150,7 @@ static muster_status k8s_resolve(void *state, const muster_host *host, muster_ca
 			if (pause > left - margin)
 				pause = left - margin;
 			if (pause >= 20) {
-				host->log(conf->pc, K8S_LOG_NOTICE, "%zu/%zu running; waiting for %s", ready,
+				host->log(conf->pc, MUSTER_LOG_NOTICE, "%zu/%zu running; waiting for %s", ready,
 				          total, msg);
 				free_jobs(jobs, conf->njobs);
 				clock_sleep_ms(pause);

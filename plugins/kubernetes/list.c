@@ -230,7 +230,7 @@ static muster_status list_selector(struct k8s_run *run, const struct k8s_job *jo
 				st = MUSTER_STATUS_UNAVAIL;
 				break;
 			}
-			run->host->log(run->conf->pc, K8S_LOG_INFO,
+			run->host->log(run->conf->pc, MUSTER_LOG_INFO,
 			               "job %s: the continue token expired (410 Gone) on page %ld; "
 			               "listing pods matching \"%s\" again from the start",
 			               job->name, page, sel);
@@ -261,7 +261,7 @@ static muster_status list_selector(struct k8s_run *run, const struct k8s_job *jo
 	free(cont);
 	k8s_tokens_clear(&followed);
 	if (st == MUSTER_STATUS_SUCCESS)
-		run->host->log(run->conf->pc, K8S_LOG_DEBUG,
+		run->host->log(run->conf->pc, MUSTER_LOG_DEBUG,
 		               "job %s: %ld page%s of pods matching \"%s\", %ld read while the next "
 		               "was fetched",
 		               job->name, page, page == 1 ? "" : "s", sel, beside);

@@ -55,7 +55,7 @@ static struct virt_nodedev *lookup(struct virt_run *run, const char *name)
 		virNodeDeviceFree(dev);
 	}
 	if (!n->found)
-		run->host->log(run->conf->pc, VIRT_LOG_DEBUG, "node device %s: %s", name,
+		run->host->log(run->conf->pc, MUSTER_LOG_DEBUG, "node device %s: %s", name,
 		               virt_last_error(run));
 	return n;
 }

@@ -139,7 +139,7 @@ muster_status virt_address(struct virt_run *run, struct virt_domain *d, long por
 			if (src == VIR_DOMAIN_INTERFACE_ADDRESSES_SRC_AGENT &&
 			    virt_last_error_code(run) == VIR_ERR_OPERATION_DENIED) {
 				run->agent_denied = 1;
-				run->host->log(conf->pc, VIRT_LOG_DEBUG,
+				run->host->log(conf->pc, MUSTER_LOG_DEBUG,
 				               "the agent source is not asked: %s", virt_last_error(run));
 			}
 			appendf(why, sizeof(why), "%s%s: %s", why[0] ? "; " : "",
@@ -151,7 +151,7 @@ muster_status virt_address(struct virt_run *run, struct virt_domain *d, long por
 			d->address = a->type == VIR_IP_ADDR_TYPE_IPV6
 			                     ? plugin_asprintf("[%s]:%ld", a->addr, port)
 			                     : plugin_asprintf("%s:%ld", a->addr, port);
-			run->host->log(conf->pc, VIRT_LOG_DEBUG, "domain %s: %s from %s", d->name,
+			run->host->log(conf->pc, MUSTER_LOG_DEBUG, "domain %s: %s from %s", d->name,
 			               a->addr, virt_source_name(src));
 			free_ifaces(ifaces, n);
 			return d->address != NULL ? MUSTER_STATUS_SUCCESS : virt_nomem(run);

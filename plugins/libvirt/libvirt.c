@@ -85,7 +85,7 @@ static long job_of(struct virt_run *run, const struct virt_domain *d)
 	size_t k;
 
 	if (j < 0 && d->has_meta)
-		run->host->log(conf->pc, VIRT_LOG_DEBUG,
+		run->host->log(conf->pc, MUSTER_LOG_DEBUG,
 		               "domain %s: its metadata names job %s, which is not configured",
 		               d->name, d->meta_job);
 	if (j < 0 || conf->njobs > 0)
@@ -326,7 +326,7 @@ static muster_status readiness(struct virt_run *run)
 	}
 	for (i = 0; i < run->ndoms; i++) {
 		if (!run->doms[i].running) {
-			run->host->log(conf->pc, VIRT_LOG_INFO, "domain %s is %s: left out",
+			run->host->log(conf->pc, MUSTER_LOG_INFO, "domain %s is %s: left out",
 			               run->doms[i].name, virt_state_name(run->doms[i].state));
 			virt_domain_clear(&run->doms[i]);
 			continue;
@@ -378,7 +378,7 @@ static muster_status virt_resolve(void *state, const muster_host *host, muster_c
 	if (st == MUSTER_STATUS_SUCCESS)
 		st = virt_build(&run);
 	if (st == MUSTER_STATUS_SUCCESS)
-		host->log(conf->pc, VIRT_LOG_DEBUG, "%s: %zu domains, %ld libvirt calls", conf->uri,
+		host->log(conf->pc, MUSTER_LOG_DEBUG, "%s: %zu domains, %ld libvirt calls", conf->uri,
 		          run.ndoms, run.calls);
 
 	for (i = 0; i < run.ndoms; i++)

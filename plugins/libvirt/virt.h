@@ -24,6 +24,7 @@
 #include <stddef.h>
 
 #include <libvirt/libvirt.h>
+#include <muster/muster.h> /* MUSTER_LOG_*: the host log()'s levels */
 #include <muster/plugin.h>
 
 /* The XML namespace of the per-domain metadata element (muster.conf(5)). */
@@ -34,8 +35,6 @@
 #define VIRT_MAX_INDEX 2147483647L /* TF task indices are int32 */
 #define VIRT_MAX_SOURCES 3
 #define VIRT_MAX_KINDS 16          /* accelerator kinds per domain */
-
-enum { VIRT_LOG_WARNING = 4, VIRT_LOG_NOTICE = 5, VIRT_LOG_INFO = 6, VIRT_LOG_DEBUG = 7 };
 
 enum virt_order { VIRT_ORDER_NATURAL = 0, VIRT_ORDER_NAME = 1 };
 enum virt_family { VIRT_FAMILY_ANY = 0, VIRT_FAMILY_IPV4 = 1, VIRT_FAMILY_IPV6 = 2 };

@@ -172,7 +172,7 @@ static muster_status register_self(struct session *s, struct spark_port *port)
 	st = pv_is_str(reply, "OK") ? MUSTER_STATUS_SUCCESS : unexpected(s, "REG", "'OK'", reply);
 	pv_free(reply);
 	if (st == MUSTER_STATUS_SUCCESS)
-		SPARK_LOG(s->run, SPARK_LOG_INFO, "registered executor %lld as %s:%lld, port %ld",
+		SPARK_LOG(s->run, MUSTER_LOG_INFO, "registered executor %lld as %s:%lld, port %ld",
 		          (long long)n.executor_id, job, (long long)index, port->port);
 	return st;
 }
@@ -194,7 +194,7 @@ static void note_progress(struct session *s, const pv *list)
 
 	s->nmissing = missing;
 	if (reserved != s->reserved)
-		SPARK_LOG(s->run, SPARK_LOG_INFO, "%zu/%lld reserved", reserved, (long long)size);
+		SPARK_LOG(s->run, MUSTER_LOG_INFO, "%zu/%lld reserved", reserved, (long long)size);
 	s->reserved = reserved;
 }
 
@@ -294,7 +294,7 @@ static muster_status converse(struct session *s, pv **out, struct spark_port *po
 	found = res_qinfo_find(list, s->self_host, s->run->executor_id);
 	if (found != NULL && res_node_from_pv(found, &mine, NULL, 0) == 0) {
 		/* Spark retried this task: TFoS reuses the registration as is. */
-		SPARK_LOG(s->run, SPARK_LOG_INFO, "executor %lld is already registered from %s: "
+		SPARK_LOG(s->run, MUSTER_LOG_INFO, "executor %lld is already registered from %s: "
 		                                  "reusing its registration (port %lld)",
 		          (long long)mine.executor_id, s->self_host, (long long)mine.port);
 		spark_port_rebind(s->run, s->conn.local_family, (long)mine.port, port);

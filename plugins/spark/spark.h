@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <muster/muster.h> /* MUSTER_LOG_*: the host log()'s levels */
 #include <muster/plugin.h>
 
 #include "tfos/wire/frame.h"
@@ -74,11 +75,6 @@ struct spark_run {
 	int64_t executor_id;
 	long fixed_port;             /* TENSORFLOW_PORT, -1 when unset */
 };
-
-/* Log levels, numbered as syslog's (muster.h's MUSTER_LOG_*). */
-#define SPARK_LOG_WARNING 4
-#define SPARK_LOG_INFO 6
-#define SPARK_LOG_DEBUG 7
 
 /* Logging shorthand. */
 #define SPARK_LOG(run, level, ...) (run)->host->log((run)->conf->pc, (level), __VA_ARGS__)
