@@ -194,10 +194,8 @@ int cmd_resolve(const struct cli_global *g, int argc, char **argv)
 		case 'e':
 			explain = 1;
 			break;
-		case 'h':
-			return cli_command_usage(cli_find_command("resolve"), 0);
 		default:
-			return cli_getopt_error(c, argv, "resolve");
+			return cli_getopt_default(c, argv, "resolve");
 		}
 	}
 	if (exec && have_format)

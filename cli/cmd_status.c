@@ -325,10 +325,8 @@ int cmd_status(const struct cli_global *g, int argc, char **argv)
 				return CLI_EXIT_USAGE;
 			settle = 1;
 			break;
-		case 'h':
-			return cli_command_usage(cli_find_command("status"), 0);
 		default:
-			return cli_getopt_error(c, argv, "status");
+			return cli_getopt_default(c, argv, "status");
 		}
 	}
 	if (optind < argc)
