@@ -325,20 +325,6 @@ char *res_cluster_json(const struct res_cluster *c)
 	return sb_done(&b);
 }
 
-char *res_tf_config_json(const struct res_cluster *c, const char *job_name, int64_t task_index)
-{
-	struct sb b = {0};
-	char num[32];
-	sb_str(&b, "{\"cluster\": ");
-	sb_cluster(&b, c);
-	sb_str(&b, ", \"task\": {\"type\": ");
-	sb_json_str(&b, job_name);
-	snprintf(num, sizeof(num), ", \"index\": %" PRId64 "}", task_index);
-	sb_str(&b, num);
-	sb_str(&b, ", \"environment\": \"cloud\"}");
-	return sb_done(&b);
-}
-
 /* ---- QINFO lookups ---- */
 
 const pv *res_qinfo_find(const pv *list, const char *host, int64_t executor_id)
