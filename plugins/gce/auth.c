@@ -72,17 +72,15 @@ static muster_status read_token_file(struct gce_run *run, const char *path)
 	return MUSTER_STATUS_SUCCESS;
 }
 
-/* The key file to use, or NULL; *explicit_path: it was named (it must exist). */
-static char *key_file(const struct gce_conf *conf, int *explicit_path)
+/* The key file to use, or NULL. */
+static char *key_file(const struct gce_conf *conf)
 {
 	const char *p, *dir;
 
-	*explicit_path = 1;
 	if (conf->credentials_file != NULL)
 		return strdup(conf->credentials_file);
 	if ((p = env_get("GOOGLE_APPLICATION_CREDENTIALS")) != NULL && p[0] != '\0')
 		return strdup(p);
-	*explicit_path = 0;
 	if ((dir = env_get("CLOUDSDK_CONFIG")) != NULL && dir[0] != '\0') {
 		char *f = plugin_asprintf("%s/application_default_credentials.json", dir);
 
@@ -276,7 +274,6 @@ muster_status gce_auth(struct gce_run *run)
 	struct gce_cache *c = &conf->cache;
 	enum source_kind kind;
 	char *path = NULL;
-	int explicit_path = 0;
 	long expires_in = 0;
 	muster_status st;
 
@@ -287,7 +284,7 @@ muster_status gce_auth(struct gce_run *run)
 		         conf->access_token_file);
 		return read_token_file(run, conf->access_token_file);
 	}
-	if ((path = key_file(conf, &explicit_path)) != NULL) {
+	if ((path = key_file(conf)) != NULL) {
 		kind = SRC_KEY_FILE;
 		snprintf(run->token_source, sizeof(run->token_source), "credentials file %s", path);
 	} else if (run->on_gce != 0) {
@@ -301,7 +298,6 @@ muster_status gce_auth(struct gce_run *run)
 		                "application-default credentials, and not on GCE");
 		return MUSTER_STATUS_NOTFOUND;
 	}
-	(void)explicit_path;
 
 	pthread_mutex_lock(&c->lock);
 	if (c->token != NULL && c->token_source != NULL &&

@@ -56,7 +56,7 @@ static struct virt_nodedev *lookup(struct virt_run *run, const char *name)
 	}
 	if (!n->found)
 		run->host->log(run->conf->pc, MUSTER_LOG_DEBUG, "node device %s: %s", name,
-		               virt_last_error(run));
+		               virt_last_error());
 	return n;
 }
 

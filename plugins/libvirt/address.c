@@ -137,13 +137,13 @@ muster_status virt_address(struct virt_run *run, struct virt_domain *d, long por
 		n = virDomainInterfaceAddresses(d->dom, &ifaces, src, 0);
 		if (n < 0) {
 			if (src == VIR_DOMAIN_INTERFACE_ADDRESSES_SRC_AGENT &&
-			    virt_last_error_code(run) == VIR_ERR_OPERATION_DENIED) {
+			    virt_last_error_code() == VIR_ERR_OPERATION_DENIED) {
 				run->agent_denied = 1;
 				run->host->log(conf->pc, MUSTER_LOG_DEBUG,
-				               "the agent source is not asked: %s", virt_last_error(run));
+				               "the agent source is not asked: %s", virt_last_error());
 			}
 			appendf(why, sizeof(why), "%s%s: %s", why[0] ? "; " : "",
-			        virt_source_name(src), virt_last_error(run));
+			        virt_source_name(src), virt_last_error());
 			continue;
 		}
 		a = virt_address_pick(run, d, ifaces, n);

@@ -79,21 +79,19 @@ static void xml_restore(const struct xml_quiet *q)
 /* Serialises the process-wide handler swap around opening connections. */
 static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
 
-const char *virt_last_error(const struct virt_run *run)
+const char *virt_last_error(void)
 {
 	virErrorPtr e = virGetLastError();
 
-	(void)run;
 	if (e == NULL || e->message == NULL)
 		return "libvirt gave no reason";
 	return e->message;
 }
 
-int virt_last_error_code(const struct virt_run *run)
+int virt_last_error_code(void)
 {
 	virErrorPtr e = virGetLastError();
 
-	(void)run;
 	return e == NULL ? VIR_ERR_OK : e->code;
 }
 
@@ -134,11 +132,11 @@ muster_status virt_connect(struct virt_run *run)
 	if (run->conn == NULL) {
 		if (!conf->uri_explicit && no_daemon()) {
 			run->host->fail(run->call, "no libvirt daemon here (%s: %s)", conf->uri,
-			                virt_last_error(run));
+			                virt_last_error());
 			return MUSTER_STATUS_NOTFOUND;
 		}
 		run->host->fail(run->call, "cannot connect to %s: %s", conf->uri,
-		                virt_last_error(run));
+		                virt_last_error());
 		return MUSTER_STATUS_UNAVAIL;
 	}
 	virConnSetErrorFunc(run->conn, NULL, virt_quiet);

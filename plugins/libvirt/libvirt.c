@@ -176,7 +176,7 @@ static muster_status running_set(struct virt_run *run, unsigned char **uuids, si
 	count = virConnectListAllDomains(run->conn, &list, VIR_CONNECT_LIST_DOMAINS_RUNNING);
 	if (count < 0) {
 		run->host->fail(run->call, "%s: cannot list running domains: %s", run->conf->uri,
-		                virt_last_error(run));
+		                virt_last_error());
 		return MUSTER_STATUS_UNAVAIL;
 	}
 	*uuids = malloc((size_t)count * VIR_UUID_BUFLEN + 1);
@@ -208,7 +208,7 @@ static muster_status collect(struct virt_run *run)
 	run->calls++;
 	if ((n = virConnectListAllDomains(run->conn, &list, 0)) < 0) {
 		run->host->fail(run->call, "%s: cannot list domains: %s", conf->uri,
-		                virt_last_error(run));
+		                virt_last_error());
 		return MUSTER_STATUS_UNAVAIL;
 	}
 	if ((all = calloc((size_t)n + 1, sizeof(*all))) == NULL) {
@@ -247,11 +247,11 @@ static muster_status collect(struct virt_run *run)
 		                                                            0) < 0)) ||
 		         (xml = virDomainGetXMLDesc(d->dom, 0)) == NULL;
 		if (failed) {
-			if (virt_last_error_code(run) == VIR_ERR_NO_DOMAIN) {
+			if (virt_last_error_code() == VIR_ERR_NO_DOMAIN) {
 				virt_domain_clear(d); /* undefined while we looked */
 				continue;
 			}
-			run->host->fail(run->call, "domain %s: %s", d->name, virt_last_error(run));
+			run->host->fail(run->call, "domain %s: %s", d->name, virt_last_error());
 			st = MUSTER_STATUS_UNAVAIL;
 			break;
 		}

@@ -160,9 +160,9 @@ const char *virt_source_name(unsigned source);
 /* conn.c */
 muster_status virt_connect(struct virt_run *run);
 void virt_disconnect(struct virt_run *run);
-/* libvirt's last error message on this run's connection (or thread). */
-const char *virt_last_error(const struct virt_run *run);
-int virt_last_error_code(const struct virt_run *run);
+/* libvirt's last error on this thread: its message, its code. */
+const char *virt_last_error(void);
+int virt_last_error_code(void);
 
 /* domain.c: libxml2 initialised once, before any use of it. */
 void virt_xml_init(void);

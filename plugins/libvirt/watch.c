@@ -339,13 +339,13 @@ static int connect_and_register(struct virt_watch *ws)
 			continue;
 		if (e == EV_LIFECYCLE) {
 			snprintf(ws->why, sizeof(ws->why), "%s: no domain events: %s", conf->uri,
-			         virt_last_error(&ws->run));
+			         virt_last_error());
 			disconnect(ws);
 			return -1;
 		}
 		/* An older daemon: what it cannot report waits for address_poll_ms. */
 		ws->host->log(conf->pc, MUSTER_LOG_DEBUG, "watch: %s: event %d not offered: %s",
-		              conf->uri, events[e].id, virt_last_error(&ws->run));
+		              conf->uri, events[e].id, virt_last_error());
 	}
 	await_running(ws);
 	return 0;

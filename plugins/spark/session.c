@@ -58,9 +58,8 @@ struct session {
 	pv *last;             /* the last QINFO list, for a tryagain's partial view */
 };
 
-static muster_status io_failed(struct session *s, enum spark_io io, const char *why)
+static muster_status io_failed(struct session *s, const char *why)
 {
-	(void)io;
 	s->run->host->fail(s->run->call, "%s", why);
 	return MUSTER_STATUS_UNAVAIL;
 }
@@ -89,7 +88,7 @@ static muster_status qinfo(struct session *s, pv **list, enum spark_io *io_out)
 	if (io_out != NULL)
 		*io_out = io;
 	if (io != SPARK_IO_OK)
-		return io_failed(s, io, why);
+		return io_failed(s, why);
 	if (reply->type != PV_LIST) {
 		st = unexpected(s, "QINFO", "a list", reply);
 		pv_free(reply);
@@ -168,7 +167,7 @@ static muster_status register_self(struct session *s, struct spark_port *port)
 	io = spark_conn_call(s->run, &s->conn, "REG", res_request("REG", data), &reply, why,
 	                     sizeof(why));
 	if (io != SPARK_IO_OK)
-		return io_failed(s, io, why);
+		return io_failed(s, why);
 	st = pv_is_str(reply, "OK") ? MUSTER_STATUS_SUCCESS : unexpected(s, "REG", "'OK'", reply);
 	pv_free(reply);
 	if (st == MUSTER_STATUS_SUCCESS)
@@ -247,7 +246,7 @@ static muster_status await_complete(struct session *s, pv **complete)
 		if (io == SPARK_IO_DEADLINE)
 			return out_of_time(s);
 		if (io != SPARK_IO_OK)
-			return io_failed(s, io, why);
+			return io_failed(s, why);
 		if (reply->type != PV_BOOL) {
 			st = unexpected(s, "QUERY", "True or False", reply);
 			pv_free(reply);
@@ -331,7 +330,7 @@ muster_status spark_session(struct spark_run *run, pv **out, struct spark_port *
 	io = spark_conn_open(run, &s.conn, why, sizeof(why));
 	if (io != SPARK_IO_OK) {
 		spark_conn_close(&s.conn);
-		return io_failed(&s, io, why);
+		return io_failed(&s, why);
 	}
 	s.self_host = run->conf->host != NULL ? run->conf->host : s.conn.local_host;
 	st = converse(&s, out, port);
