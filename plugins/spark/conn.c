@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "spark.h"
+#include "lib/clock.h"
 #include "lib/reason.h"
 
 /* Wait for `events` on fd until `io` (the request's io_timeout_ms, counted
@@ -40,8 +41,8 @@ static int wait_fd(struct spark_run *run, int fd, short events, long long io,
 	int rc;
 
 	for (;;) {
-		ms = spark_ms_until(io);
-		*by_deadline = spark_ms_until(run->deadline_ms) <= ms;
+		ms = clock_ms_until(io);
+		*by_deadline = clock_ms_until(run->deadline_ms) <= ms;
 		if (ms <= 0)
 			return 0;
 		p.fd = fd;

@@ -269,11 +269,11 @@ static muster_status await_complete(struct session *s, pv **complete)
 		}
 		keep_last(s, list);
 		list = NULL;
-		left = spark_ms_until(s->run->deadline_ms);
+		left = clock_ms_until(s->run->deadline_ms);
 		if (left <= 0)
 			return out_of_time(s);
 		clock_sleep_ms(backoff < left ? backoff : left);
-		if (spark_ms_until(s->run->deadline_ms) <= 0)
+		if (clock_ms_until(s->run->deadline_ms) <= 0)
 			return out_of_time(s);
 		backoff = backoff * 2 > SPARK_POLL_MAX_MS ? SPARK_POLL_MAX_MS : backoff * 2;
 	}

@@ -88,8 +88,6 @@ muster_status spark_read_env(struct spark_run *run);
 
 /* clock.c */
 void spark_clock_start(struct spark_run *run);
-/* Milliseconds until `deadline_ms` (0 when past), capped at LONG_MAX. */
-long spark_ms_until(long long deadline_ms);
 long spark_elapsed_ms(const struct spark_run *run);
 /* The earlier of the run's deadline and now + ms. */
 long long spark_deadline_in(const struct spark_run *run, long ms);
