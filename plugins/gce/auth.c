@@ -55,11 +55,10 @@ static muster_status read_token_file(struct gce_run *run, const char *path)
 	char *data, eb[128];
 	size_t len;
 
-	if (plugin_read_file(path, GCE_MAX_FILE, &data, &len) != 0) {
-		run->host->fail(run->call, "cannot read access_token_file %s: %s", path,
-		                plugin_strerror(errno, eb, sizeof(eb)));
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (plugin_read_file(path, GCE_MAX_FILE, &data, &len) != 0)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "cannot read access_token_file %s: %s", path,
+		                     plugin_strerror(errno, eb, sizeof(eb)));
 	while (len > 0 && (data[len - 1] == '\n' || data[len - 1] == '\r' || data[len - 1] == ' '))
 		data[--len] = '\0';
 	if (!token_ok(data)) {
@@ -159,11 +158,10 @@ static muster_status from_key_file(struct gce_run *run, const char *path, long *
 	cJSON *root;
 	size_t len;
 
-	if (plugin_read_file(path, GCE_MAX_FILE, &data, &len) != 0) {
-		run->host->fail(run->call, "cannot read the credentials file %s: %s", path,
-		                plugin_strerror(errno, eb, sizeof(eb)));
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (plugin_read_file(path, GCE_MAX_FILE, &data, &len) != 0)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "cannot read the credentials file %s: %s", path,
+		                     plugin_strerror(errno, eb, sizeof(eb)));
 	root = cJSON_ParseWithLength(data, len);
 	memset(data, 0, len);
 	free(data);

@@ -34,6 +34,7 @@
 #include <muster/muster.h> /* MUSTER_LOG_*: the host log()'s levels */
 #include <muster/plugin.h>
 
+#include "plugins/common/answer.h"
 #include "plugins/common/buf.h"
 
 #define GCE_MAX_PAGE ((size_t)64 * 1024 * 1024) /* one page of JSON */

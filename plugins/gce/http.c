@@ -67,10 +67,9 @@ muster_status gce_http_setup(struct gce_run *run)
 
 	CURLcode rc = http_global_init();
 
-	if (rc != CURLE_OK) {
-		run->host->fail(run->call, "libcurl failed to initialise: %s", curl_easy_strerror(rc));
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (rc != CURLE_OK)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "libcurl failed to initialise: %s", curl_easy_strerror(rc));
 	if ((h = run->curl = http_handle(run->errbuf)) == NULL)
 		return gce_nomem(run);
 	curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
@@ -189,11 +188,10 @@ muster_status gce_http(struct gce_run *run, const char *what, const char *method
 		struct curl_slist *hdr;
 		CURLcode rc;
 
-		if (left <= 0) {
-			h->fail(run->call, "%s: %s %s: the entry's time budget is spent", what, method,
-			        url);
-			return MUSTER_STATUS_UNAVAIL;
-		}
+		if (left <= 0)
+			return plugin_answer(h, run->call, MUSTER_STATUS_UNAVAIL,
+			                     "%s: %s %s: the entry's time budget is spent", what,
+			                     method, url);
 		limit = http_limit_ms(left, timeout_ms);
 		if ((hdr = headers(run, flags)) == NULL)
 			return gce_nomem(run);

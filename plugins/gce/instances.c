@@ -69,18 +69,15 @@ static muster_status parse_item(struct gce_run *run, const char *what, size_t pa
 	const char *ip;
 	struct gce_inst *in;
 
-	if (name == NULL || name[0] == '\0') {
-		run->host->fail(run->call, "%s (page %zu): items[%zu] has no name", what, page, i);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (name == NULL || name[0] == '\0')
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "%s (page %zu): items[%zu] has no name", what, page, i);
 	if (status != NULL && strcmp(status, "RUNNING") != 0)
 		return MUSTER_STATUS_SUCCESS; /* the filter said RUNNING; be sure */
-	if (acc != NULL && !cJSON_IsArray(acc)) {
-		run->host->fail(run->call, "%s (page %zu): instance %s: guestAccelerators is not an "
-		                           "array",
-		                what, page, name);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (acc != NULL && !cJSON_IsArray(acc))
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "%s (page %zu): instance %s: guestAccelerators is not an "
+		                     "array", what, page, name);
 	if (vec_reserve(&out->v, &out->cap, out->n + 1, sizeof(*out->v)) < 0)
 		return gce_nomem(run);
 	in = &out->v[out->n];
@@ -97,12 +94,11 @@ static muster_status parse_item(struct gce_run *run, const char *what, size_t pa
 		const cJSON *c = cJSON_GetObjectItemCaseSensitive(a, "acceleratorCount");
 		double n = cJSON_IsNumber(c) ? c->valuedouble : 0;
 
-		if (type == NULL || n < 1 || n > 1024) {
-			run->host->fail(run->call, "%s (page %zu): instance %s: a guestAccelerators entry "
-			                           "lacks acceleratorType or a count",
-			                what, page, name);
-			return MUSTER_STATUS_UNAVAIL;
-		}
+		if (type == NULL || n < 1 || n > 1024)
+			return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+			                     "%s (page %zu): instance %s: a guestAccelerators "
+			                     "entry lacks acceleratorType or a count", what, page,
+			                     name);
 		if (strstr(gce_basename(type), "tpu") != NULL)
 			in->tpus += (long)n;
 		else

@@ -38,11 +38,10 @@ static muster_status add_member(struct gce_run *run, const char *what, size_t pa
 	struct gce_member *m;
 	char *zone;
 
-	if (url == NULL || (name = gce_basename(url))[0] == '\0') {
-		run->host->fail(run->call, "%s (page %zu): items[%zu] has no instance URL", what, page,
-		                i);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (url == NULL || (name = gce_basename(url))[0] == '\0')
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "%s (page %zu): items[%zu] has no instance URL", what, page,
+		                     i);
 	/* The zone in the URL, else the group's. */
 	if ((z = strstr(url, "/zones/")) != NULL && (ze = strchr(z + 7, '/')) != NULL)
 		zone = strndup(z + 7, (size_t)(ze - z - 7));

@@ -65,10 +65,9 @@ muster_status gce_next_page(struct gce_run *run, const char *what, size_t page,
 {
 	const char *next = gce_json_str(root, "nextPageToken");
 
-	if (next != NULL && next[0] != '\0' && *token != NULL && strcmp(next, *token) == 0) {
-		run->host->fail(run->call, "%s (page %zu): the API repeats page token", what, page);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (next != NULL && next[0] != '\0' && *token != NULL && strcmp(next, *token) == 0)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "%s (page %zu): the API repeats page token", what, page);
 	free(*token);
 	*token = NULL;
 	if (next == NULL || next[0] == '\0')

@@ -140,10 +140,9 @@ static muster_status set_blob(struct k8s_run *run, CURLoption path_opt, CURLopti
 		return MUSTER_STATUS_UNAVAIL;
 #endif
 	}
-	if (rc != CURLE_OK) {
-		run->host->fail(run->call, "libcurl refuses the %s: %s", what, curl_easy_strerror(rc));
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (rc != CURLE_OK)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "libcurl refuses the %s: %s", what, curl_easy_strerror(rc));
 	return MUSTER_STATUS_SUCCESS;
 }
 
@@ -154,10 +153,9 @@ muster_status k8s_http_setup(struct k8s_run *run)
 	muster_status st;
 	CURL *h;
 
-	if (rc != CURLE_OK) {
-		run->host->fail(run->call, "libcurl failed to initialise: %s", curl_easy_strerror(rc));
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (rc != CURLE_OK)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "libcurl failed to initialise: %s", curl_easy_strerror(rc));
 	if ((h = run->curl = http_handle(run->errbuf)) == NULL)
 		return k8s_nomem(run);
 	if ((run->inflater = libdeflate_alloc_decompressor()) == NULL)

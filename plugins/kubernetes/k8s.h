@@ -40,6 +40,7 @@
 #include <muster/muster.h> /* MUSTER_LOG_*: the host log()'s levels */
 #include <muster/plugin.h>
 
+#include "plugins/common/answer.h"
 #include "plugins/common/buf.h"
 
 /* Limits that keep a hostile or broken server from exhausting memory. */

@@ -113,10 +113,9 @@ muster_status virt_connect(struct virt_run *run)
 
 	/* First: libvirt's per-thread error slot exists only after this; and
 	 * libxml2's handlers are only to be touched once it is initialised. */
-	if (virInitialize() < 0) {
-		run->host->fail(run->call, "libvirt cannot initialise");
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (virInitialize() < 0)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "libvirt cannot initialise");
 	virResetLastError();
 	virt_xml_init();
 	xml_silence(&q);
@@ -130,11 +129,10 @@ muster_status virt_connect(struct virt_run *run)
 	run->calls++;
 
 	if (run->conn == NULL) {
-		if (!conf->uri_explicit && no_daemon()) {
-			run->host->fail(run->call, "no libvirt daemon here (%s: %s)", conf->uri,
-			                virt_last_error());
-			return MUSTER_STATUS_NOTFOUND;
-		}
+		if (!conf->uri_explicit && no_daemon())
+			return plugin_answer(run->host, run->call, MUSTER_STATUS_NOTFOUND,
+			                     "no libvirt daemon here (%s: %s)", conf->uri,
+			                     virt_last_error());
 		run->host->fail(run->call, "cannot connect to %s: %s", conf->uri,
 		                virt_last_error());
 		return MUSTER_STATUS_UNAVAIL;

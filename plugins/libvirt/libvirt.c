@@ -174,11 +174,10 @@ static muster_status running_set(struct virt_run *run, unsigned char **uuids, si
 
 	run->calls++;
 	count = virConnectListAllDomains(run->conn, &list, VIR_CONNECT_LIST_DOMAINS_RUNNING);
-	if (count < 0) {
-		run->host->fail(run->call, "%s: cannot list running domains: %s", run->conf->uri,
-		                virt_last_error());
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (count < 0)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "%s: cannot list running domains: %s", run->conf->uri,
+		                     virt_last_error());
 	*uuids = malloc((size_t)count * VIR_UUID_BUFLEN + 1);
 	for (i = 0; i < count; i++) {
 		if (*uuids != NULL && virDomainGetUUID(list[i], *uuids + (size_t)i * VIR_UUID_BUFLEN) < 0)
@@ -206,11 +205,9 @@ static muster_status collect(struct virt_run *run)
 	size_t kept = 0, k;
 
 	run->calls++;
-	if ((n = virConnectListAllDomains(run->conn, &list, 0)) < 0) {
-		run->host->fail(run->call, "%s: cannot list domains: %s", conf->uri,
-		                virt_last_error());
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if ((n = virConnectListAllDomains(run->conn, &list, 0)) < 0)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "%s: cannot list domains: %s", conf->uri, virt_last_error());
 	if ((all = calloc((size_t)n + 1, sizeof(*all))) == NULL) {
 		st = virt_nomem(run);
 		goto out;
@@ -341,10 +338,9 @@ static muster_status readiness(struct virt_run *run)
 	for (i = 0; i < run->ndoms; i++)
 		run->jobs[run->doms[i].job].nmembers++;
 	for (j = 0; j < run->njobs; j++)
-		if (run->jobs[j].nmembers == 0) {
-			run->host->fail(run->call, "no running domain of job %s yet", run->jobs[j].name);
-			return MUSTER_STATUS_TRYAGAIN;
-		}
+		if (run->jobs[j].nmembers == 0)
+			return plugin_answer(run->host, run->call, MUSTER_STATUS_TRYAGAIN,
+			                     "no running domain of job %s yet", run->jobs[j].name);
 	return MUSTER_STATUS_SUCCESS;
 }
 

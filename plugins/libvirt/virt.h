@@ -27,6 +27,8 @@
 #include <muster/muster.h> /* MUSTER_LOG_*: the host log()'s levels */
 #include <muster/plugin.h>
 
+#include "plugins/common/answer.h"
+
 /* The XML namespace of the per-domain metadata element (muster.conf(5)). */
 #define VIRT_NS "https://muster.dev/xmlns/libvirt/1"
 

@@ -59,15 +59,12 @@ static muster_status from_rankfile(struct noted *n, const struct lsf_conf *conf,
 	size_t len = 0;
 	muster_status st = MUSTER_STATUS_UNAVAIL;
 
-	if (path[0] == '\0') {
-		host->fail(call, "LSB_DJOB_RANKFILE is empty: no rank file");
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (path[0] == '\0')
+		return plugin_answer(host, call, MUSTER_STATUS_UNAVAIL,
+		                     "LSB_DJOB_RANKFILE is empty: no rank file");
 	snprintf(source, sizeof(source), "LSB_DJOB_RANKFILE %.256s", path);
-	if (hostfile_read(path, LSF_MAX_RANKFILE, &data, &len, why, sizeof(why)) != 0) {
-		host->fail(call, "%s: %s", source, why);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (hostfile_read(path, LSF_MAX_RANKFILE, &data, &len, why, sizeof(why)) != 0)
+		return plugin_answer(host, call, MUSTER_STATUS_UNAVAIL, "%s: %s", source, why);
 	muster_plugin_note_input(host, call, path, data);
 	slots_init(&s);
 	if (hostfile_parse(data, len, 1, &first, &s, why, sizeof(why)) != 0)
@@ -90,10 +87,8 @@ static muster_status from_mcpu_hosts(struct noted *n, const struct lsf_conf *con
 	char *text = strdup(value);
 	muster_status st = MUSTER_STATUS_UNAVAIL;
 
-	if (text == NULL) {
-		host->fail(call, "out of memory");
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (text == NULL)
+		return plugin_answer(host, call, MUSTER_STATUS_UNAVAIL, "out of memory");
 	slots_init(&s);
 	if (lsf_mcpu_parse(text, &first, &s, why, sizeof(why)) != 0)
 		host->fail(call, "LSB_MCPU_HOSTS: %s", why);
@@ -110,10 +105,9 @@ static muster_status lsf_resolve(void *state, const muster_host *host, muster_ca
 	const char *job_id, *rankfile, *mcpu;
 
 	noted_init(&n, host, call);
-	if ((job_id = env_str(&n.env, "LSB_JOBID")) == NULL) {
-		host->fail(call, "LSB_JOBID is not set: not an LSF job");
-		return MUSTER_STATUS_NOTFOUND;
-	}
+	if ((job_id = env_str(&n.env, "LSB_JOBID")) == NULL)
+		return plugin_answer(host, call, MUSTER_STATUS_NOTFOUND,
+		                     "LSB_JOBID is not set: not an LSF job");
 	if (job_id[0] == '\0')
 		job_id = NULL;
 	if ((rankfile = env_str(&n.env, "LSB_DJOB_RANKFILE")) != NULL)

@@ -17,6 +17,7 @@
 
 #include <muster/plugin.h>
 
+#include "plugins/common/answer.h"
 #include "plugins/common/noted.h"
 
 #define MPI_DEFAULT_PMIX_LIBRARY "libpmix.so.2"

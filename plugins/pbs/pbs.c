@@ -52,23 +52,19 @@ static muster_status pbs_resolve(void *state, const muster_host *host, muster_ca
 	muster_status st;
 
 	noted_init(&n, host, call);
-	if ((path = env_str(&n.env, "PBS_NODEFILE")) == NULL) {
-		host->fail(call, "PBS_NODEFILE is not set: not a PBS job");
-		return MUSTER_STATUS_NOTFOUND;
-	}
+	if ((path = env_str(&n.env, "PBS_NODEFILE")) == NULL)
+		return plugin_answer(host, call, MUSTER_STATUS_NOTFOUND,
+		                     "PBS_NODEFILE is not set: not a PBS job");
 	if ((st = read_task(&n, &task)) != MUSTER_STATUS_SUCCESS)
 		return st;
 	if (conf->fixed.nhosts > 0)
 		return pbs_build(&n, conf, NULL, 0, NULL, &task);
-	if (path[0] == '\0') {
-		host->fail(call, "PBS_NODEFILE is empty: no node file");
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (path[0] == '\0')
+		return plugin_answer(host, call, MUSTER_STATUS_UNAVAIL,
+		                     "PBS_NODEFILE is empty: no node file");
 	snprintf(source, sizeof(source), "PBS_NODEFILE %.256s", path);
-	if (hostfile_read(path, PBS_MAX_NODEFILE, &data, &len, why, sizeof(why)) != 0) {
-		host->fail(call, "%s: %s", source, why);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (hostfile_read(path, PBS_MAX_NODEFILE, &data, &len, why, sizeof(why)) != 0)
+		return plugin_answer(host, call, MUSTER_STATUS_UNAVAIL, "%s: %s", source, why);
 	muster_plugin_note_input(host, call, path, data);
 	st = pbs_build(&n, conf, data, len, source, &task);
 	free(data);

@@ -14,6 +14,7 @@
 
 #include <muster/plugin.h>
 
+#include "plugins/common/answer.h"
 #include "plugins/common/layout.h"
 #include "plugins/common/noted.h"
 #include "plugins/common/slots.h"

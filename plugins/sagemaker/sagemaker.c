@@ -31,12 +31,11 @@ static muster_status from_variables(const muster_host *host, muster_call *call,
 	char why[300] = "";
 	muster_status st = MUSTER_STATUS_UNAVAIL;
 
-	if (hosts == NULL || current == NULL) {
-		host->fail(call, "%s is set but %s is not: not a SageMaker environment",
-		           hosts != NULL ? "SM_HOSTS" : "SM_CURRENT_HOST",
-		           hosts != NULL ? "SM_CURRENT_HOST" : "SM_HOSTS");
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (hosts == NULL || current == NULL)
+		return plugin_answer(host, call, MUSTER_STATUS_UNAVAIL,
+		                     "%s is set but %s is not: not a SageMaker environment",
+		                     hosts != NULL ? "SM_HOSTS" : "SM_CURRENT_HOST",
+		                     hosts != NULL ? "SM_CURRENT_HOST" : "SM_HOSTS");
 	if (strlen(hosts) > SM_MAX_INPUT)
 		host->fail(call, "SM_HOSTS is longer than %zu bytes", SM_MAX_INPUT);
 	else if (sm_parse_hosts(hosts, strlen(hosts), &h, why, sizeof(why)) != 0)
@@ -59,11 +58,11 @@ static muster_status from_file(const muster_host *host, muster_call *call,
 	muster_status st = MUSTER_STATUS_UNAVAIL;
 
 	if (plugin_read_file(conf->resource_config, SM_MAX_INPUT, &data, &len) != 0) {
-		if (errno == ENOENT) {
-			host->fail(call, "SM_HOSTS and SM_CURRENT_HOST are not set and %s does not "
-			                 "exist: not a SageMaker job", conf->resource_config);
-			return MUSTER_STATUS_NOTFOUND;
-		}
+		if (errno == ENOENT)
+			return plugin_answer(host, call, MUSTER_STATUS_NOTFOUND,
+			                     "SM_HOSTS and SM_CURRENT_HOST are not set and %s "
+			                     "does not exist: not a SageMaker job",
+			                     conf->resource_config);
 		host->fail(call, "%s: %s", conf->resource_config,
 		           plugin_read_error(conf->resource_config, errno, SM_MAX_INPUT, why,
 		                             sizeof(why)));

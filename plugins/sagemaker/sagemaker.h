@@ -16,6 +16,8 @@
 
 #include <muster/plugin.h>
 
+#include "plugins/common/answer.h"
+
 /* SageMaker's own path of the training job's resource configuration. */
 #define SM_DEFAULT_RESOURCE_CONFIG "/opt/ml/input/config/resourceconfig.json"
 /* The largest SM_HOSTS or resourceconfig.json read. */

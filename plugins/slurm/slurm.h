@@ -19,6 +19,7 @@
 #include <muster/plugin.h>
 
 #include "hostlist.h"
+#include "plugins/common/answer.h"
 #include "plugins/common/layout.h"
 #include "plugins/common/noted.h"
 

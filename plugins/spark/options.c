@@ -206,17 +206,15 @@ static muster_status server_from_env(struct spark_run *run, struct env_reader *e
 	const char *p = nonempty(env, "TFOS_SERVER_PORT");
 	long v;
 
-	if (h == NULL && p == NULL) {
-		run->host->fail(run->call, "no reservation server: neither the server option nor "
-		                           "TFOS_SERVER_HOST/TFOS_SERVER_PORT is set");
-		return MUSTER_STATUS_NOTFOUND;
-	}
-	if (h == NULL || p == NULL) {
-		run->host->fail(run->call, "%s is set but %s is not: the client needs both",
-		                h != NULL ? "TFOS_SERVER_HOST" : "TFOS_SERVER_PORT",
-		                h != NULL ? "TFOS_SERVER_PORT" : "TFOS_SERVER_HOST");
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (h == NULL && p == NULL)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_NOTFOUND,
+		                     "no reservation server: neither the server option nor "
+		                     "TFOS_SERVER_HOST/TFOS_SERVER_PORT is set");
+	if (h == NULL || p == NULL)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "%s is set but %s is not: the client needs both",
+		                     h != NULL ? "TFOS_SERVER_HOST" : "TFOS_SERVER_PORT",
+		                     h != NULL ? "TFOS_SERVER_PORT" : "TFOS_SERVER_HOST");
 	if (strchr(p, '-') != NULL) {
 		/* The driver binds the first free port of a range; a client cannot
 		 * know which, and guessing could reach another job's server. */
@@ -224,10 +222,8 @@ static muster_status server_from_env(struct spark_run *run, struct env_reader *e
 		                           "the one port the server bound", p);
 		return MUSTER_STATUS_UNAVAIL;
 	}
-	if (env_int(env, "TFOS_SERVER_PORT", 1, 65535, &v) < 0) {
-		run->host->fail(run->call, "%s", env->why);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (env_int(env, "TFOS_SERVER_PORT", 1, 65535, &v) < 0)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL, "%s", env->why);
 	if (h[0] == '[' && h[strlen(h) - 1] == ']' && strlen(h) > 2) {
 		h++; /* a bracketed IPv6 address */
 		snprintf(run->server_host, sizeof(run->server_host), "%.*s", (int)strlen(h) - 1, h);
@@ -270,18 +266,17 @@ muster_status spark_read_env(struct spark_run *run)
 		}
 		run->executor_id = v;
 	}
-	if (run->executor_id >= conf->tmpl.cluster_size) {
-		run->host->fail(run->call, "executor id %lld is outside the cluster of %lld executors",
-		                (long long)run->executor_id, (long long)conf->tmpl.cluster_size);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (run->executor_id >= conf->tmpl.cluster_size)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "executor id %lld is outside the cluster of %lld executors",
+		                     (long long)run->executor_id,
+		                     (long long)conf->tmpl.cluster_size);
 
 	run->fixed_port = -1;
 	if (nonempty(&env, "TENSORFLOW_PORT") != NULL) {
-		if (env_int(&env, "TENSORFLOW_PORT", 1, 65535, &v) < 0) {
-			run->host->fail(run->call, "%s", env.why);
-			return MUSTER_STATUS_UNAVAIL;
-		}
+		if (env_int(&env, "TENSORFLOW_PORT", 1, 65535, &v) < 0)
+			return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+			                     "%s", env.why);
 		run->fixed_port = v;
 	}
 	return MUSTER_STATUS_SUCCESS;

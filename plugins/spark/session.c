@@ -130,20 +130,16 @@ static muster_status register_self(struct session *s, struct spark_port *port)
 	muster_status st;
 	pv *reply = NULL, *data;
 
-	if (res_template_role(&conf->tmpl, s->run->executor_id, &job, &index, why, sizeof(why)) != 0) {
-		s->run->host->fail(s->run->call, "template: %s", why);
-		return MUSTER_STATUS_UNAVAIL;
-	}
-	if (spark_port_reserve(s->run, s->conn.local_family, port, why, sizeof(why)) != 0) {
-		s->run->host->fail(s->run->call, "%s", why);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (res_template_role(&conf->tmpl, s->run->executor_id, &job, &index, why, sizeof(why)) != 0)
+		return plugin_answer(s->run->host, s->run->call, MUSTER_STATUS_UNAVAIL,
+		                     "template: %s", why);
+	if (spark_port_reserve(s->run, s->conn.local_family, port, why, sizeof(why)) != 0)
+		return plugin_answer(s->run->host, s->run->call, MUSTER_STATUS_UNAVAIL, "%s", why);
 	/* TFoS's TFManager key.  No manager runs behind a muster client, but the
 	 * driver expects the field: random, like uuid4().bytes. */
-	if (RAND_bytes(authkey, sizeof(authkey)) != 1) {
-		s->run->host->fail(s->run->call, "the random source failed");
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (RAND_bytes(authkey, sizeof(authkey)) != 1)
+		return plugin_answer(s->run->host, s->run->call, MUSTER_STATUS_UNAVAIL,
+		                     "the random source failed");
 	memset(&n, 0, sizeof(n));
 	n.executor_id = s->run->executor_id;
 	n.host = s->self_host;
@@ -160,10 +156,9 @@ static muster_status register_self(struct session *s, struct spark_port *port)
 	n.authkey = authkey;
 	n.authkey_len = sizeof(authkey);
 	data = res_node_to_pv(&n);
-	if (data == NULL) {
-		s->run->host->fail(s->run->call, "out of memory");
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (data == NULL)
+		return plugin_answer(s->run->host, s->run->call, MUSTER_STATUS_UNAVAIL,
+		                     "out of memory");
 	io = spark_conn_call(s->run, &s->conn, "REG", res_request("REG", data), &reply, why,
 	                     sizeof(why));
 	if (io != SPARK_IO_OK)

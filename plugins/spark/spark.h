@@ -25,6 +25,7 @@
 #include <muster/muster.h> /* MUSTER_LOG_*: the host log()'s levels */
 #include <muster/plugin.h>
 
+#include "plugins/common/answer.h"
 #include "tfos/wire/frame.h"
 #include "tfos/wire/pickle.h"
 #include "tfos/wire/protocol.h"

@@ -52,10 +52,9 @@ static muster_status read_env(const struct tfc_run *run, char **text, size_t *le
 	 * environment", so a chain falls back to its next backend.  Set but
 	 * empty is a JSON error in TF as here.
 	 */
-	if (value == NULL) {
-		run->host->fail(run->call, "%s is not set", run->src);
-		return MUSTER_STATUS_NOTFOUND;
-	}
+	if (value == NULL)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_NOTFOUND,
+		                     "%s is not set", run->src);
 	n = strlen(value);
 	if (n == 0)
 		return empty(run);
