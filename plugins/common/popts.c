@@ -13,10 +13,8 @@ int popt_refuse(const muster_popts *o, const char *const *keys, const char *why)
 	for (size_t i = 0; keys[i] != NULL; i++) {
 		const muster_cfg *at = o->host->cfg_get(o->group, keys[i]);
 
-		if (at != NULL) {
-			o->host->open_error(o->pc, at, "%s does not apply to %s", keys[i], why);
-			return -1;
-		}
+		if (at != NULL)
+			return popt_fail(o, at, "%s does not apply to %s", keys[i], why);
 	}
 	return 0;
 }
@@ -30,14 +28,10 @@ int popt_members(const muster_popts *o, const muster_cfg *node, const struct pop
 
 	if (muster_popt_group(o, node, m->shape, &n) < 0)
 		return -1;
-	if (n < m->min) {
-		o->host->open_error(o->pc, node, "%s must name at least one %s", key, m->noun);
-		return -1;
-	}
-	if (m->max > 0 && n > m->max) {
-		o->host->open_error(o->pc, node, "%s: at most %zu %ss", key, m->max, m->noun);
-		return -1;
-	}
+	if (n < m->min)
+		return popt_fail(o, node, "%s must name at least one %s", key, m->noun);
+	if (m->max > 0 && n > m->max)
+		return popt_fail(o, node, "%s: at most %zu %ss", key, m->max, m->noun);
 	if (n == 0)
 		return 0;
 	if ((entries = calloc(n, m->size)) == NULL)

@@ -6,6 +6,13 @@
 
 #include <muster/plugin.h>
 
+/* A failed option as one expression: open_error() at `at` (NULL: the
+ * entry), then -1, what a reader returns:
+ *
+ *     return popt_fail(o, node, "%s must be a list", key);
+ */
+#define popt_fail(o, at, ...) ((o)->host->open_error((o)->pc, (at), __VA_ARGS__), -1)
+
 /* The first of `keys` (NULL-terminated) that o->group sets: open_error()
  * at it, "KEY does not apply to WHY", and -1; 0 when none is set. */
 int popt_refuse(const muster_popts *o, const char *const *keys, const char *why);

@@ -39,13 +39,10 @@ static int read_group(const muster_popts *o, const muster_cfg *el, const char *w
 			return muster_popt_nomem(o, el);
 	} else if ((g->name = strdup(s)) == NULL)
 		return muster_popt_nomem(o, el);
-	if (!valid_name(g->name) || (g->zone != NULL && !valid_name(g->zone))) {
-		o->host->open_error(o->pc, el,
-		                    "%s: \"%s\" is not an instance group name (\"GROUP\" or "
-		                    "\"ZONE/GROUP\", lower-case letters, digits and '-')",
-		                    what, s);
-		return -1;
-	}
+	if (!valid_name(g->name) || (g->zone != NULL && !valid_name(g->zone)))
+		return popt_fail(o, el,
+		                 "%s: \"%s\" is not an instance group name (\"GROUP\" or "
+		                 "\"ZONE/GROUP\", lower-case letters, digits and '-')", what, s);
 	return 0;
 }
 
@@ -56,15 +53,12 @@ static int read_groups(const muster_popts *o, const muster_cfg *el, const char *
 	int type = o->host->cfg_type(el);
 	size_t n = 1, k;
 
-	if (type != MUSTER_CFG_STRING && type != MUSTER_CFG_ARRAY && type != MUSTER_CFG_LIST) {
-		o->host->open_error(o->pc, el, "%s must be a list of instance groups, not %s", what,
-		                    muster_popt_kind(o->host, el));
-		return -1;
-	}
-	if (type != MUSTER_CFG_STRING && (n = o->host->cfg_count(el)) == 0) {
-		o->host->open_error(o->pc, el, "%s must not be empty", what);
-		return -1;
-	}
+	if (type != MUSTER_CFG_STRING && type != MUSTER_CFG_ARRAY && type != MUSTER_CFG_LIST)
+		return popt_fail(o, el,
+		                 "%s must be a list of instance groups, not %s", what,
+		                 muster_popt_kind(o->host, el));
+	if (type != MUSTER_CFG_STRING && (n = o->host->cfg_count(el)) == 0)
+		return popt_fail(o, el, "%s must not be empty", what);
 	if ((job->groups = calloc(n, sizeof(*job->groups))) == NULL)
 		return muster_popt_nomem(o, el);
 	for (k = 0; k < n; k++) {
@@ -181,17 +175,13 @@ static int check_conf(const muster_popts *o, struct gce_conf *conf)
 {
 	size_t n = strlen(conf->endpoint);
 
-	if (conf->zone != NULL && !valid_name(conf->zone)) {
-		o->host->open_error(o->pc, o->host->cfg_get(o->group, "zone"),
-		                    "zone \"%s\" is not a zone name", conf->zone);
-		return -1;
-	}
-	if (strncmp(conf->endpoint, "https://", 8) != 0 && strncmp(conf->endpoint, "http://", 7) != 0) {
-		o->host->open_error(o->pc, o->host->cfg_get(o->group, "compute_endpoint"),
-		                    "compute_endpoint must be an https:// or http:// URL, not \"%s\"",
-		                    conf->endpoint);
-		return -1;
-	}
+	if (conf->zone != NULL && !valid_name(conf->zone))
+		return popt_fail(o, o->host->cfg_get(o->group, "zone"),
+		                 "zone \"%s\" is not a zone name", conf->zone);
+	if (strncmp(conf->endpoint, "https://", 8) != 0 && strncmp(conf->endpoint, "http://", 7) != 0)
+		return popt_fail(o, o->host->cfg_get(o->group, "compute_endpoint"),
+		                 "compute_endpoint must be an https:// or http:// URL, not \"%s\"",
+		                 conf->endpoint);
 	while (n > 0 && conf->endpoint[n - 1] == '/')
 		conf->endpoint[--n] = '\0';
 	return 0;

@@ -18,11 +18,8 @@ static int read_selectors(const muster_popts *o, const muster_cfg *el, const cha
 
 	if (muster_popt_string_list(o, el, what, &job->selectors, &job->nselectors) < 0)
 		return -1;
-	if (job->nselectors > K8S_MAX_SELECTORS) {
-		o->host->open_error(o->pc, el, "%s: at most %d label selectors", what,
-		                    K8S_MAX_SELECTORS);
-		return -1;
-	}
+	if (job->nselectors > K8S_MAX_SELECTORS)
+		return popt_fail(o, el, "%s: at most %d label selectors", what, K8S_MAX_SELECTORS);
 	return 0;
 }
 
@@ -183,26 +180,19 @@ static int check_explicit(const muster_popts *o, struct k8s_conf *conf)
 
 	if (conf->server == NULL) {
 		for (i = 0; needs_server[i] != NULL; i++)
-			if (o->host->cfg_get(o->group, needs_server[i]) != NULL) {
-				o->host->open_error(o->pc, o->host->cfg_get(o->group, needs_server[i]),
-				                    "%s needs server: it applies to an explicitly "
-				                    "configured API server",
-				                    needs_server[i]);
-				return -1;
-			}
+			if (o->host->cfg_get(o->group, needs_server[i]) != NULL)
+				return popt_fail(o, o->host->cfg_get(o->group, needs_server[i]),
+				                 "%s needs server: it applies to an explicitly "
+				                 "configured API server", needs_server[i]);
 		return 0;
 	}
-	if (strncmp(conf->server, "https://", 8) != 0 && strncmp(conf->server, "http://", 7) != 0) {
-		o->host->open_error(o->pc, o->host->cfg_get(o->group, "server"),
-		                    "server must be an https:// or http:// URL, not \"%s\"",
-		                    conf->server);
-		return -1;
-	}
-	if (conf->token != NULL && conf->token_file != NULL) {
-		o->host->open_error(o->pc, o->host->cfg_get(o->group, "token_file"),
-		                    "token and token_file exclude each other");
-		return -1;
-	}
+	if (strncmp(conf->server, "https://", 8) != 0 && strncmp(conf->server, "http://", 7) != 0)
+		return popt_fail(o, o->host->cfg_get(o->group, "server"),
+		                 "server must be an https:// or http:// URL, not \"%s\"",
+		                 conf->server);
+	if (conf->token != NULL && conf->token_file != NULL)
+		return popt_fail(o, o->host->cfg_get(o->group, "token_file"),
+		                 "token and token_file exclude each other");
 	if ((conf->client_cert == NULL) != (conf->client_key == NULL)) {
 		o->host->open_error(o->pc,
 		                    o->host->cfg_get(o->group, conf->client_cert ? "client_cert"
@@ -221,11 +211,9 @@ static int check_query(const muster_popts *o, struct k8s_conf *conf)
 	const muster_host *host = o->host;
 	int has_order = host->cfg_get(o->group, "order") != NULL;
 
-	if (conf->all_namespaces && conf->namespace != NULL) {
-		host->open_error(o->pc, host->cfg_get(o->group, "all_namespaces"),
+	if (conf->all_namespaces && conf->namespace != NULL)
+		return popt_fail(o, host->cfg_get(o->group, "all_namespaces"),
 		                 "all_namespaces and namespace exclude each other");
-		return -1;
-	}
 	if (conf->address == K8S_ADDR_KUBEFLOW) {
 		/* The operator's port: the container port named tfjob-port, 2222
 		 * when there is none. */
@@ -237,18 +225,14 @@ static int check_query(const muster_popts *o, struct k8s_conf *conf)
 	}
 	if (conf->index_label != NULL && !has_order)
 		conf->order = K8S_ORDER_LABEL;
-	if (conf->index_label != NULL && conf->order != K8S_ORDER_LABEL) {
-		host->open_error(o->pc, host->cfg_get(o->group, "index_label"),
+	if (conf->index_label != NULL && conf->order != K8S_ORDER_LABEL)
+		return popt_fail(o, host->cfg_get(o->group, "index_label"),
 		                 "index_label applies to order = \"label\" only");
-		return -1;
-	}
 	if (conf->order == K8S_ORDER_LABEL && conf->index_label == NULL &&
-	    conf->address != K8S_ADDR_KUBEFLOW) {
-		host->open_error(o->pc, host->cfg_get(o->group, "order"),
+	    conf->address != K8S_ADDR_KUBEFLOW)
+		return popt_fail(o, host->cfg_get(o->group, "order"),
 		                 "order = \"label\" needs index_label, e.g. "
 		                 "\"training.kubeflow.org/replica-index\"");
-		return -1;
-	}
 	/* Kubeflow addresses: the operator's index label orders by default, so
 	 * the ClusterSpec equals the one the operator writes into TF_CONFIG. */
 	if (conf->address == K8S_ADDR_KUBEFLOW && !has_order)

@@ -83,18 +83,14 @@ static int read_sources(const muster_popts *o, const muster_cfg *node, void *bas
 		conf->nsources = 1;
 		return 0;
 	}
-	if (o->host->cfg_type(node) != MUSTER_CFG_ARRAY && o->host->cfg_type(node) != MUSTER_CFG_LIST) {
-		o->host->open_error(o->pc, node, "sources must be a list of \"lease\", \"agent\", "
-		                                 "\"arp\", not %s",
-		                    muster_popt_kind(o->host, node));
-		return -1;
-	}
+	if (o->host->cfg_type(node) != MUSTER_CFG_ARRAY && o->host->cfg_type(node) != MUSTER_CFG_LIST)
+		return popt_fail(o, node,
+		                 "sources must be a list of \"lease\", \"agent\", \"arp\", not %s",
+		                 muster_popt_kind(o->host, node));
 	count = o->host->cfg_count(node);
-	if (count == 0 || count > 3) {
-		o->host->open_error(o->pc, node, "sources must list 1 to 3 of \"lease\", \"agent\", "
-		                                 "\"arp\"");
-		return -1;
-	}
+	if (count == 0 || count > 3)
+		return popt_fail(o, node,
+		                 "sources must list 1 to 3 of \"lease\", \"agent\", \"arp\"");
 	for (i = 0; i < count; i++) {
 		const muster_cfg *el = o->host->cfg_at(node, i);
 		int c;
@@ -102,10 +98,9 @@ static int read_sources(const muster_popts *o, const muster_cfg *node, void *bas
 		if ((c = source_of(o, el)) < 0)
 			return -1;
 		for (j = 0; j < i; j++)
-			if (conf->sources[j] == source_values[c]) {
-				o->host->open_error(o->pc, el, "sources lists \"%s\" twice", source_names[c]);
-				return -1;
-			}
+			if (conf->sources[j] == source_values[c])
+				return popt_fail(o, el,
+				                 "sources lists \"%s\" twice", source_names[c]);
 		conf->sources[i] = source_values[c];
 		conf->nsources = i + 1;
 	}
@@ -160,10 +155,8 @@ static int read_vendors(const muster_popts *o, const muster_cfg *el, const char 
 	size_t nids = 0, j;
 	int rc = 0;
 
-	if (!valid_kind(k->kind)) {
-		o->host->open_error(o->pc, el, "accelerator kind \"%s\" is too long", k->kind);
-		return -1;
-	}
+	if (!valid_kind(k->kind))
+		return popt_fail(o, el, "accelerator kind \"%s\" is too long", k->kind);
 	if (muster_popt_string_list(o, el, what, &ids, &nids) < 0)
 		rc = -1;
 	if (rc == 0 && (k->vendors = calloc(nids, sizeof(unsigned))) == NULL)

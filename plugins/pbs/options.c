@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "pbs.h"
+#include "plugins/common/popts.h"
 
 void pbs_close(void *state)
 {
@@ -35,28 +36,24 @@ static int read_counts(const muster_popts *o, const muster_cfg *g, const char *k
 	size_t n = h->cfg_count(g);
 	long long v;
 
-	if (h->cfg_type(g) != MUSTER_CFG_GROUP || n == 0) {
-		h->open_error(o->pc, g, "%s must be a non-empty group of name = count", key);
-		return -1;
-	}
+	if (h->cfg_type(g) != MUSTER_CFG_GROUP || n == 0)
+		return popt_fail(o, g, "%s must be a non-empty group of name = count", key);
 	if (jobs != NULL && (*jobs = calloc(n, sizeof(**jobs))) == NULL)
 		return muster_popt_nomem(o, g);
 	for (size_t i = 0; i < n; i++) {
 		const muster_cfg *el = h->cfg_at(g, i);
-		if (h->cfg_int(el, &v) != 0 || v < min || v > LAYOUT_MAX_TASKS) {
-			h->open_error(o->pc, el, "%s: %s must be an integer from %ld to %ld", key,
-			              h->cfg_name(el), min, LAYOUT_MAX_TASKS);
-			return -1;
-		}
+		if (h->cfg_int(el, &v) != 0 || v < min || v > LAYOUT_MAX_TASKS)
+			return popt_fail(o, el,
+			                 "%s: %s must be an integer from %ld to %ld", key,
+			                 h->cfg_name(el), min, LAYOUT_MAX_TASKS);
 		if (jobs != NULL) {
 			(*jobs)[i].name = h->cfg_name(el);
 			(*jobs)[i].count = (long)v;
 			(*njobs)++;
-		} else if (slots_add(slots, h->cfg_name(el), (long)v, LAYOUT_MAX_TASKS) < 0) {
-			h->open_error(o->pc, el, "%s: more than %ld tasks in all, or out of memory",
-			              key, LAYOUT_MAX_TASKS);
-			return -1;
-		}
+		} else if (slots_add(slots, h->cfg_name(el), (long)v, LAYOUT_MAX_TASKS) < 0)
+			return popt_fail(o, el,
+			                 "%s: more than %ld tasks in all, or out of memory", key,
+			                 LAYOUT_MAX_TASKS);
 	}
 	return 0;
 }

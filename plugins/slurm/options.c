@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "slurm.h"
+#include "plugins/common/popts.h"
 
 void slurm_close(void *state)
 {
@@ -45,20 +46,17 @@ static int read_counts(const muster_popts *o, const muster_cfg *group, const cha
 		              muster_popt_kind(h, group));
 		return -1;
 	}
-	if (count == 0) {
-		h->open_error(o->pc, group, "%s must not be empty", key);
-		return -1;
-	}
+	if (count == 0)
+		return popt_fail(o, group, "%s must not be empty", key);
 	if (!(*out = calloc(count, sizeof(**out))))
 		return muster_popt_nomem(o, group);
 	for (size_t i = 0; i < count; i++) {
 		const muster_cfg *m = h->cfg_at(group, i);
 		long long v;
-		if (h->cfg_int(m, &v) != 0 || v < min || v > LAYOUT_MAX_TASKS) {
-			h->open_error(o->pc, m, "%s: %s must be an integer from %ld to %ld", key,
-			              h->cfg_name(m), min, LAYOUT_MAX_TASKS);
-			return -1;
-		}
+		if (h->cfg_int(m, &v) != 0 || v < min || v > LAYOUT_MAX_TASKS)
+			return popt_fail(o, m,
+			                 "%s: %s must be an integer from %ld to %ld", key,
+			                 h->cfg_name(m), min, LAYOUT_MAX_TASKS);
 		(*out)[i].name = h->cfg_name(m);
 		(*out)[i].count = (long)v;
 		*n = i + 1;

@@ -25,6 +25,7 @@
 #include "spark.h"
 #include "lib/env.h"
 #include "lib/reason.h"
+#include "plugins/common/popts.h"
 
 /* Largest executor id / cluster: TFoS's ids are Spark partition numbers. */
 #define SPARK_MAX_CLUSTER 1000000L
@@ -92,10 +93,8 @@ static int read_key(const muster_popts *o, const muster_cfg *node, void *base)
 		return 0;
 	if (muster_popt_node_string(o, node, "auth_key_file", 0, &path) < 0)
 		return -1;
-	if (res_auth_key_load(path, conf->key, &conf->key_len, why, sizeof(why)) != 0) {
-		o->host->open_error(o->pc, node, "%s", why);
-		return -1;
-	}
+	if (res_auth_key_load(path, conf->key, &conf->key_len, why, sizeof(why)) != 0)
+		return popt_fail(o, node, "%s", why);
 	conf->have_key = true;
 	return 0;
 }
@@ -125,29 +124,24 @@ static int check_identity(const muster_popts *o, struct spark_conf *conf)
 	const muster_cfg *id = host->cfg_get(o->group, "executor_id");
 	const muster_cfg *var = host->cfg_get(o->group, "executor_id_variable");
 
-	if (id != NULL && var != NULL) {
-		host->open_error(o->pc, var, "executor_id and executor_id_variable exclude each other");
-		return -1;
-	}
-	if (id == NULL && var == NULL) {
-		host->open_error(o->pc, NULL, "executor_id or executor_id_variable is required: which "
-		                              "executor (Spark partition) this process is");
-		return -1;
-	}
-	if (var != NULL && strchr(conf->executor_id_variable, '=') != NULL) {
-		host->open_error(o->pc, var, "executor_id_variable must be an environment variable's "
-		                             "name, without '='");
-		return -1;
-	}
+	if (id != NULL && var != NULL)
+		return popt_fail(o, var, "executor_id and executor_id_variable exclude each other");
+	if (id == NULL && var == NULL)
+		return popt_fail(o, NULL,
+		                 "executor_id or executor_id_variable is required: which executor "
+		                 "(Spark partition) this process is");
+	if (var != NULL && strchr(conf->executor_id_variable, '=') != NULL)
+		return popt_fail(o, var,
+		                 "executor_id_variable must be an environment variable's name, "
+		                 "without '='");
 	/* TFoS would make such an executor job "default", index -1: in a
 	 * resolver that is a misconfiguration, so say it here. */
-	if (id != NULL && conf->executor_id >= conf->tmpl.cluster_size) {
-		host->open_error(o->pc, id, "executor_id %lld is outside the cluster of %lld executors "
-		                            "(ids 0 to %lld)", (long long)conf->executor_id,
+	if (id != NULL && conf->executor_id >= conf->tmpl.cluster_size)
+		return popt_fail(o, id,
+		                 "executor_id %lld is outside the cluster of %lld executors (ids "
+		                 "0 to %lld)", (long long)conf->executor_id,
 		                 (long long)conf->tmpl.cluster_size,
 		                 (long long)conf->tmpl.cluster_size - 1);
-		return -1;
-	}
 	return 0;
 }
 
@@ -161,27 +155,20 @@ static int check_conf(const muster_popts *o, void *state)
 	conf->pc = o->pc;
 
 	if (conf->server != NULL &&
-	    split_server(conf->server, h, sizeof(h), p, sizeof(p), why, sizeof(why)) != 0) {
-		host->open_error(o->pc, host->cfg_get(o->group, "server"), "server: %s", why);
-		return -1;
-	}
+	    split_server(conf->server, h, sizeof(h), p, sizeof(p), why, sizeof(why)) != 0)
+		return popt_fail(o, host->cfg_get(o->group, "server"), "server: %s", why);
 	if (conf->master_node != NULL && conf->master_node[0] != '\0' &&
-	    strcmp(conf->master_node, "chief") != 0 && strcmp(conf->master_node, "master") != 0) {
-		host->open_error(o->pc, host->cfg_get(o->group, "master_node"),
+	    strcmp(conf->master_node, "chief") != 0 && strcmp(conf->master_node, "master") != 0)
+		return popt_fail(o, host->cfg_get(o->group, "master_node"),
 		                 "master_node must be \"\", \"chief\" or \"master\", not \"%.40s\"",
 		                 conf->master_node);
-		return -1;
-	}
-	if (conf->host != NULL && strpbrk(conf->host, "[]/ ") != NULL) {
-		host->open_error(o->pc, host->cfg_get(o->group, "host"),
-		                 "host must be a bare name or address (no brackets, port or spaces)");
-		return -1;
-	}
+	if (conf->host != NULL && strpbrk(conf->host, "[]/ ") != NULL)
+		return popt_fail(o, host->cfg_get(o->group, "host"),
+		                 "host must be a bare name or address (no brackets, port or "
+		                 "spaces)");
 	conf->tmpl.master_node = conf->master_node;
-	if (res_template_check(&conf->tmpl, why, sizeof(why)) != 0) {
-		host->open_error(o->pc, NULL, "the cluster template is impossible: %s", why);
-		return -1;
-	}
+	if (res_template_check(&conf->tmpl, why, sizeof(why)) != 0)
+		return popt_fail(o, NULL, "the cluster template is impossible: %s", why);
 	return check_identity(o, conf);
 }
 

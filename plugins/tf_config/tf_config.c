@@ -25,8 +25,9 @@
 #include <muster/plugin.h>
 
 #include "tf_config.h"
-#include "plugins/common/filewatch.h"
 #include "lib/env.h"
+#include "plugins/common/filewatch.h"
+#include "plugins/common/popts.h"
 
 static void tfc_close(void *state)
 {
@@ -58,17 +59,13 @@ static int check_conf(const muster_popts *o, void *state)
 	struct tfc_conf *conf = state;
 
 	conf->pc = o->pc;
-	if (conf->variable != NULL && strchr(conf->variable, '=') != NULL) {
-		o->host->open_error(o->pc, o->host->cfg_get(o->group, "variable"),
-		                    "variable must be an environment variable's name, without '='");
-		return -1;
-	}
-	if (conf->file != NULL && conf->variable != NULL) {
-		o->host->open_error(o->pc, o->host->cfg_get(o->group, "file"),
-		                    "file and variable exclude each other: TF_CONFIG is read "
-		                    "from one or the other");
-		return -1;
-	}
+	if (conf->variable != NULL && strchr(conf->variable, '=') != NULL)
+		return popt_fail(o, o->host->cfg_get(o->group, "variable"),
+		                 "variable must be an environment variable's name, without '='");
+	if (conf->file != NULL && conf->variable != NULL)
+		return popt_fail(o, o->host->cfg_get(o->group, "file"),
+		                 "file and variable exclude each other: TF_CONFIG is read from "
+		                 "one or the other");
 	if (conf->file == NULL && conf->variable == NULL)
 		return muster_popt_copy(o, NULL, "TF_CONFIG", &conf->variable);
 	return 0;
