@@ -4,8 +4,10 @@
 # other system helpers (buf), natural name order, HTTP media types, the
 # schedulers' hosts, slots and task layout (slots, layout, hostfile), a
 # watch over one file and the host's watch services (filewatch,
-# watchhost), the keys a plugin's mode does not take (popts).  lib/ comes with it: the address check, so that a plugin
-# names what the core would refuse, or leaves it out; time; the
+# watchhost), option groups and refusals (popts); headers alone: a failed
+# check's answer (answer.h), the launcher's environment noted for
+# --explain (noted.h).  lib/ comes with it: the address check, so that a
+# plugin names what the core would refuse, or leaves it out; time; the
 # environment.
 noinst_LTLIBRARIES += plugins/common/libplugin_common.la
 plugins_common_libplugin_common_la_SOURCES = \
@@ -17,7 +19,8 @@ plugins_common_libplugin_common_la_SOURCES = \
 	plugins/common/hostfile.c plugins/common/hostfile.h \
 	plugins/common/filewatch.c plugins/common/filewatch.h \
 	plugins/common/watchhost.c plugins/common/watchhost.h \
-	plugins/common/popts.c plugins/common/popts.h
+	plugins/common/popts.c plugins/common/popts.h \
+	plugins/common/answer.h plugins/common/noted.h
 plugins_common_libplugin_common_la_LIBADD = lib/libutil.la
 
 # What a bundled plugin builds with, so that its local.mk names only its

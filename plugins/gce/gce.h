@@ -117,8 +117,6 @@ struct gce_member {
 	char *name;
 	char *zone;
 	size_t group;          /* index in the job's groups */
-	const struct gce_inst *inst; /* found by instances.list, NULL: not */
-	long index;
 };
 
 struct gce_membervec {
