@@ -5,7 +5,7 @@
  * batch interleaved so both see the same machine noise, and prints the
  * median time of one resolve of each and their difference.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * prints the median and 90th percentile wall time of each command and the
  * ratio of their medians.  Output of the commands goes to /dev/null.
  */
-#include "config.h"
+#include <config.h>
 
 #include <fcntl.h>
 #include <spawn.h>

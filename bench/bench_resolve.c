@@ -6,7 +6,7 @@
  * its address strings (mallinfo2 before and after).
  *   bench_resolve [N] [ROUNDS]
  */
-#include "config.h"
+#include <config.h>
 
 #include <malloc.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* Command-line helpers: getopt_long restarts, its errors, TYPE:ID. */
+/* Command-line helpers: getopt_long restarts, its help and errors, TYPE:ID. */
 #include <config.h>
 
 #include <errno.h>
@@ -19,14 +19,16 @@ void cli_getopt_reset(void)
 	opterr = 0;
 }
 
-int cli_getopt_error(int c, char **argv, const char *where)
+int cli_getopt_default(int c, char **argv, const char *cmd)
 {
 	const char *arg = optind > 0 ? argv[optind - 1] : "";
 	char what[64];
 
+	if (c == 'h' && cmd != NULL)
+		return cli_command_usage(cli_find_command(cmd), 0);
 	what[0] = '\0';
-	if (where != NULL)
-		snprintf(what, sizeof what, "%s: ", where);
+	if (cmd != NULL)
+		snprintf(what, sizeof what, "%s: ", cmd);
 	if (c == ':') {
 		if (strncmp(arg, "--", 2) == 0)
 			return cli_usage_error("%soption '%s' requires an argument", what, arg);

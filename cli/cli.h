@@ -74,8 +74,10 @@ int cli_usage_error(const char *fmt, ...)
 struct option;
 /* Restart getopt_long (for a command's own argument vector). */
 void cli_getopt_reset(void);
-/* Report what getopt_long returned '?' or ':' for; returns CLI_EXIT_USAGE. */
-int cli_getopt_error(int c, char **argv, const char *where);
+/* What a command's switch over getopt_long leaves: -h/--help ('h') prints
+ * the usage of `cmd` (0); '?' or ':' is reported, CLI_EXIT_USAGE.  `cmd`
+ * NULL: the global options, whose switch takes 'h' itself. */
+int cli_getopt_default(int c, char **argv, const char *cmd);
 /* Parse "TYPE:ID" strictly (split at the last colon): TYPE non-empty, ID
  * a non-negative decimal integer.  *type is a malloc()ed copy for the
  * caller to free().  0 on success, else the exit status (the message is

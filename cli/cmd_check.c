@@ -19,9 +19,7 @@ int cmd_check(const struct cli_global *g, int argc, char **argv)
 
 	cli_getopt_reset();
 	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
-		if (c == 'h')
-			return cli_command_usage(cli_find_command("check"), 0);
-		return cli_getopt_error(c, argv, "check");
+		return cli_getopt_default(c, argv, "check");
 	}
 	if (optind < argc)
 		return cli_usage_error("check: unexpected argument '%s'", argv[optind]);

@@ -119,10 +119,8 @@ int cmd_doctor(const struct cli_global *g, int argc, char **argv)
 			else
 				return cli_usage_error("doctor: unknown format '%s' (table or json)", optarg);
 			break;
-		case 'h':
-			return cli_command_usage(cli_find_command("doctor"), 0);
 		default:
-			return cli_getopt_error(c, argv, "doctor");
+			return cli_getopt_default(c, argv, "doctor");
 		}
 	}
 	if (optind < argc)

@@ -101,10 +101,8 @@ int cmd_env(const struct cli_global *g, int argc, char **argv)
 		case 'e':
 			explain = 1;
 			break;
-		case 'h':
-			return cli_command_usage(cli_find_command("env"), 0);
 		default:
-			return cli_getopt_error(c, argv, "env");
+			return cli_getopt_default(c, argv, "env");
 		}
 	}
 	if (optind < argc)

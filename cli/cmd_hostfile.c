@@ -29,9 +29,7 @@ int cmd_hostfile(const struct cli_global *g, int argc, char **argv)
 			                       "every node)");
 		if (cli_launch_option(&cl, c, optarg) == 0)
 			continue;
-		if (c == 'h')
-			return cli_command_usage(cli_find_command("hostfile"), 0);
-		return cli_getopt_error(c, argv, "hostfile");
+		return cli_getopt_default(c, argv, "hostfile");
 	}
 	if (optind < argc)
 		return cli_usage_error("hostfile: unexpected argument '%s'", argv[optind]);

@@ -100,9 +100,7 @@ int cmd_plugins(const struct cli_global *g, int argc, char **argv)
 
 	cli_getopt_reset();
 	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
-		if (c == 'h')
-			return cli_command_usage(cli_find_command("plugins"), 0);
-		return cli_getopt_error(c, argv, "plugins");
+		return cli_getopt_default(c, argv, "plugins");
 	}
 	if (optind < argc)
 		return cli_usage_error("plugins: unexpected argument '%s'", argv[optind]);

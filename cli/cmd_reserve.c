@@ -227,8 +227,6 @@ int cmd_reserve(const struct cli_global *g, int argc, char **argv)
 	cli_getopt_reset();
 	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'h':
-			return cli_command_usage(cli_find_command("reserve"), 0);
 		case 'n':
 			if ((rc = parse_long("--size", optarg, 1, 1000000, &v)) != 0)
 				return rc;
@@ -286,7 +284,7 @@ int cmd_reserve(const struct cli_global *g, int argc, char **argv)
 			o.auth_key_file = optarg;
 			break;
 		default:
-			return cli_getopt_error(c, argv, "reserve");
+			return cli_getopt_default(c, argv, "reserve");
 		}
 	}
 	if (optind < argc)

@@ -115,7 +115,7 @@ static int set_env(const char *name, const char *value)
  * command then binds it (the window between the two is the only race left;
  * see muster(1)).  Returns only on failure.
  */
-static int exec_with(muster_ctx *ctx, muster_result *res, char **cmd)
+static int exec_with(muster_result *res, char **cmd)
 {
 	muster_error err = { 0, "" };
 	const char *type = muster_result_task_type(res);
@@ -152,7 +152,6 @@ static int exec_with(muster_ctx *ctx, muster_result *res, char **cmd)
 	execvp(cmd[0], cmd);
 	saved = errno;
 	cli_error("resolve --exec: cannot run %s: %s", cmd[0], strerror(saved));
-	(void)ctx;
 	return saved == ENOENT ? 127 : 126;
 }
 
@@ -194,10 +193,8 @@ int cmd_resolve(const struct cli_global *g, int argc, char **argv)
 		case 'e':
 			explain = 1;
 			break;
-		case 'h':
-			return cli_command_usage(cli_find_command("resolve"), 0);
 		default:
-			return cli_getopt_error(c, argv, "resolve");
+			return cli_getopt_default(c, argv, "resolve");
 		}
 	}
 	if (exec && have_format)
@@ -211,7 +208,7 @@ int cmd_resolve(const struct cli_global *g, int argc, char **argv)
 	if (rc != 0)
 		return rc;
 	if (exec) {
-		rc = exec_with(ctx, res, argv + optind);
+		rc = exec_with(res, argv + optind);
 		muster_result_free(res);
 		muster_ctx_free(ctx);
 		return out_finish(rc);

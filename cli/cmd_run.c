@@ -211,10 +211,8 @@ int cmd_run(const struct cli_global *g, int argc, char **argv)
 			if ((eo.settle_ms = cli_parse_ms("run: --settle-ms", optarg, 3600000)) < 0)
 				return CLI_EXIT_USAGE;
 			break;
-		case 'h':
-			return cli_command_usage(cli_find_command("run"), 0);
 		default:
-			return cli_getopt_error(c, argv, "run");
+			return cli_getopt_default(c, argv, "run");
 		}
 	}
 	if (optind >= argc)

@@ -16,7 +16,6 @@
  * frames follow each other (JSON: one line each).  SIGWINCH redraws at
  * the new width; SIGINT or SIGTERM end it, exit status 0.
  */
-#define _GNU_SOURCE 1 /* open_memstream */
 #include <config.h>
 
 #include <getopt.h>
@@ -326,10 +325,8 @@ int cmd_status(const struct cli_global *g, int argc, char **argv)
 				return CLI_EXIT_USAGE;
 			settle = 1;
 			break;
-		case 'h':
-			return cli_command_usage(cli_find_command("status"), 0);
 		default:
-			return cli_getopt_error(c, argv, "status");
+			return cli_getopt_default(c, argv, "status");
 		}
 	}
 	if (optind < argc)

@@ -32,10 +32,8 @@ int cmd_topo(const struct cli_global *g, int argc, char **argv)
 		case 'R':
 			sysroot = optarg;
 			break;
-		case 'h':
-			return cli_command_usage(cli_find_command("topo"), 0);
 		default:
-			return cli_getopt_error(c, argv, "topo");
+			return cli_getopt_default(c, argv, "topo");
 		}
 	}
 	if (optind < argc)

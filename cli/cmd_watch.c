@@ -108,10 +108,8 @@ static int parse(int argc, char **argv, struct watch_opts *o)
 		case 'A':
 			o->metrics_host = optarg;
 			break;
-		case 'h':
-			return cli_command_usage(cli_find_command("watch"), 0);
 		default:
-			return cli_getopt_error(c, argv, "watch");
+			return cli_getopt_default(c, argv, "watch");
 		}
 	}
 	if (optind < argc)

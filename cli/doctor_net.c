@@ -23,12 +23,6 @@
 #include "lib/clock.h"
 #include "lib/env.h"
 
-static long remaining(long long deadline_ms)
-{
-	long long left = deadline_ms - clock_now_ms();
-	return left > 0 ? (long)left : 0;
-}
-
 static const char *own_host(const struct doctor_launch *dl)
 {
 	return dl->node[dl->self].host;
@@ -228,7 +222,7 @@ static void reach_all(struct reach *c, size_t n, int port, long long deadline)
 				who[k++] = next;
 			}
 		}
-		long left = remaining(deadline);
+		long left = clock_ms_until(deadline);
 		if (k == 0 || left == 0 || poll(fds, k, (int)left) <= 0)
 			break;
 		size_t kept = 0;

@@ -304,7 +304,7 @@ int main(int argc, char **argv)
 		case 'V':
 			return version();
 		default:
-			return cli_getopt_error(c, argv, NULL);
+			return cli_getopt_default(c, argv, NULL);
 		}
 	}
 

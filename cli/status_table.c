@@ -2,7 +2,6 @@
  * and one per member not ready; for a chain that found no cluster, what
  * each entry answered.  Text from backends is escaped, every line fitted
  * to the width. */
-#define _GNU_SOURCE 1 /* open_memstream */
 #include <config.h>
 
 #include <stdio.h>

@@ -119,7 +119,7 @@ void table_hide(struct table *t, size_t column)
 	t->hidden[column] = 1;
 }
 
-void table_fprint_color(const struct table *t, FILE *f, int color)
+static void fprint_color(const struct table *t, FILE *f, int color)
 {
 	size_t r, i, last = 0;
 
@@ -148,12 +148,12 @@ void table_fprint_color(const struct table *t, FILE *f, int color)
 
 void table_fprint(const struct table *t, FILE *f)
 {
-	table_fprint_color(t, f, 0);
+	fprint_color(t, f, 0);
 }
 
 void table_print_color(const struct table *t, int color)
 {
-	table_fprint_color(t, out_file(), color);
+	fprint_color(t, out_file(), color);
 }
 
 void table_print(const struct table *t)

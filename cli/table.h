@@ -33,7 +33,6 @@ void table_print(const struct table *t);
 void table_print_color(const struct table *t, int color);
 /* ... on `f`. */
 void table_fprint(const struct table *t, FILE *f);
-void table_fprint_color(const struct table *t, FILE *f, int color);
 void table_free(struct table *t);
 
 #endif /* MUSTER_CLI_TABLE_H */

@@ -49,10 +49,8 @@ static int parse(const struct cli_task_command *cmd, struct cli_request *req, in
 		case 'R':
 			req->sysroot = optarg;
 			break;
-		case 'h':
-			return cli_command_usage(cli_find_command(cmd->name), 0);
 		default:
-			return cli_getopt_error(c, argv, cmd->name);
+			return cli_getopt_default(c, argv, cmd->name);
 		}
 	}
 	if (optind < argc)

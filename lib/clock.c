@@ -1,6 +1,7 @@
-#include "config.h"
+#include <config.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <time.h>
 
 #include "clock.h"
@@ -19,6 +20,13 @@ long long clock_now_us(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+long clock_ms_until(long long deadline_ms)
+{
+	long long ms = deadline_ms - clock_now_ms();
+
+	return ms <= 0 ? 0 : ms > LONG_MAX ? LONG_MAX : (long)ms;
 }
 
 long long clock_wall_s(void)

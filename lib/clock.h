@@ -9,6 +9,9 @@ long long clock_now_ms(void);
 /* The same clock in microseconds, for durations a millisecond is too
  * coarse for (a resolve's, in a metric). */
 long long clock_now_us(void);
+/* The milliseconds left until `deadline_ms` (clock_now_ms()'s), 0 once it
+ * has passed. */
+long clock_ms_until(long long deadline_ms);
 /* CLOCK_REALTIME in seconds. */
 long long clock_wall_s(void);
 /* Sleeps `ms` (again after a signal); nothing when ms <= 0. */

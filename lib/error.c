@@ -1,24 +1,19 @@
-#include "config.h"
+#include <config.h>
 
 #include "error.h"
 
+#include <stdarg.h>
 #include <stdio.h>
-
-int error_setv(muster_error *err, int code, const char *fmt, va_list ap)
-{
-	if (err) {
-		err->code = code;
-		vsnprintf(err->message, sizeof(err->message), fmt, ap);
-	}
-	return code;
-}
 
 int error_set(muster_error *err, int code, const char *fmt, ...)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	error_setv(err, code, fmt, ap);
-	va_end(ap);
+	if (err) {
+		va_list ap;
+		va_start(ap, fmt);
+		err->code = code;
+		vsnprintf(err->message, sizeof(err->message), fmt, ap);
+		va_end(ap);
+	}
 	return code;
 }
 

@@ -3,16 +3,12 @@
 #ifndef MUSTER_LIB_ERROR_H
 #define MUSTER_LIB_ERROR_H
 
-#include <stdarg.h>
-
 #include <muster/muster.h>
 
 /* Sets err (when not NULL) and returns code, so callers can
  * `return error_set(err, MUSTER_EINVAL, "...")`. */
 int error_set(muster_error *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-int error_setv(muster_error *err, int code, const char *fmt, va_list ap)
-	__attribute__((format(printf, 3, 0)));
 void error_clear(muster_error *err);
 
 #endif

@@ -3,7 +3,7 @@
  * each `NAME: value`, until an empty line.  Fields are checked for their
  * shape (a token, a colon, no control bytes) and not kept: the server
  * answers from the method and the path alone. */
-#include "config.h"
+#include <config.h>
 
 #include "http_request.h"
 

@@ -4,8 +4,7 @@
  * the client still sends until it closes, so that closing never resets a
  * connection whose answer is still on its way (RFC 9112 9.6's "lingering
  * close").  All of it within one deadline per connection. */
-#define _GNU_SOURCE 1 /* accept4, open_memstream */
-#include "config.h"
+#include <config.h>
 
 #include "httpd.h"
 

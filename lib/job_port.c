@@ -1,3 +1,5 @@
+#include <config.h>
+
 #include "job_port.h"
 
 #include <stdint.h>

@@ -2,7 +2,7 @@
  * document): one line per sample, `name{labels} value`, a family's HELP
  * and TYPE lines before its samples, label values with backslash, double
  * quote and line feed escaped, HELP text with backslash and line feed. */
-#include "config.h"
+#include <config.h>
 
 #include "prom.h"
 

@@ -2,7 +2,7 @@
  * Strict JSON: the parse (the strict scan, then the tree), its reasons,
  * and the small helpers that give Python's semantics on cJSON's nodes.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <string.h>

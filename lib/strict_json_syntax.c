@@ -11,7 +11,7 @@
  * can be part of a name or an address.  It keeps its container stack in a
  * fixed array as deep as cJSON's limit, never recursing.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stddef.h>
 

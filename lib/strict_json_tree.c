@@ -9,7 +9,7 @@
  * (same node types and fields, a lone UTF-16 surrogate refused as cJSON
  * refuses it), and callers read it through cJSON's own accessors.
  */
-#include "config.h"
+#include <config.h>
 
 #include <limits.h>
 #include <locale.h>

@@ -10,7 +10,7 @@
  * takes the NVML path once and exits: a whole process to time beside
  * `muster accelerators --local` (bench/devices/run.sh).
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

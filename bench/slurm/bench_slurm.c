@@ -17,7 +17,7 @@
  * Memory: the heap a result holds (mallinfo2 before and after) per task.
  *   bench_slurm [NODES [TPN [ROUNDS]]]
  */
-#include "config.h"
+#include <config.h>
 
 #include <fcntl.h>
 #include <malloc.h>

@@ -1,5 +1,5 @@
 /* muster.h's small functions: the text of an error code, the version, free. */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 

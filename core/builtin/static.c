@@ -19,7 +19,7 @@
  * Everything is read and checked in open(), with file:line errors; resolve()
  * only replays it, so it is thread-safe and cannot fail on bad input.
  */
-#include "config.h"
+#include <config.h>
 
 #include "builtin.h"
 

@@ -18,7 +18,7 @@
  * answers notfound without running while MUSTER_NO_DETECT is set.  An
  * explaining resolve records every entry's answer and noted inputs.
  */
-#include "config.h"
+#include <config.h>
 
 #include "chain.h"
 

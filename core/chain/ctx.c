@@ -1,6 +1,6 @@
 /* Opening a context: settings, plugin search path, loading and opening
  * each chain entry.  Also the public resolve entry point. */
-#include "config.h"
+#include <config.h>
 
 #include "ctx.h"
 

@@ -3,7 +3,7 @@
  * value, and a URL's user information ("https://user:pw@host") is hidden
  * whatever the name, since a proxy or endpoint variable can carry a
  * password in a name that looks harmless. */
-#include "config.h"
+#include <config.h>
 
 #include "explain.h"
 
@@ -15,7 +15,8 @@
 
 #define REDACTED "(redacted)"
 
-int explain_secret_name(const char *name)
+/* Whether the value of variable or file `name` must not be shown. */
+static int secret_name(const char *name)
 {
 	static const char *const words[] = { "TOKEN", "KEY",  "SECRET",     "PASSWORD",
 	                                     "PASSWD", "AUTH", "CREDENTIAL" };
@@ -44,7 +45,7 @@ static char *bounded_copy(const char *s, size_t max)
 /* `value` as it may be shown: user information of a URL replaced. */
 static char *shown_value(const char *name, const char *value)
 {
-	if (explain_secret_name(name))
+	if (secret_name(name))
 		return strdup(REDACTED);
 	char *v = bounded_copy(value, EXPLAIN_VALUE_MAX);
 	char *scheme = v ? strstr(v, "://") : NULL;

@@ -52,7 +52,5 @@ void explain_answer(struct explain_notes *n, int code, const char *reason, long 
  * answering tryagain. */
 void explain_partial(struct explain_notes *n, struct muster_result *partial);
 
-/* Whether the value of variable or file `name` must not be shown. */
-int explain_secret_name(const char *name);
 
 #endif

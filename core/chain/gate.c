@@ -1,6 +1,6 @@
 /* The `detect` check, before a plugin is loaded: getenv() for a name, one
  * walk of the environment for a prefix, stat() for a file. */
-#include "config.h"
+#include <config.h>
 
 #include "gate.h"
 

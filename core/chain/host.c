@@ -1,4 +1,4 @@
-#include "config.h"
+#include <config.h>
 
 #include "host.h"
 
@@ -74,8 +74,7 @@ static long host_remaining_ms(const muster_call *call)
 		return 0;
 	if (call->watching)
 		return call->budget_ms;
-	long long ms = call->deadline_ms - clock_now_ms();
-	return ms > 0 ? (long)ms : 0;
+	return clock_ms_until(call->deadline_ms);
 }
 
 /* The budget bounds CPU work too: a plugin building a huge cluster is

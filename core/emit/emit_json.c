@@ -1,5 +1,5 @@
 /* The result as JSON: what `muster resolve` prints and hosts may parse. */
-#include "config.h"
+#include <config.h>
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* TF_CONFIG for one task, byte-identical to the Kubeflow training
  * operator's: Go's encoding/json, compact, map keys sorted bytewise, struct
  * fields in declaration order. */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* master(): TensorFlow's rules for the master URL, chosen per result by the
  * backend that produced it. */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* The environment a framework's process reads: muster_plan_env(), and
  * muster_launch_env() (a plan made, read once and freed). */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

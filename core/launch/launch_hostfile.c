@@ -1,5 +1,5 @@
 /* Hostfiles for MPI-style launchers: muster_launch_hostfile(). */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>

@@ -11,7 +11,7 @@
  * it) and its first local rank (those of the units before it on its node).
  * That is all any output needs: RANK = rank0 + i, LOCAL_RANK = local0 + i.
  */
-#include "config.h"
+#include <config.h>
 
 #include <limits.h>
 #include <pthread.h>

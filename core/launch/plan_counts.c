@@ -1,7 +1,7 @@
 /* How many processes a unit runs: the launch's count, or with
  * MUSTER_NPROC_GPU the unit's GPUs as the backend reports them, this
  * machine's count standing in for units the backend says nothing of. */
-#include "config.h"
+#include <config.h>
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* The plan's network path: muster_plan_probe_network() probes the peers
  * whose routes decide this node's interface (core/net/netenv.c), and
  * muster_plan_env() then adds the interface's variables. */
-#include "config.h"
+#include <config.h>
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * agree on without talking: MUSTER_MASTER_PORT, else the config's
  * master_port, else derived from the launcher's job id, else the master
  * task's own port (TensorFlow-style clusters give each task its port). */
-#include "config.h"
+#include <config.h>
 
 #include "launch.h"
 #include "lib/env.h"

@@ -1,6 +1,6 @@
 /* Which tasks are a launch's units, and in which order; the checks of a
  * launch that every output shares. */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

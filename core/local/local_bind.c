@@ -3,7 +3,7 @@
  * binding.py): the devices' NUMA nodes, their packages, or an exclusive
  * share of a node's physical cores per device.  Only CPUs this process may
  * run on count, as there. */
-#include "config.h" /* _GNU_SOURCE: the CPU_*_S macros */
+#include <config.h> /* _GNU_SOURCE: the CPU_*_S macros */
 
 #include <sched.h>
 #include <stdio.h>

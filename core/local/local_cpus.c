@@ -1,6 +1,6 @@
 /* CPU lists as the kernel writes them in sysfs: ranges and single CPUs,
  * separated by commas.  The files are read as untrusted text. */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

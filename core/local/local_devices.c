@@ -1,6 +1,6 @@
 /* muster_local_devices(): the readers in turn, then the visible-devices
  * filters, as the frameworks' own runtimes apply them. */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

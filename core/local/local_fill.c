@@ -1,7 +1,7 @@
 /* local_accelerators = true: the own task's accelerators, when its
  * backend gave none, are this machine's devices, as TensorFlow's
  * num_accelerators() counts them. */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>

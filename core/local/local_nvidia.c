@@ -1,7 +1,7 @@
 /* NVIDIA GPUs: the driver's /proc/driver/nvidia/gpus, which has the count,
  * the bus ids and the UUIDs at a fraction of NVML's start-up; NVML only
  * where /proc shows none, and for MIG devices, which only it can name. */
-#include "config.h"
+#include <config.h>
 
 #include <dirent.h>
 #include <stdio.h>

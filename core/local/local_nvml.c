@@ -1,6 +1,6 @@
 /* NVML through dlopen(): the few calls muster makes, declared here with
  * the layouts of nvml.h (NVML keeps them stable across drivers). */
-#include "config.h"
+#include <config.h>
 
 #include <dlfcn.h>
 #include <stdio.h>

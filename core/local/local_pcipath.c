@@ -1,7 +1,7 @@
 /* PCI paths from sysfs links, and NCCL's reading of them (its
  * src/graph/xml.cc walks a device's path two components at a time, so
  * that a PCIe switch's upstream and downstream ports are one node). */
-#include "config.h"
+#include <config.h>
 
 #include <limits.h>
 #include <stdio.h>

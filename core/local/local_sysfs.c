@@ -1,6 +1,6 @@
 /* AMD GPUs (the KFD topology), accel-class devices (Habana, Intel NPUs)
  * and TPUs (/dev/accelN on TPU VMs, else VFIO groups of Google devices). */
-#include "config.h"
+#include <config.h>
 
 #include <dirent.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * node and that node's CPUs, its package's CPUs, the network interface
  * nearest it, the PCI path level between each two devices, and (through
  * NVML, when asked) the NVLinks between NVIDIA GPUs. */
-#include "config.h"
+#include <config.h>
 
 #include <dirent.h>
 #include <limits.h>

@@ -1,5 +1,5 @@
 /* muster_topology_to_json(): muster topo --format json. */
-#include "config.h"
+#include <config.h>
 
 #include "lib/error.h"
 #include "emit/jsonw.h"

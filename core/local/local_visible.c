@@ -1,7 +1,7 @@
 /* CUDA_VISIBLE_DEVICES and its AMD counterparts: which devices a runtime
  * shows, by index or UUID (an NVIDIA MIG device by its "MIG-" UUID), in
  * the order the variable names them. */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>

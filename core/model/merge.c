@@ -8,7 +8,7 @@
  * appended when they come after what is there, merged as two sorted runs
  * otherwise.
  */
-#include "config.h"
+#include <config.h>
 
 #include "merge.h"
 

@@ -1,7 +1,7 @@
 /* Members a backend knows of but that are not ready (plugin ABI 1.8,
  * add_pending): kept beside the tasks, never among them, so that nothing
  * that reads the cluster sees them; `muster status` shows them. */
-#include "config.h"
+#include <config.h>
 
 #include "builder.h"
 #include "model.h"

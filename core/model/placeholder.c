@@ -1,7 +1,7 @@
 /* Results whose backend knows a member's place but not its address (the
  * placeholder hosts of lib/address.h): what needs every address says
  * which are missing, rather than print a name that never resolves. */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 

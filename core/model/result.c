@@ -1,6 +1,6 @@
 /* Reading a result: the public accessors.  All are lock-free reads of an
  * immutable structure. */
-#include "config.h"
+#include <config.h>
 
 #include "model.h"
 

@@ -1,5 +1,5 @@
 /* Bounded name lookups: lookup_names(). */
-#include "config.h"
+#include <config.h>
 
 #include <errno.h>
 #include <netdb.h>

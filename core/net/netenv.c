@@ -1,5 +1,5 @@
 /* The network half of a launch's environment: net_env_*(). */
-#include "config.h"
+#include <config.h>
 
 #include <net/if.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * looked up (lookup.c, bounded), its first address routed by the kernel
  * (route.c), and one interface chosen when every peer that is not this
  * machine is reached through the same one. */
-#include "config.h"
+#include <config.h>
 
 #include <arpa/inet.h>
 #include <errno.h>

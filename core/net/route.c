@@ -1,5 +1,5 @@
 /* Route lookups over rtnetlink: route_open(), route_get(). */
-#include "config.h"
+#include <config.h>
 
 #include <errno.h>
 #include <linux/netlink.h>

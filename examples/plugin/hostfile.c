@@ -87,17 +87,12 @@ static const muster_popt options[] = {
  */
 static int hostfile_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 {
-	struct hostfile *hf = muster_plugin_conf_new(host, pc, sizeof(*hf));
-	muster_popts o = { host, pc, host->cfg_root(pc) };
-
-	if (!hf)
-		return -1;
-	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), hf) != 0) {
-		hostfile_close(hf);
-		return -1;
-	}
-	*state = hf;
-	return 0;
+	/* The struct, zeroed and filled from the table; NULL after an error
+	 * was reported, what was read freed by hostfile_close().  NULL: no
+	 * rules between the options to check after them. */
+	*state = muster_plugin_conf_read(host, pc, sizeof(struct hostfile), options,
+	                                 MUSTER_POPT_COUNT(options), NULL, hostfile_close);
+	return *state != NULL ? 0 : -1;
 }
 
 /* "host:port", "[v6]:port": the host part (brackets stripped) and its

@@ -741,6 +741,36 @@ static inline int muster_popt_read(const muster_popts *o, const muster_popt *tab
 	return 0;
 }
 
+/* open()'s reading for a plugin whose state is one struct that one option
+ * table fills: muster_plugin_conf_new(), muster_popt_read() of the entry's
+ * group into it, then `check` (NULL: none), the rules between options.
+ * The struct, or NULL after open_error(), what the read had copied freed
+ * by `conf_free` (the descriptor's close()):
+ *
+ *     *state = muster_plugin_conf_read(host, pc, sizeof(struct conf), options,
+ *                                      MUSTER_POPT_COUNT(options), NULL, my_close);
+ *     return *state != NULL ? 0 : -1;
+ */
+static inline void *muster_plugin_conf_read(const muster_host *host, muster_plugin_ctx *pc,
+                                            size_t size, const muster_popt *table, size_t n,
+                                            int (*check)(const muster_popts *o, void *conf),
+                                            void (*conf_free)(void *conf))
+{
+	void *conf = muster_plugin_conf_new(host, pc, size);
+	muster_popts o;
+
+	if (conf == NULL)
+		return NULL;
+	o.host = host;
+	o.pc = pc;
+	o.group = host->cfg_root(pc);
+	if (muster_popt_read(&o, table, n, conf) != 0 || (check != NULL && check(&o, conf) != 0)) {
+		conf_free(conf);
+		return NULL;
+	}
+	return conf;
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,6 +1,6 @@
 /* A growable, bounded, NUL-terminated byte buffer (HTTP bodies, files) and
- * the small system helpers the bundled plugins share: a bounded file read,
- * a getenv that setuid programs do not trust, asprintf, strerror. */
+ * the small system helpers the bundled plugins share: a bounded file read
+ * and its failure in words, asprintf, strerror. */
 #ifndef MUSTER_PLUGIN_COMMON_BUF_H
 #define MUSTER_PLUGIN_COMMON_BUF_H
 

@@ -4,7 +4,7 @@
  * empty line before a host is not.  A host file is not a Slurm hostlist,
  * so brackets and commas are refused rather than expanded.
  */
-#include "config.h"
+#include <config.h>
 
 #include "hostfile.h"
 

@@ -1,4 +1,4 @@
-#include "config.h"
+#include <config.h>
 
 #include <ctype.h>
 #include <pthread.h>

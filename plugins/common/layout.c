@@ -1,4 +1,4 @@
-#include "config.h"
+#include <config.h>
 
 #include "layout.h"
 
@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "answer.h"
 #include "lib/address.h"
 
 /* Ports port_base .. port_base + count - 1 stay within 65535; 0, or -1
@@ -200,10 +201,8 @@ muster_status layout_build(const muster_host *host, muster_call *call, const str
 	for (h = 0; h < s->nhosts; h++)
 		if (check_ports(host, call, l, s->hosts[h].name, s->hosts[h].tasks) != 0)
 			return MUSTER_STATUS_UNAVAIL;
-	if (slots_deal_init(&d, s, l->plane, l->rank_host) != 0) {
-		host->fail(call, "out of memory");
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (slots_deal_init(&d, s, l->plane, l->rank_host) != 0)
+		return plugin_answer(host, call, MUSTER_STATUS_UNAVAIL, "out of memory");
 	j = 0;
 	start = 0;
 	while (rc == 0 && slots_deal_next(&d, &h, &first, &count) == 1) {

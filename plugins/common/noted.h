@@ -24,6 +24,13 @@ static inline void noted_record(void *data, const char *name, const char *value)
 	muster_plugin_note_input(n->host, n->call, name, value);
 }
 
+/* The descriptor's flags of a backend that reads its launcher's
+ * environment and files: they are fixed for the job's life (a watch has
+ * nothing to poll), and the entry detects its launcher's job
+ * (MUSTER_NO_DETECT turns it off). */
+#define NOTED_PLUGIN_FLAGS                                                                  \
+	(MUSTER_PLUGIN_THREADSAFE | MUSTER_PLUGIN_CONFIG_ONLY | MUSTER_PLUGIN_DETECTS)
+
 /* `n` ready: read through &n->env.  It points to itself, so it stays
  * where it was set up. */
 static inline void noted_init(struct noted *n, const muster_host *host, muster_call *call)

@@ -1,6 +1,6 @@
 /* The HTTP backends' shared limit, wording and retry helpers
  * (plugins/common/http.c). */
-#include "config.h"
+#include <config.h>
 
 #include <string.h>
 

@@ -17,10 +17,7 @@
  * source.  The cache's mutex is held while a token is fetched, so threads
  * resolving at once fetch it once; a 401 from the API drops it.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -58,11 +55,10 @@ static muster_status read_token_file(struct gce_run *run, const char *path)
 	char *data, eb[128];
 	size_t len;
 
-	if (plugin_read_file(path, GCE_MAX_FILE, &data, &len) != 0) {
-		run->host->fail(run->call, "cannot read access_token_file %s: %s", path,
-		                plugin_strerror(errno, eb, sizeof(eb)));
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (plugin_read_file(path, GCE_MAX_FILE, &data, &len) != 0)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "cannot read access_token_file %s: %s", path,
+		                     plugin_strerror(errno, eb, sizeof(eb)));
 	while (len > 0 && (data[len - 1] == '\n' || data[len - 1] == '\r' || data[len - 1] == ' '))
 		data[--len] = '\0';
 	if (!token_ok(data)) {
@@ -75,17 +71,15 @@ static muster_status read_token_file(struct gce_run *run, const char *path)
 	return MUSTER_STATUS_SUCCESS;
 }
 
-/* The key file to use, or NULL; *explicit_path: it was named (it must exist). */
-static char *key_file(const struct gce_conf *conf, int *explicit_path)
+/* The key file to use, or NULL. */
+static char *key_file(const struct gce_conf *conf)
 {
 	const char *p, *dir;
 
-	*explicit_path = 1;
 	if (conf->credentials_file != NULL)
 		return strdup(conf->credentials_file);
 	if ((p = env_get("GOOGLE_APPLICATION_CREDENTIALS")) != NULL && p[0] != '\0')
 		return strdup(p);
-	*explicit_path = 0;
 	if ((dir = env_get("CLOUDSDK_CONFIG")) != NULL && dir[0] != '\0') {
 		char *f = plugin_asprintf("%s/application_default_credentials.json", dir);
 
@@ -164,11 +158,10 @@ static muster_status from_key_file(struct gce_run *run, const char *path, long *
 	cJSON *root;
 	size_t len;
 
-	if (plugin_read_file(path, GCE_MAX_FILE, &data, &len) != 0) {
-		run->host->fail(run->call, "cannot read the credentials file %s: %s", path,
-		                plugin_strerror(errno, eb, sizeof(eb)));
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (plugin_read_file(path, GCE_MAX_FILE, &data, &len) != 0)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "cannot read the credentials file %s: %s", path,
+		                     plugin_strerror(errno, eb, sizeof(eb)));
 	root = cJSON_ParseWithLength(data, len);
 	memset(data, 0, len);
 	free(data);
@@ -279,7 +272,6 @@ muster_status gce_auth(struct gce_run *run)
 	struct gce_cache *c = &conf->cache;
 	enum source_kind kind;
 	char *path = NULL;
-	int explicit_path = 0;
 	long expires_in = 0;
 	muster_status st;
 
@@ -290,7 +282,7 @@ muster_status gce_auth(struct gce_run *run)
 		         conf->access_token_file);
 		return read_token_file(run, conf->access_token_file);
 	}
-	if ((path = key_file(conf, &explicit_path)) != NULL) {
+	if ((path = key_file(conf)) != NULL) {
 		kind = SRC_KEY_FILE;
 		snprintf(run->token_source, sizeof(run->token_source), "credentials file %s", path);
 	} else if (run->on_gce != 0) {
@@ -304,7 +296,6 @@ muster_status gce_auth(struct gce_run *run)
 		                "application-default credentials, and not on GCE");
 		return MUSTER_STATUS_NOTFOUND;
 	}
-	(void)explicit_path;
 
 	pthread_mutex_lock(&c->lock);
 	if (c->token != NULL && c->token_source != NULL &&
@@ -336,7 +327,7 @@ muster_status gce_auth(struct gce_run *run)
 			free(s);
 		}
 		run->token_cached = 0;
-		run->host->log(conf->pc, GCE_LOG_DEBUG, "access token from %s, valid for %ld s",
+		run->host->log(conf->pc, MUSTER_LOG_DEBUG, "access token from %s, valid for %ld s",
 		               run->token_source, expires_in);
 	}
 	pthread_mutex_unlock(&c->lock);
@@ -368,7 +359,7 @@ muster_status gce_api(struct gce_run *run, const char *what, const char *method,
 	if (st == MUSTER_STATUS_SUCCESS && code == 401 && run->token_cached && !run->reauthed) {
 		/* Revoked before its time: drop it, fetch a new one, once. */
 		run->reauthed = 1;
-		run->host->log(run->conf->pc, GCE_LOG_NOTICE,
+		run->host->log(run->conf->pc, MUSTER_LOG_NOTICE,
 		               "%s: HTTP 401 with a cached token; fetching a new one", what);
 		gce_auth_forget(run);
 		if ((st = gce_auth(run)) != MUSTER_STATUS_SUCCESS)

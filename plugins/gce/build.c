@@ -13,17 +13,14 @@
  * (lib/address.h), with the reason at info level.  A job left with no
  * instance: tryagain.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gce.h"
-#include "../common/natural.h"
+#include "plugins/common/natural.h"
 #include "lib/address.h"
 
 struct task {
@@ -116,7 +113,7 @@ static muster_status job_tasks(struct gce_run *run, size_t j, const struct gce_m
 		const struct gce_inst *in = find(m, znames, zones, nzones);
 
 		if (in == NULL) {
-			run->host->log(conf->pc, GCE_LOG_NOTICE,
+			run->host->log(conf->pc, MUSTER_LOG_NOTICE,
 			               "job %s: instance %s (zone %s) is no longer RUNNING; left out",
 			               conf->jobs[j].name, m->name, m->zone);
 			continue;
@@ -139,7 +136,7 @@ static muster_status job_tasks(struct gce_run *run, size_t j, const struct gce_m
 			return gce_nomem(run);
 		}
 		if (address_check(t[k].addr, why, sizeof(why)) < 0) {
-			run->host->log(conf->pc, GCE_LOG_INFO, "job %s: instance %s (zone %s) is left out: %s",
+			run->host->log(conf->pc, MUSTER_LOG_INFO, "job %s: instance %s (zone %s) is left out: %s",
 			               conf->jobs[j].name, m->name, m->zone, why);
 			free(t[k].addr);
 			continue;
@@ -223,7 +220,7 @@ muster_status gce_build(struct gce_run *run, struct gce_membervec *jobs, char *c
 				self_found = 1;
 				if (h->set_task(run->call, job, (long)i) < 0)
 					st = MUSTER_STATUS_UNAVAIL;
-				h->log(conf->pc, GCE_LOG_DEBUG, "this process is instance %s: task %s:%zu",
+				h->log(conf->pc, MUSTER_LOG_DEBUG, "this process is instance %s: task %s:%zu",
 				       self, job, i);
 			}
 		}

@@ -18,10 +18,7 @@
  * Project, zone and the own name never change for an instance's life: the
  * first answers are cached in the state (under its mutex).
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -186,7 +183,7 @@ muster_status gce_env(struct gce_run *run)
 		run->on_gce = 1;
 		run->zone = run->zone_buf;
 	}
-	run->host->log(conf->pc, GCE_LOG_DEBUG, "project %s, zone %s%s", run->project,
+	run->host->log(conf->pc, MUSTER_LOG_DEBUG, "project %s, zone %s%s", run->project,
 	               run->zone != NULL ? run->zone : "(per group)",
 	               run->on_gce > 0 ? ", on GCE" : run->on_gce == 0 ? ", not on GCE" : "");
 	return MUSTER_STATUS_SUCCESS;
@@ -210,7 +207,7 @@ const char *gce_self(struct gce_run *run)
 		return NULL;
 	if (cached(run, &c->self, "instance/name", 0, &run->self_buf) != MUSTER_STATUS_SUCCESS) {
 		/* Not an error: the cluster is known, only "who am I" is not. */
-		run->host->log(run->conf->pc, GCE_LOG_INFO,
+		run->host->log(run->conf->pc, MUSTER_LOG_INFO,
 		               "own instance name unknown (metadata server did not say)");
 		if (run->on_gce < 0) { /* no DMI file, no metadata server: never ask again */
 			pthread_mutex_lock(&c->lock);

@@ -27,10 +27,7 @@
  * state caches (token, metadata answers) is under its mutex.  So:
  * MUSTER_PLUGIN_THREADSAFE.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -75,7 +72,7 @@ nomem:
 static muster_status gce_resolve(void *state, const muster_host *host, muster_call *call)
 {
 	struct gce_conf *conf = state;
-	struct gce_run run;
+	struct gce_run run = { .host = host, .call = call, .conf = conf };
 	struct gce_membervec *jobs;
 	struct gce_instvec *zones = NULL;
 	char **znames = NULL;
@@ -83,10 +80,6 @@ static muster_status gce_resolve(void *state, const muster_host *host, muster_ca
 	long long start = clock_now_ms();
 	muster_status st;
 
-	memset(&run, 0, sizeof(run));
-	run.host = host;
-	run.call = call;
-	run.conf = conf;
 	if (conf->mode == GCE_MODE_TPU_VM) {
 		if ((st = gce_http_setup(&run)) == MUSTER_STATUS_SUCCESS)
 			st = gce_tpu_resolve(&run);
@@ -114,7 +107,7 @@ static muster_status gce_resolve(void *state, const muster_host *host, muster_ca
 	if (st == MUSTER_STATUS_SUCCESS)
 		st = gce_build(&run, jobs, znames, zones, nzones);
 	if (st == MUSTER_STATUS_SUCCESS)
-		host->log(conf->pc, GCE_LOG_DEBUG, "%ld requests, %ld ms", run.requests,
+		host->log(conf->pc, MUSTER_LOG_DEBUG, "%ld requests, %ld ms", run.requests,
 		          (long)(clock_now_ms() - start));
 
 	for (z = 0; z < nzones; z++) {
@@ -137,11 +130,6 @@ static muster_status gce_resolve(void *state, const muster_host *host, muster_ca
 	free(run.zone_buf);
 	free(run.self_buf);
 	return st;
-}
-
-static void gce_close(void *state)
-{
-	gce_conf_free(state);
 }
 
 static const muster_plugin gce_plugin = {

@@ -31,9 +31,11 @@
 
 #include <cJSON.h>
 #include <curl/curl.h>
+#include <muster/muster.h> /* MUSTER_LOG_*: the host log()'s levels */
 #include <muster/plugin.h>
 
-#include "../common/buf.h"
+#include "plugins/common/answer.h"
+#include "plugins/common/buf.h"
 
 #define GCE_MAX_PAGE ((size_t)64 * 1024 * 1024) /* one page of JSON */
 #define GCE_MAX_SMALL ((size_t)1024 * 1024)     /* metadata, tokens, key files */
@@ -46,8 +48,6 @@
 #define GCE_SCOPE "https://www.googleapis.com/auth/compute.readonly"
 /* Refresh a cached token this long before it expires (google-auth: 3m45s). */
 #define GCE_REFRESH_MARGIN_S 225L
-
-enum { GCE_LOG_WARNING = 4, GCE_LOG_NOTICE = 5, GCE_LOG_INFO = 6, GCE_LOG_DEBUG = 7 };
 
 enum gce_mode { GCE_MODE_INSTANCE_GROUPS = 0, GCE_MODE_TPU_VM = 1 };
 enum gce_order { GCE_ORDER_NATURAL = 0, GCE_ORDER_NAME = 1, GCE_ORDER_IP = 2 };
@@ -117,8 +117,6 @@ struct gce_member {
 	char *name;
 	char *zone;
 	size_t group;          /* index in the job's groups */
-	const struct gce_inst *inst; /* found by instances.list, NULL: not */
-	long index;
 };
 
 struct gce_membervec {
@@ -147,9 +145,9 @@ struct gce_run {
 	char answer_type[GCE_TYPE_SIZE]; /* the last answer's media type, "" if none */
 };
 
-/* options.c */
+/* options.c: the descriptor's open() and close(). */
 int gce_open(const muster_host *host, muster_plugin_ctx *pc, void **state);
-void gce_conf_free(struct gce_conf *conf);
+void gce_close(void *state);
 
 /* env.c: whether this is GCE (run->on_gce from the DMI product name, which
  * `product` gets; -1 unknown or redirected by $GCE_METADATA_HOST) and the
@@ -242,6 +240,15 @@ muster_status gce_nomem(struct gce_run *run);
 const char *gce_json_str(const cJSON *obj, const char *key);
 /* The answer as JSON; NULL after fail() naming `what`. */
 cJSON *gce_json_parse(struct gce_run *run, const char *what, const struct pbuf *b);
+/* Every page of a Compute API listing, at most GCE_MAX_PAGES: `method` on
+ * `url` (with its query; "&pageToken=" the last page's added), with `body`
+ * when not NULL, each answer to `page_fn`, which takes its items and sets
+ * *token to the next page's (NULL: it was the last).  SUCCESS, or another
+ * status after fail() naming `what`. */
+typedef muster_status gce_page_fn(struct gce_run *run, const char *what, size_t page,
+                                  const struct pbuf *b, char **token, void *arg);
+muster_status gce_list(struct gce_run *run, const char *what, const char *method, const char *url,
+                       const char *body, gce_page_fn *page_fn, void *arg);
 /* A listing page as JSON and its `items` array (*items NULL when absent);
  * NULL after fail() naming `what` and `page`. */
 cJSON *gce_page_items(struct gce_run *run, const char *what, size_t page, const struct pbuf *b,

@@ -12,10 +12,7 @@
  * after each request; request bodies (assertions, refresh tokens) are
  * never quoted; CURLOPT_VERBOSE is never set.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,8 +21,8 @@
 
 #include "gce.h"
 #include "lib/clock.h"
-#include "../common/http.h"
-#include "../common/media.h"
+#include "plugins/common/http.h"
+#include "plugins/common/media.h"
 
 struct answer {
 	struct pbuf *body;
@@ -70,10 +67,9 @@ muster_status gce_http_setup(struct gce_run *run)
 
 	CURLcode rc = http_global_init();
 
-	if (rc != CURLE_OK) {
-		run->host->fail(run->call, "libcurl failed to initialise: %s", curl_easy_strerror(rc));
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (rc != CURLE_OK)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "libcurl failed to initialise: %s", curl_easy_strerror(rc));
 	if ((h = run->curl = http_handle(run->errbuf)) == NULL)
 		return gce_nomem(run);
 	curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
@@ -192,11 +188,10 @@ muster_status gce_http(struct gce_run *run, const char *what, const char *method
 		struct curl_slist *hdr;
 		CURLcode rc;
 
-		if (left <= 0) {
-			h->fail(run->call, "%s: %s %s: the entry's time budget is spent", what, method,
-			        url);
-			return MUSTER_STATUS_UNAVAIL;
-		}
+		if (left <= 0)
+			return plugin_answer(h, run->call, MUSTER_STATUS_UNAVAIL,
+			                     "%s: %s %s: the entry's time budget is spent", what,
+			                     method, url);
 		limit = http_limit_ms(left, timeout_ms);
 		if ((hdr = headers(run, flags)) == NULL)
 			return gce_nomem(run);
@@ -281,7 +276,7 @@ muster_status gce_http(struct gce_run *run, const char *what, const char *method
 				        http_reason(*code), msg, tail);
 			return MUSTER_STATUS_UNAVAIL;
 		}
-		h->log(run->conf->pc, GCE_LOG_NOTICE, "%s: HTTP %ld; retrying in %ld ms", what, *code,
+		h->log(run->conf->pc, MUSTER_LOG_NOTICE, "%s: HTTP %ld; retrying in %ld ms", what, *code,
 		       wait);
 		clock_sleep_ms(wait);
 	}

@@ -10,10 +10,7 @@
  * guestAccelerators entry's acceleratorType basename ("nvidia-tesla-a100",
  * "nvidia-h100-80gb", ...) counts as GPU, a name with "tpu" as TPU.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,18 +69,15 @@ static muster_status parse_item(struct gce_run *run, const char *what, size_t pa
 	const char *ip;
 	struct gce_inst *in;
 
-	if (name == NULL || name[0] == '\0') {
-		run->host->fail(run->call, "%s (page %zu): items[%zu] has no name", what, page, i);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (name == NULL || name[0] == '\0')
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "%s (page %zu): items[%zu] has no name", what, page, i);
 	if (status != NULL && strcmp(status, "RUNNING") != 0)
 		return MUSTER_STATUS_SUCCESS; /* the filter said RUNNING; be sure */
-	if (acc != NULL && !cJSON_IsArray(acc)) {
-		run->host->fail(run->call, "%s (page %zu): instance %s: guestAccelerators is not an "
-		                           "array",
-		                what, page, name);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (acc != NULL && !cJSON_IsArray(acc))
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "%s (page %zu): instance %s: guestAccelerators is not an "
+		                     "array", what, page, name);
 	if (vec_reserve(&out->v, &out->cap, out->n + 1, sizeof(*out->v)) < 0)
 		return gce_nomem(run);
 	in = &out->v[out->n];
@@ -100,12 +94,11 @@ static muster_status parse_item(struct gce_run *run, const char *what, size_t pa
 		const cJSON *c = cJSON_GetObjectItemCaseSensitive(a, "acceleratorCount");
 		double n = cJSON_IsNumber(c) ? c->valuedouble : 0;
 
-		if (type == NULL || n < 1 || n > 1024) {
-			run->host->fail(run->call, "%s (page %zu): instance %s: a guestAccelerators entry "
-			                           "lacks acceleratorType or a count",
-			                what, page, name);
-			return MUSTER_STATUS_UNAVAIL;
-		}
+		if (type == NULL || n < 1 || n > 1024)
+			return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+			                     "%s (page %zu): instance %s: a guestAccelerators "
+			                     "entry lacks acceleratorType or a count", what, page,
+			                     name);
 		if (strstr(gce_basename(type), "tpu") != NULL)
 			in->tpus += (long)n;
 		else
@@ -142,44 +135,28 @@ static int by_name(const void *a, const void *b)
 	return strcmp(((const struct gce_inst *)a)->name, ((const struct gce_inst *)b)->name);
 }
 
+static muster_status instances_page(struct gce_run *run, const char *what, size_t page,
+                                    const struct pbuf *b, char **token, void *out)
+{
+	return gce_instances_page(run, what, page, b, out, token);
+}
+
 muster_status gce_instances(struct gce_run *run, const char *zone, struct gce_instvec *out)
 {
-	char what[300], *token = NULL, *efields = curl_easy_escape(run->curl, FIELDS, 0);
-	struct pbuf b;
-	muster_status st = MUSTER_STATUS_SUCCESS;
-	size_t page;
+	char what[300], *url, *efields = curl_easy_escape(run->curl, FIELDS, 0);
+	muster_status st;
 
-	if (efields == NULL)
+	url = efields == NULL ? NULL
+	      : plugin_asprintf("%s/projects/%s/zones/%s/instances?filter=status%%20%%3D%%20"
+	                        "RUNNING&fields=%s&maxResults=%ld",
+	                        run->conf->endpoint, run->project, zone, efields,
+	                        run->conf->page_size);
+	curl_free(efields);
+	if (url == NULL)
 		return gce_nomem(run);
 	snprintf(what, sizeof(what), "instances of zone %s (project %s)", zone, run->project);
-	pbuf_init(&b, GCE_MAX_PAGE);
-	for (page = 1; page <= GCE_MAX_PAGES; page++) {
-		char *etok = token != NULL ? curl_easy_escape(run->curl, token, 0) : NULL;
-		char *url = plugin_asprintf("%s/projects/%s/zones/%s/instances?filter=status%%20%%3D%%20"
-		                         "RUNNING&fields=%s&maxResults=%ld%s%s",
-		                         run->conf->endpoint, run->project, zone, efields,
-		                         run->conf->page_size, etok ? "&pageToken=" : "",
-		                         etok ? etok : "");
-
-		curl_free(etok);
-		if (url == NULL) {
-			st = gce_nomem(run);
-			break;
-		}
-		st = gce_api(run, what, "GET", url, NULL, &b);
-		free(url);
-		if (st == MUSTER_STATUS_SUCCESS)
-			st = gce_instances_page(run, what, page, &b, out, &token);
-		if (st != MUSTER_STATUS_SUCCESS || token == NULL)
-			break;
-	}
-	if (st == MUSTER_STATUS_SUCCESS && page > GCE_MAX_PAGES) {
-		run->host->fail(run->call, "%s: more than %d pages", what, GCE_MAX_PAGES);
-		st = MUSTER_STATUS_UNAVAIL;
-	}
-	free(token);
-	curl_free(efields);
-	pbuf_free(&b);
+	st = gce_list(run, what, "GET", url, NULL, instances_page, out);
+	free(url);
 	if (st == MUSTER_STATUS_SUCCESS && out->n > 1)
 		qsort(out->v, out->n, sizeof(*out->v), by_name);
 	return st;

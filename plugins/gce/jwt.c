@@ -6,7 +6,7 @@
  *            "iat":now,"exp":now+3600}
  * signed with RSASSA-PKCS1-v1_5 over SHA-256 (libcrypto).
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>

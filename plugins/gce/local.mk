@@ -2,23 +2,13 @@
 # GCEClusterResolver), with libcurl, cJSON and libcrypto (RS256 JWTs).
 if BUILD_GCE
 plugins_LTLIBRARIES += plugins/gce/gce.la
-plugins_gce_gce_la_SOURCES = \
-	plugins/gce/gce.h \
-	plugins/gce/gce.c \
-	plugins/gce/options.c \
-	plugins/gce/env.c \
-	plugins/gce/auth.c \
-	plugins/gce/jwt.c \
-	plugins/gce/http.c \
-	plugins/gce/members.c \
-	plugins/gce/instances.c \
-	plugins/gce/build.c \
-	plugins/gce/tpu.c \
+plugins_gce_gce_la_SOURCES = plugins/gce/gce.h plugins/gce/gce.c plugins/gce/options.c \
+	plugins/gce/env.c plugins/gce/auth.c plugins/gce/jwt.c plugins/gce/http.c \
+	plugins/gce/members.c plugins/gce/instances.c plugins/gce/build.c plugins/gce/tpu.c \
 	plugins/gce/util.c
-plugins_gce_gce_la_CPPFLAGS = $(AM_CPPFLAGS) $(LIBCURL_CFLAGS) $(CJSON_CFLAGS) \
-	$(LIBCRYPTO_CFLAGS)
+plugins_gce_gce_la_CPPFLAGS = $(muster_http_plugin_cppflags) $(CJSON_CFLAGS) $(LIBCRYPTO_CFLAGS)
 plugins_gce_gce_la_LDFLAGS = $(muster_plugin_ldflags)
-plugins_gce_gce_la_LIBADD = plugins/common/libplugin_http.la $(LIBCURL_LIBS) $(CJSON_LIBS) $(LIBCRYPTO_LIBS)
+plugins_gce_gce_la_LIBADD = $(muster_http_plugin_libadd) $(CJSON_LIBS) $(LIBCRYPTO_LIBS)
 endif
 
 # Its tests: shell scripts driving `muster` (and a helper over the public

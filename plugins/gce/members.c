@@ -8,10 +8,7 @@
  * several zones are found where they are.  One instance in two groups of
  * a job is one task (the first group's).
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,11 +38,10 @@ static muster_status add_member(struct gce_run *run, const char *what, size_t pa
 	struct gce_member *m;
 	char *zone;
 
-	if (url == NULL || (name = gce_basename(url))[0] == '\0') {
-		run->host->fail(run->call, "%s (page %zu): items[%zu] has no instance URL", what, page,
-		                i);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (url == NULL || (name = gce_basename(url))[0] == '\0')
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "%s (page %zu): items[%zu] has no instance URL", what, page,
+		                     i);
 	/* The zone in the URL, else the group's. */
 	if ((z = strstr(url, "/zones/")) != NULL && (ze = strchr(z + 7, '/')) != NULL)
 		zone = strndup(z + 7, (size_t)(ze - z - 7));
@@ -94,44 +90,38 @@ muster_status gce_members_page(struct gce_run *run, const char *what, size_t pag
 	return st;
 }
 
+/* One group's listing: where its pages' members go. */
+struct group_listing {
+	const char *zone;
+	size_t group;
+	struct gce_membervec *out;
+};
+
+static muster_status members_page(struct gce_run *run, const char *what, size_t page,
+                                  const struct pbuf *b, char **token, void *arg)
+{
+	const struct group_listing *l = arg;
+
+	return gce_members_page(run, what, page, b, l->zone, l->group, l->out, token);
+}
+
 static muster_status list_group(struct gce_run *run, const struct gce_group *g, size_t group,
                                 struct gce_membervec *out)
 {
-	const char *zone = g->zone != NULL ? g->zone : run->zone;
-	char what[300], *token = NULL;
-	struct pbuf b;
-	muster_status st = MUSTER_STATUS_SUCCESS;
-	size_t page;
+	struct group_listing l = { g->zone != NULL ? g->zone : run->zone, group, out };
+	char what[300], *url;
+	muster_status st;
 
-	snprintf(what, sizeof(what), "instance group %s (zone %s, project %s)", g->name, zone,
+	url = plugin_asprintf("%s/projects/%s/zones/%s/instanceGroups/%s/listInstances"
+	                      "?maxResults=%ld&fields=items%%2Finstance%%2CnextPageToken",
+	                      run->conf->endpoint, run->project, l.zone, g->name,
+	                      run->conf->page_size);
+	if (url == NULL)
+		return gce_nomem(run);
+	snprintf(what, sizeof(what), "instance group %s (zone %s, project %s)", g->name, l.zone,
 	         run->project);
-	pbuf_init(&b, GCE_MAX_PAGE);
-	for (page = 1; page <= GCE_MAX_PAGES; page++) {
-		char *etok = token != NULL ? curl_easy_escape(run->curl, token, 0) : NULL;
-		char *url = plugin_asprintf("%s/projects/%s/zones/%s/instanceGroups/%s/listInstances"
-		                         "?maxResults=%ld&fields=items%%2Finstance%%2CnextPageToken%s%s",
-		                         run->conf->endpoint, run->project, zone, g->name,
-		                         run->conf->page_size, etok ? "&pageToken=" : "",
-		                         etok ? etok : "");
-
-		curl_free(etok);
-		if (url == NULL) {
-			st = gce_nomem(run);
-			break;
-		}
-		st = gce_api(run, what, "POST", url, "{\"instanceState\":\"RUNNING\"}", &b);
-		free(url);
-		if (st == MUSTER_STATUS_SUCCESS)
-			st = gce_members_page(run, what, page, &b, zone, group, out, &token);
-		if (st != MUSTER_STATUS_SUCCESS || token == NULL)
-			break;
-	}
-	if (st == MUSTER_STATUS_SUCCESS && page > GCE_MAX_PAGES) {
-		run->host->fail(run->call, "%s: more than %d pages", what, GCE_MAX_PAGES);
-		st = MUSTER_STATUS_UNAVAIL;
-	}
-	free(token);
-	pbuf_free(&b);
+	st = gce_list(run, what, "POST", url, "{\"instanceState\":\"RUNNING\"}", members_page, &l);
+	free(url);
 	return st;
 }
 

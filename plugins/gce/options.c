@@ -2,17 +2,14 @@
  * gce: open() — the entry's options, checked and copied.  Nothing here
  * contacts a server or reads credentials: those are read on resolve.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gce.h"
-#include "../common/popts.h"
+#include "plugins/common/popts.h"
 
 /* Names the Compute API accepts: [a-z]([-a-z0-9]*[a-z0-9])?, at most 63. */
 static int valid_name(const char *s)
@@ -42,20 +39,45 @@ static int read_group(const muster_popts *o, const muster_cfg *el, const char *w
 			return muster_popt_nomem(o, el);
 	} else if ((g->name = strdup(s)) == NULL)
 		return muster_popt_nomem(o, el);
-	if (!valid_name(g->name) || (g->zone != NULL && !valid_name(g->zone))) {
-		o->host->open_error(o->pc, el,
-		                    "%s: \"%s\" is not an instance group name (\"GROUP\" or "
-		                    "\"ZONE/GROUP\", lower-case letters, digits and '-')",
-		                    what, s);
-		return -1;
+	if (!valid_name(g->name) || (g->zone != NULL && !valid_name(g->zone)))
+		return popt_fail(o, el,
+		                 "%s: \"%s\" is not an instance group name (\"GROUP\" or "
+		                 "\"ZONE/GROUP\", lower-case letters, digits and '-')", what, s);
+	return 0;
+}
+
+/* A job's groups: one, or a list. */
+static int read_groups(const muster_popts *o, const muster_cfg *el, const char *what, void *entry)
+{
+	struct gce_job *job = entry;
+	int type = o->host->cfg_type(el);
+	size_t n = 1, k;
+
+	if (type != MUSTER_CFG_STRING && type != MUSTER_CFG_ARRAY && type != MUSTER_CFG_LIST)
+		return popt_fail(o, el,
+		                 "%s must be a list of instance groups, not %s", what,
+		                 muster_popt_kind(o->host, el));
+	if (type != MUSTER_CFG_STRING && (n = o->host->cfg_count(el)) == 0)
+		return popt_fail(o, el, "%s must not be empty", what);
+	if ((job->groups = calloc(n, sizeof(*job->groups))) == NULL)
+		return muster_popt_nomem(o, el);
+	for (k = 0; k < n; k++) {
+		job->ngroups = k + 1;
+		if (read_group(o, type == MUSTER_CFG_STRING ? el : o->host->cfg_at(el, k), what,
+		               &job->groups[k]) < 0)
+			return -1;
 	}
 	return 0;
 }
 
+static const struct popt_members job_members = {
+	.shape = "job = [\"instance group\", ...]", .noun = "job", .min = 1,
+	.size = sizeof(struct gce_job), .read = read_groups,
+};
+
 static int read_jobs(const muster_popts *o, const muster_cfg *node, void *base)
 {
 	struct gce_conf *conf = base;
-	size_t count, i, k;
 
 	if (conf->mode == GCE_MODE_TPU_VM)
 		return 0; /* check_mode() refuses it */
@@ -64,56 +86,12 @@ static int read_jobs(const muster_popts *o, const muster_cfg *node, void *base)
 		                    "jobs is required: jobs = { worker = [\"instance-group\", ...]; };");
 		return -1;
 	}
-	if (muster_popt_group(o, node, "job = [\"instance group\", ...]", &count) < 0)
-		return -1;
-	if (count == 0) {
-		o->host->open_error(o->pc, node, "jobs must name at least one job");
-		return -1;
-	}
-	if ((conf->jobs = calloc(count, sizeof(*conf->jobs))) == NULL)
-		return muster_popt_nomem(o, node);
-	for (i = 0; i < count; i++) {
-		const muster_cfg *el = o->host->cfg_at(node, i);
-		struct gce_job *job = &conf->jobs[i];
-		int type = o->host->cfg_type(el);
-		char what[160];
-		size_t n;
-
-		conf->njobs = i + 1;
-		if ((job->name = strdup(o->host->cfg_name(el))) == NULL)
-			return muster_popt_nomem(o, el);
-		snprintf(what, sizeof(what), "jobs.%s", job->name);
-		if (type == MUSTER_CFG_STRING) {
-			if ((job->groups = calloc(1, sizeof(*job->groups))) == NULL)
-				return muster_popt_nomem(o, el);
-			job->ngroups = 1;
-			if (read_group(o, el, what, &job->groups[0]) < 0)
-				return -1;
-			continue;
-		}
-		if (type != MUSTER_CFG_ARRAY && type != MUSTER_CFG_LIST) {
-			o->host->open_error(o->pc, el, "%s must be a list of instance groups, not %s",
-			                    what, muster_popt_kind(o->host, el));
-			return -1;
-		}
-		n = o->host->cfg_count(el);
-		if (n == 0) {
-			o->host->open_error(o->pc, el, "%s must not be empty", what);
-			return -1;
-		}
-		if ((job->groups = calloc(n, sizeof(*job->groups))) == NULL)
-			return muster_popt_nomem(o, el);
-		for (k = 0; k < n; k++) {
-			job->ngroups = k + 1;
-			if (read_group(o, o->host->cfg_at(el, k), what, &job->groups[k]) < 0)
-				return -1;
-		}
-	}
-	return 0;
+	return popt_members(o, node, &job_members, &conf->jobs, &conf->njobs);
 }
 
-void gce_conf_free(struct gce_conf *conf)
+void gce_close(void *state)
 {
+	struct gce_conf *conf = state;
 	size_t i, k;
 
 	if (conf == NULL)
@@ -197,17 +175,13 @@ static int check_conf(const muster_popts *o, struct gce_conf *conf)
 {
 	size_t n = strlen(conf->endpoint);
 
-	if (conf->zone != NULL && !valid_name(conf->zone)) {
-		o->host->open_error(o->pc, o->host->cfg_get(o->group, "zone"),
-		                    "zone \"%s\" is not a zone name", conf->zone);
-		return -1;
-	}
-	if (strncmp(conf->endpoint, "https://", 8) != 0 && strncmp(conf->endpoint, "http://", 7) != 0) {
-		o->host->open_error(o->pc, o->host->cfg_get(o->group, "compute_endpoint"),
-		                    "compute_endpoint must be an https:// or http:// URL, not \"%s\"",
-		                    conf->endpoint);
-		return -1;
-	}
+	if (conf->zone != NULL && !valid_name(conf->zone))
+		return popt_fail(o, o->host->cfg_get(o->group, "zone"),
+		                 "zone \"%s\" is not a zone name", conf->zone);
+	if (strncmp(conf->endpoint, "https://", 8) != 0 && strncmp(conf->endpoint, "http://", 7) != 0)
+		return popt_fail(o, o->host->cfg_get(o->group, "compute_endpoint"),
+		                 "compute_endpoint must be an https:// or http:// URL, not \"%s\"",
+		                 conf->endpoint);
 	while (n > 0 && conf->endpoint[n - 1] == '/')
 		conf->endpoint[--n] = '\0';
 	return 0;
@@ -228,7 +202,7 @@ int gce_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 	conf->pc = pc;
 	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), conf) != 0 ||
 	    check_mode(&o, conf) != 0 || check_conf(&o, conf) != 0) {
-		gce_conf_free(conf);
+		gce_close(conf);
 		return -1;
 	}
 	*state = conf;

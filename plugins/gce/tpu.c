@@ -34,10 +34,7 @@
  * workers.  Placement: nodes, one a worker; port `port` (8482, JAX's TPU
  * coordinator port).
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -290,30 +287,26 @@ static muster_status read_multislice(struct gce_run *run, struct env_reader *env
 		snprintf(m->coordinator, sizeof(m->coordinator), "%.*s", (int)(colon - c), c);
 	else
 		snprintf(m->coordinator, sizeof(m->coordinator), "%s", c);
-	if (address_check_host(m->coordinator, why, sizeof(why)) != 0) {
-		run->host->fail(run->call, "MEGASCALE_COORDINATOR_ADDRESS must be a host[:port], not "
-		                           "\"%.80s\": %s", c, why);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (address_check_host(m->coordinator, why, sizeof(why)) != 0)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "MEGASCALE_COORDINATOR_ADDRESS must be a host[:port], not "
+		                     "\"%.80s\": %s", c, why);
 	n = megascale(env, tpu_env, "MEGASCALE_NUM_SLICES", nbuf, sizeof(nbuf));
 	s = megascale(env, tpu_env, "MEGASCALE_SLICE_ID", sbuf, sizeof(sbuf));
-	if (n == NULL || s == NULL) {
-		run->host->fail(run->call, "MEGASCALE_COORDINATOR_ADDRESS is set, but %s is not (in "
-		                           "the environment or the tpu-env attribute): a multislice "
-		                           "gives all three",
-		                n == NULL ? "MEGASCALE_NUM_SLICES" : "MEGASCALE_SLICE_ID");
-		return MUSTER_STATUS_UNAVAIL;
-	}
-	if (env_parse_int(n, 1, TPU_MAX_SLICES, &m->slices) < 0) {
-		run->host->fail(run->call, "MEGASCALE_NUM_SLICES must be an integer from 1 to %ld, "
-		                           "not \"%.40s\"", TPU_MAX_SLICES, n);
-		return MUSTER_STATUS_UNAVAIL;
-	}
-	if (env_parse_int(s, 0, m->slices - 1, &m->slice) < 0) {
-		run->host->fail(run->call, "MEGASCALE_SLICE_ID must be an index below %ld "
-		                           "(MEGASCALE_NUM_SLICES), not \"%.40s\"", m->slices, s);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (n == NULL || s == NULL)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "MEGASCALE_COORDINATOR_ADDRESS is set, but %s is not (in the "
+		                     "environment or the tpu-env attribute): a multislice gives "
+		                     "all three",
+		                     n == NULL ? "MEGASCALE_NUM_SLICES" : "MEGASCALE_SLICE_ID");
+	if (env_parse_int(n, 1, TPU_MAX_SLICES, &m->slices) < 0)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "MEGASCALE_NUM_SLICES must be an integer from 1 to %ld, not "
+		                     "\"%.40s\"", TPU_MAX_SLICES, n);
+	if (env_parse_int(s, 0, m->slices - 1, &m->slice) < 0)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "MEGASCALE_SLICE_ID must be an index below %ld "
+		                     "(MEGASCALE_NUM_SLICES), not \"%.40s\"", m->slices, s);
 	return MUSTER_STATUS_SUCCESS;
 }
 
@@ -333,7 +326,7 @@ static long chips_per_worker(struct gce_run *run, struct env_reader *env, const 
 	all = gce_tpu_type_chips(type);
 	if (all > 0 && all % (long)workers == 0)
 		return all / (long)workers;
-	run->host->log(run->conf->pc, GCE_LOG_INFO,
+	run->host->log(run->conf->pc, MUSTER_LOG_INFO,
 	               "TPU chips per worker unknown (no CHIPS_PER_HOST_BOUNDS, accelerator type "
 	               "\"%s\"): no accelerators in the answer", type ? type : "");
 	return 0;
@@ -385,18 +378,16 @@ muster_status gce_tpu_resolve(struct gce_run *run)
 	long own;
 	int rc;
 
-	if (env_str(&env, "TPU_SKIP_MDS_QUERY") != NULL) {
-		run->host->fail(run->call, "TPU_SKIP_MDS_QUERY is set: a TPU on GKE, whose pod "
-		                           "variables describe the slice");
-		return MUSTER_STATUS_NOTFOUND;
-	}
+	if (env_str(&env, "TPU_SKIP_MDS_QUERY") != NULL)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_NOTFOUND,
+		                     "TPU_SKIP_MDS_QUERY is set: a TPU on GKE, whose pod "
+		                     "variables describe the slice");
 	if ((st = gce_metadata_setup(run, product, sizeof(product))) != MUSTER_STATUS_SUCCESS)
 		return st;
-	if (run->on_gce == 0) {
-		run->host->fail(run->call, "not on Google Compute Engine (%s says \"%s\"): no TPU VM",
-		                run->conf->dmi_path, product);
-		return MUSTER_STATUS_NOTFOUND;
-	}
+	if (run->on_gce == 0)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_NOTFOUND,
+		                     "not on Google Compute Engine (%s says \"%s\"): no TPU VM",
+		                     run->conf->dmi_path, product);
 	if ((rc = attribute(run, "agent-worker-number", &number)) <= 0) {
 		/* No DMI answer and no metadata server: not GCE. */
 		if (rc == 0)

@@ -1,17 +1,14 @@
 /*
  * gce: small helpers — JSON getters, pages, strings.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1 /* secure_getenv, GNU strerror_r, vasprintf */
-#endif
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gce.h"
-#include "../common/media.h"
+#include "plugins/common/media.h"
 
 const char *gce_basename(const char *url)
 {
@@ -68,10 +65,9 @@ muster_status gce_next_page(struct gce_run *run, const char *what, size_t page,
 {
 	const char *next = gce_json_str(root, "nextPageToken");
 
-	if (next != NULL && next[0] != '\0' && *token != NULL && strcmp(next, *token) == 0) {
-		run->host->fail(run->call, "%s (page %zu): the API repeats page token", what, page);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (next != NULL && next[0] != '\0' && *token != NULL && strcmp(next, *token) == 0)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "%s (page %zu): the API repeats page token", what, page);
 	free(*token);
 	*token = NULL;
 	if (next == NULL || next[0] == '\0')
@@ -79,6 +75,40 @@ muster_status gce_next_page(struct gce_run *run, const char *what, size_t page,
 	if ((*token = strdup(next)) == NULL)
 		return gce_nomem(run);
 	return MUSTER_STATUS_SUCCESS;
+}
+
+muster_status gce_list(struct gce_run *run, const char *what, const char *method, const char *url,
+                       const char *body, gce_page_fn *page_fn, void *arg)
+{
+	char *token = NULL;
+	struct pbuf b;
+	muster_status st = MUSTER_STATUS_SUCCESS;
+	size_t page;
+
+	pbuf_init(&b, GCE_MAX_PAGE);
+	for (page = 1; page <= GCE_MAX_PAGES; page++) {
+		char *etok = token != NULL ? curl_easy_escape(run->curl, token, 0) : NULL;
+		char *next = etok != NULL ? plugin_asprintf("%s&pageToken=%s", url, etok) : NULL;
+
+		curl_free(etok);
+		if (token != NULL && next == NULL) {
+			st = gce_nomem(run);
+			break;
+		}
+		st = gce_api(run, what, method, next != NULL ? next : url, body, &b);
+		free(next);
+		if (st == MUSTER_STATUS_SUCCESS)
+			st = page_fn(run, what, page, &b, &token, arg);
+		if (st != MUSTER_STATUS_SUCCESS || token == NULL)
+			break;
+	}
+	if (st == MUSTER_STATUS_SUCCESS && page > GCE_MAX_PAGES) {
+		run->host->fail(run->call, "%s: more than %d pages", what, GCE_MAX_PAGES);
+		st = MUSTER_STATUS_UNAVAIL;
+	}
+	free(token);
+	pbuf_free(&b);
+	return st;
 }
 
 cJSON *gce_page_items(struct gce_run *run, const char *what, size_t page, const struct pbuf *b,

@@ -18,10 +18,7 @@
  * $HOSTNAME, else the host name (a pod's host name is its name).  With
  * all_namespaces, $POD_NAMESPACE (when set) must match too.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <ctype.h>
 #include <stdio.h>
@@ -179,7 +176,7 @@ muster_status k8s_build(struct k8s_run *run, struct k8s_podvec *jobs, int partia
 			if (addr == NULL)
 				return k8s_nomem(run);
 			if (address_check(addr, why, sizeof(why)) < 0) {
-				h->log(conf->pc, K8S_LOG_INFO, "job %s: pod %s is left out: %s", job, name,
+				h->log(conf->pc, MUSTER_LOG_INFO, "job %s: pod %s is left out: %s", job, name,
 				       why);
 				left_out++;
 				rc = 1;
@@ -202,7 +199,7 @@ muster_status k8s_build(struct k8s_run *run, struct k8s_podvec *jobs, int partia
 				self_found = 1;
 				if (h->set_task(run->call, job, index) < 0)
 					return MUSTER_STATUS_UNAVAIL;
-				h->log(conf->pc, K8S_LOG_DEBUG, "this process is pod %s: task %s:%ld",
+				h->log(conf->pc, MUSTER_LOG_DEBUG, "this process is pod %s: task %s:%ld",
 				       name, job, index);
 			}
 		}

@@ -9,10 +9,7 @@
  * None of them → notfound.  Everything is read again on each resolve: bound
  * service-account tokens rotate, kubeconfigs get edited.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <pwd.h>
 #include <stdio.h>
@@ -132,16 +129,14 @@ static muster_status in_cluster(struct k8s_run *run, const char *host)
 	int v6 = strchr(host, ':') != NULL;
 
 	snprintf(c->source, sizeof(c->source), "in-cluster service account (%s)", dir);
-	if (port == NULL || port[0] == '\0') {
-		run->host->fail(run->call, "KUBERNETES_SERVICE_HOST is set but KUBERNETES_SERVICE_PORT "
-		                           "is not");
-		return MUSTER_STATUS_UNAVAIL;
-	}
-	if (strspn(port, "0123456789") != strlen(port) || strlen(port) > 5) {
-		run->host->fail(run->call, "KUBERNETES_SERVICE_PORT is \"%.32s\", not a port number",
-		                port);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (port == NULL || port[0] == '\0')
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "KUBERNETES_SERVICE_HOST is set but KUBERNETES_SERVICE_PORT "
+		                     "is not");
+	if (strspn(port, "0123456789") != strlen(port) || strlen(port) > 5)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "KUBERNETES_SERVICE_PORT is \"%.32s\", not a port number",
+		                     port);
 	c->server = plugin_asprintf("https://%s%s%s:%s", v6 ? "[" : "", host, v6 ? "]" : "", port);
 	if (c->server == NULL)
 		return k8s_nomem(run);

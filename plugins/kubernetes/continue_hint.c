@@ -14,7 +14,7 @@
  * object.  Anything else answers "no guess", and the listing waits for
  * the walk's token as it would with a single thread.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>

@@ -9,7 +9,7 @@
  * with the CPU's carry-less multiply.  The CRC and length of every member
  * are checked; a stream of several members is decoded member by member.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdint.h>
 #include <stdio.h>

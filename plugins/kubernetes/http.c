@@ -12,10 +12,7 @@
  * the API's Status message, neither of which carries request headers.
  * Key material from a kubeconfig's -data forms goes in as blobs.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,8 +23,8 @@
 #include <libdeflate.h>
 
 #include "k8s.h"
-#include "../common/http.h"
-#include "../common/media.h"
+#include "plugins/common/http.h"
+#include "plugins/common/media.h"
 
 #define HAVE_CURL_BLOBS (LIBCURL_VERSION_NUM >= 0x074d00) /* CAINFO_BLOB: 7.77 */
 
@@ -143,10 +140,9 @@ static muster_status set_blob(struct k8s_run *run, CURLoption path_opt, CURLopti
 		return MUSTER_STATUS_UNAVAIL;
 #endif
 	}
-	if (rc != CURLE_OK) {
-		run->host->fail(run->call, "libcurl refuses the %s: %s", what, curl_easy_strerror(rc));
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (rc != CURLE_OK)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "libcurl refuses the %s: %s", what, curl_easy_strerror(rc));
 	return MUSTER_STATUS_SUCCESS;
 }
 
@@ -157,10 +153,9 @@ muster_status k8s_http_setup(struct k8s_run *run)
 	muster_status st;
 	CURL *h;
 
-	if (rc != CURLE_OK) {
-		run->host->fail(run->call, "libcurl failed to initialise: %s", curl_easy_strerror(rc));
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (rc != CURLE_OK)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "libcurl failed to initialise: %s", curl_easy_strerror(rc));
 	if ((h = run->curl = http_handle(run->errbuf)) == NULL)
 		return k8s_nomem(run);
 	if ((run->inflater = libdeflate_alloc_decompressor()) == NULL)
@@ -176,7 +171,7 @@ muster_status k8s_http_setup(struct k8s_run *run)
 			return k8s_nomem(run);
 		run->headers = l;
 		if (strncmp(c->server, "http://", 7) == 0)
-			run->host->log(run->conf->pc, K8S_LOG_WARNING,
+			run->host->log(run->conf->pc, MUSTER_LOG_WARNING,
 			               "sending a bearer token over plain http to %s", c->server);
 	}
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, run->headers);
@@ -187,7 +182,7 @@ muster_status k8s_http_setup(struct k8s_run *run)
 	if (c->insecure) {
 		curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 0L);
 		curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 0L);
-		run->host->log(run->conf->pc, K8S_LOG_WARNING,
+		run->host->log(run->conf->pc, MUSTER_LOG_WARNING,
 		               "insecure_skip_tls_verify: the certificate of %s is not checked "
 		               "(from %s)",
 		               c->server, c->source);

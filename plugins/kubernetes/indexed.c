@@ -26,13 +26,9 @@
  * recreates them), so the Jobs are read again every K8S_INDEXED_POLL_MS
  * and a change is reported.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,9 +37,10 @@
 #include <cJSON.h>
 
 #include "k8s.h"
-#include "lib/env.h"
 #include "lib/vec.h"
-#include "../common/watchhost.h"
+#include "plugins/common/answer.h"
+#include "plugins/common/noted.h"
+#include "plugins/common/watchhost.h"
 
 #define K8S_INDEXED_POLL_MS 10000 /* watch(): how often the Jobs are read again */
 #define K8S_INDEXED_LOOKUP_MS 10000 /* watch(): each reading's budget */
@@ -77,40 +74,23 @@ static void view_free(struct view *v)
 	memset(v, 0, sizeof(*v));
 }
 
-static muster_status answer(struct k8s_run *run, muster_status st, const char *fmt, ...)
-	MUSTER_PLUGIN_PRINTF(3, 4);
-static muster_status answer(struct k8s_run *run, muster_status st, const char *fmt, ...)
-{
-	char why[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	run->host->fail(run->call, "%s", why);
-	return st;
-}
-
-static void note(void *data, const char *name, const char *value)
-{
-	const struct k8s_run *run = data;
-
-	muster_plugin_note_input(run->host, run->call, name, value);
-}
+#define answer(run, st, ...) plugin_answer((run)->host, (run)->call, st, __VA_ARGS__)
 
 /* JOB_COMPLETION_INDEX and the host name the Job controller gave. */
 static muster_status identity(struct k8s_run *run, struct self *s)
 {
-	struct env_reader env = { note, run, "" };
+	struct noted vars;
 	char suffix[32];
 	size_t label, n;
-	int rc = env_int(&env, "JOB_COMPLETION_INDEX", 0, K8S_MAX_INDEX, &s->index);
+	int rc;
 
+	noted_init(&vars, run->host, run->call);
+	rc = env_int(&vars.env, "JOB_COMPLETION_INDEX", 0, K8S_MAX_INDEX, &s->index);
 	if (rc == 0)
 		return answer(run, MUSTER_STATUS_NOTFOUND,
 		              "JOB_COMPLETION_INDEX is not set: not a pod of an Indexed Job");
 	if (rc < 0)
-		return answer(run, MUSTER_STATUS_UNAVAIL, "%s", env.why);
+		return answer(run, MUSTER_STATUS_UNAVAIL, "%s", vars.env.why);
 	if (gethostname(s->host, sizeof(s->host)) != 0)
 		return answer(run, MUSTER_STATUS_UNAVAIL, "gethostname failed: %s", strerror(errno));
 	s->host[sizeof(s->host) - 1] = '\0';
@@ -133,7 +113,7 @@ static cJSON *parse(struct k8s_run *run, const char *what, const struct pbuf *b)
 	cJSON *root = b->len > 0 ? cJSON_ParseWithLength(b->data, b->len) : NULL;
 
 	if (root == NULL)
-		answer(run, MUSTER_STATUS_UNAVAIL, "%s: the answer is not JSON", what);
+		run->host->fail(run->call, "%s: the answer is not JSON", what);
 	return root;
 }
 
@@ -657,16 +637,11 @@ int k8s_indexed_watch(const struct k8s_conf *conf, const muster_host *host,
 		return -1;
 	pbuf_init(&last, K8S_MAX_PAGE);
 	do {
-		struct k8s_run run;
+		struct k8s_run run = { .host = host, .call = call, .conf = conf };
 		struct self s;
-		struct view v;
+		struct view v = { 0 };
 		muster_status st;
 
-		memset(&run, 0, sizeof(run));
-		memset(&v, 0, sizeof(v));
-		run.host = host;
-		run.call = call;
-		run.conf = conf;
 		iw.reason[0] = '\0';
 		if ((st = identity(&run, &s)) == MUSTER_STATUS_SUCCESS)
 			st = lookup(&run, &s, &v);

@@ -8,10 +8,7 @@
  * The object comes from the API server, so every field is checked for its
  * kind and range; an error names the Job and the field.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -13,7 +13,7 @@
  * Only simdjson's error-code API is used and memory comes from malloc and
  * nothrow new: nothing here throws, so nothing can unwind into C.
  */
-#include "config.h"
+#include <config.h>
 
 #include <cstdio>
 #include <cstdlib>

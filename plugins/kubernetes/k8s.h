@@ -37,9 +37,11 @@
 #include <stdint.h>
 
 #include <curl/curl.h>
+#include <muster/muster.h> /* MUSTER_LOG_*: the host log()'s levels */
 #include <muster/plugin.h>
 
-#include "../common/buf.h"
+#include "plugins/common/answer.h"
+#include "plugins/common/buf.h"
 
 /* Limits that keep a hostile or broken server from exhausting memory. */
 #define K8S_MAX_PAGE ((size_t)64 * 1024 * 1024)  /* one page of JSON */
@@ -50,9 +52,6 @@
 #define K8S_MAX_KINDS 64                         /* accelerator kinds */
 
 #define K8S_SA_DIR "/var/run/secrets/kubernetes.io/serviceaccount"
-
-/* Log levels (syslog's numbers, as muster.h's MUSTER_LOG_*). */
-enum { K8S_LOG_WARNING = 4, K8S_LOG_NOTICE = 5, K8S_LOG_INFO = 6, K8S_LOG_DEBUG = 7 };
 
 enum k8s_mode { K8S_MODE_SELECTORS = 0, K8S_MODE_INDEXED_JOB = 1 };
 enum k8s_order { K8S_ORDER_NATURAL = 0, K8S_ORDER_NAME = 1, K8S_ORDER_LABEL = 2 };
@@ -220,9 +219,9 @@ struct k8s_run {
 	struct json_parser *parser;
 };
 
-/* kubernetes.c / options.c */
+/* options.c: the descriptor's open() and close(). */
 int k8s_open(const muster_host *host, muster_plugin_ctx *pc, void **state);
-void k8s_conf_free(struct k8s_conf *conf);
+void k8s_close(void *state);
 
 /* connect.c: fills run->conn; NOTFOUND when no source applies. */
 muster_status k8s_connect(struct k8s_run *run);

@@ -11,10 +11,7 @@
  * Credentials muster cannot produce itself (exec plugins, auth providers,
  * basic auth) are refused with a message that says so.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <errno.h>
 #include <stdarg.h>

@@ -33,10 +33,7 @@
  * handle, the pods — in locals of the call; the state is read-only after
  * open().  So one state serves many threads: MUSTER_PLUGIN_THREADSAFE.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,18 +91,13 @@ static void free_jobs(struct k8s_podvec *jobs, size_t n)
 static muster_status k8s_resolve(void *state, const muster_host *host, muster_call *call)
 {
 	const struct k8s_conf *conf = state;
-	struct k8s_run run;
+	struct k8s_run run = { .host = host, .call = call, .conf = conf };
 	struct k8s_podvec *jobs = NULL;
 	struct backoff backoff = { 200, 2000 };
 	long long start = clock_now_ms();
 	long list_ms = 0;
 	muster_status st;
 	size_t j;
-
-	memset(&run, 0, sizeof(run));
-	run.host = host;
-	run.call = call;
-	run.conf = conf;
 
 	if (conf->mode == K8S_MODE_INDEXED_JOB) {
 		st = k8s_indexed_resolve(&run);
@@ -119,7 +111,7 @@ static muster_status k8s_resolve(void *state, const muster_host *host, muster_ca
 	if (st == MUSTER_STATUS_SUCCESS && (jobs = calloc(conf->njobs, sizeof(*jobs))) == NULL)
 		st = k8s_nomem(&run);
 	if (st == MUSTER_STATUS_SUCCESS)
-		host->log(conf->pc, K8S_LOG_DEBUG, "API server %s (from %s)", run.conn.server,
+		host->log(conf->pc, MUSTER_LOG_DEBUG, "API server %s (from %s)", run.conn.server,
 		          run.conn.source);
 
 	while (st == MUSTER_STATUS_SUCCESS) {
@@ -140,7 +132,7 @@ static muster_status k8s_resolve(void *state, const muster_host *host, muster_ca
 			break;
 		list_ms = (long)(clock_now_ms() - t0);
 		if (readiness(&run, jobs, msg, sizeof(msg), &ready, &total) == NULL) {
-			host->log(conf->pc, K8S_LOG_DEBUG, "%zu pods, %ld requests, %ld ms", total,
+			host->log(conf->pc, MUSTER_LOG_DEBUG, "%zu pods, %ld requests, %ld ms", total,
 			          run.requests, (long)(clock_now_ms() - start));
 			st = k8s_build(&run, jobs, 0);
 			break;
@@ -158,7 +150,7 @@ static muster_status k8s_resolve(void *state, const muster_host *host, muster_ca
 			if (pause > left - margin)
 				pause = left - margin;
 			if (pause >= 20) {
-				host->log(conf->pc, K8S_LOG_NOTICE, "%zu/%zu running; waiting for %s", ready,
+				host->log(conf->pc, MUSTER_LOG_NOTICE, "%zu/%zu running; waiting for %s", ready,
 				          total, msg);
 				free_jobs(jobs, conf->njobs);
 				clock_sleep_ms(pause);
@@ -179,11 +171,6 @@ static muster_status k8s_resolve(void *state, const muster_host *host, muster_ca
 	k8s_http_cleanup(&run);
 	k8s_conn_clear(&run.conn);
 	return st;
-}
-
-static void k8s_close(void *state)
-{
-	k8s_conf_free(state);
 }
 
 static const muster_plugin k8s_plugin = {

@@ -9,10 +9,7 @@
  * Each page is walked as soon as it has arrived (podlist.c), while the next
  * one is fetched, so only the pods' compact records outlive it.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <pthread.h>
 #include <signal.h>
@@ -233,7 +230,7 @@ static muster_status list_selector(struct k8s_run *run, const struct k8s_job *jo
 				st = MUSTER_STATUS_UNAVAIL;
 				break;
 			}
-			run->host->log(run->conf->pc, K8S_LOG_INFO,
+			run->host->log(run->conf->pc, MUSTER_LOG_INFO,
 			               "job %s: the continue token expired (410 Gone) on page %ld; "
 			               "listing pods matching \"%s\" again from the start",
 			               job->name, page, sel);
@@ -264,7 +261,7 @@ static muster_status list_selector(struct k8s_run *run, const struct k8s_job *jo
 	free(cont);
 	k8s_tokens_clear(&followed);
 	if (st == MUSTER_STATUS_SUCCESS)
-		run->host->log(run->conf->pc, K8S_LOG_DEBUG,
+		run->host->log(run->conf->pc, MUSTER_LOG_DEBUG,
 		               "job %s: %ld page%s of pods matching \"%s\", %ld read while the next "
 		               "was fetched",
 		               job->name, page, page == 1 ? "" : "s", sel, beside);

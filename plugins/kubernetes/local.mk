@@ -4,32 +4,19 @@
 # answers) and cJSON (error answers, Job objects).
 if BUILD_KUBERNETES
 plugins_LTLIBRARIES += plugins/kubernetes/kubernetes.la
-plugins_kubernetes_kubernetes_la_SOURCES = \
-	plugins/kubernetes/k8s.h \
-	plugins/kubernetes/kubernetes.c \
-	plugins/kubernetes/options.c \
-	plugins/kubernetes/connect.c \
-	plugins/kubernetes/kubeconfig.c \
-	plugins/kubernetes/http.c \
-	plugins/kubernetes/gunzip.c \
-	plugins/kubernetes/json_page.h \
-	plugins/kubernetes/json_page.cc \
-	plugins/kubernetes/podlist.c \
-	plugins/kubernetes/continue_hint.c \
-	plugins/kubernetes/pod.c \
-	plugins/kubernetes/list.c \
-	plugins/kubernetes/tokens.c \
-	plugins/kubernetes/order.c \
-	plugins/kubernetes/watch.c \
-	plugins/kubernetes/build.c \
-	plugins/kubernetes/indexed.c \
-	plugins/kubernetes/jobspec.c \
+plugins_kubernetes_kubernetes_la_SOURCES = plugins/kubernetes/k8s.h \
+	plugins/kubernetes/kubernetes.c plugins/kubernetes/options.c plugins/kubernetes/connect.c \
+	plugins/kubernetes/kubeconfig.c plugins/kubernetes/http.c plugins/kubernetes/gunzip.c \
+	plugins/kubernetes/json_page.h plugins/kubernetes/json_page.cc plugins/kubernetes/podlist.c \
+	plugins/kubernetes/continue_hint.c plugins/kubernetes/pod.c plugins/kubernetes/list.c \
+	plugins/kubernetes/tokens.c plugins/kubernetes/order.c plugins/kubernetes/watch.c \
+	plugins/kubernetes/build.c plugins/kubernetes/indexed.c plugins/kubernetes/jobspec.c \
 	plugins/kubernetes/util.c
-plugins_kubernetes_kubernetes_la_CPPFLAGS = $(AM_CPPFLAGS) $(LIBCURL_CFLAGS) $(YAML_CFLAGS) \
+plugins_kubernetes_kubernetes_la_CPPFLAGS = $(muster_http_plugin_cppflags) $(YAML_CFLAGS) \
 	$(SIMDJSON_CFLAGS) $(CJSON_CFLAGS) $(LIBDEFLATE_CFLAGS)
 plugins_kubernetes_kubernetes_la_LDFLAGS = $(muster_plugin_ldflags)
-plugins_kubernetes_kubernetes_la_LIBADD = lib/libjson.la plugins/common/libplugin_http.la $(LIBCURL_LIBS) $(YAML_LIBS) $(SIMDJSON_LIBS) \
-	$(CJSON_LIBS) $(LIBDEFLATE_LIBS)
+plugins_kubernetes_kubernetes_la_LIBADD = lib/libjson.la $(muster_http_plugin_libadd) $(YAML_LIBS) \
+	$(SIMDJSON_LIBS) $(CJSON_LIBS) $(LIBDEFLATE_LIBS)
 endif
 
 # Its tests: shell scripts driving the `muster` program (and a small helper

@@ -3,21 +3,34 @@
  * here contacts the API server or reads credentials: those are read on
  * every resolve (tokens rotate, kubeconfigs change).
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "k8s.h"
-#include "../common/popts.h"
+#include "plugins/common/popts.h"
+
+static int read_selectors(const muster_popts *o, const muster_cfg *el, const char *what,
+                          void *entry)
+{
+	struct k8s_job *job = entry;
+
+	if (muster_popt_string_list(o, el, what, &job->selectors, &job->nselectors) < 0)
+		return -1;
+	if (job->nselectors > K8S_MAX_SELECTORS)
+		return popt_fail(o, el, "%s: at most %d label selectors", what, K8S_MAX_SELECTORS);
+	return 0;
+}
+
+static const struct popt_members job_members = {
+	.shape = "job = [\"label selector\", ...]", .noun = "job", .min = 1,
+	.size = sizeof(struct k8s_job), .read = read_selectors,
+};
 
 static int read_jobs(const muster_popts *o, const muster_cfg *node, void *base)
 {
 	struct k8s_conf *conf = base;
-	size_t count, i;
 
 	if (node == NULL) {
 		/* TF's default mapping. */
@@ -33,37 +46,28 @@ static int read_jobs(const muster_popts *o, const muster_cfg *node, void *base)
 		conf->jobs[0].nselectors = 1;
 		return 0;
 	}
-	if (muster_popt_group(o, node, "job = [\"label selector\", ...]", &count) < 0)
-		return -1;
-	if (count == 0) {
-		o->host->open_error(o->pc, node, "jobs must name at least one job");
-		return -1;
-	}
-	if ((conf->jobs = calloc(count, sizeof(*conf->jobs))) == NULL)
-		return muster_popt_nomem(o, node);
-	for (i = 0; i < count; i++) {
-		const muster_cfg *el = o->host->cfg_at(node, i);
-		char what[160];
-
-		conf->njobs = i + 1;
-		if ((conf->jobs[i].name = strdup(o->host->cfg_name(el))) == NULL)
-			return muster_popt_nomem(o, el);
-		snprintf(what, sizeof(what), "jobs.%s", conf->jobs[i].name);
-		if (muster_popt_string_list(o, el, what, &conf->jobs[i].selectors,
-		                            &conf->jobs[i].nselectors) < 0)
-			return -1;
-		if (conf->jobs[i].nselectors > K8S_MAX_SELECTORS) {
-			o->host->open_error(o->pc, el, "%s: at most %d label selectors", what,
-			                    K8S_MAX_SELECTORS);
-			return -1;
-		}
-	}
-	return 0;
+	return popt_members(o, node, &job_members, &conf->jobs, &conf->njobs);
 }
 
 static const char *const default_kinds[][4] = {
 	{ "GPU", "nvidia.com/gpu", "amd.com/gpu", "gpu.intel.com/i915" },
 	{ "TPU", "google.com/tpu", NULL, NULL },
+};
+
+static int read_resources(const muster_popts *o, const muster_cfg *el, const char *what,
+                          void *entry)
+{
+	struct k8s_accel_kind *k = entry;
+
+	return muster_popt_string_list(o, el, what, &k->resources, &k->nresources);
+}
+
+/* accelerators = { GPU = ["nvidia.com/gpu"]; TPU = "google.com/tpu"; };
+ * keyed by kind because libconfig names cannot hold '/' or '.'; an empty
+ * group reports none. */
+static const struct popt_members kind_members = {
+	.shape = "KIND = [\"resource name\", ...]", .noun = "kind", .max = K8S_MAX_KINDS,
+	.size = sizeof(struct k8s_accel_kind), .read = read_resources,
 };
 
 static int read_accelerators(const muster_popts *o, const muster_cfg *node, void *base)
@@ -91,37 +95,17 @@ static int read_accelerators(const muster_popts *o, const muster_cfg *node, void
 		}
 		return 0;
 	}
-	/* accelerators = { GPU = ["nvidia.com/gpu"]; TPU = "google.com/tpu"; };
-	 * keyed by kind because libconfig names cannot hold '/' or '.'. */
-	if (muster_popt_group(o, node, "KIND = [\"resource name\", ...]", &count) < 0)
+	if (popt_members(o, node, &kind_members, &conf->kinds, &conf->nkinds) < 0)
 		return -1;
-	if (count == 0)
-		return 0; /* no accelerators reported */
-	if (count > K8S_MAX_KINDS) {
-		o->host->open_error(o->pc, node, "accelerators: at most %d kinds", K8S_MAX_KINDS);
-		return -1;
-	}
-	if ((conf->kinds = calloc(count, sizeof(*conf->kinds))) == NULL)
-		return muster_popt_nomem(o, node);
-	for (i = 0; i < count; i++) {
-		const muster_cfg *el = o->host->cfg_at(node, i);
-		char what[160];
-
-		conf->nkinds = i + 1;
-		if ((conf->kinds[i].kind = strdup(o->host->cfg_name(el))) == NULL)
-			return muster_popt_nomem(o, el);
-		snprintf(what, sizeof(what), "accelerators.%s", conf->kinds[i].kind);
-		if (muster_popt_string_list(o, el, what, &conf->kinds[i].resources,
-		                            &conf->kinds[i].nresources) < 0)
-			return -1;
+	for (i = 0; i < conf->nkinds; i++)
 		conf->nresources += conf->kinds[i].nresources;
-	}
 	return 0;
 }
 
-void k8s_conf_free(struct k8s_conf *conf)
+void k8s_close(void *state)
 {
-	size_t i, j;
+	struct k8s_conf *conf = state;
+	size_t i;
 
 	if (conf == NULL)
 		return;
@@ -136,9 +120,7 @@ void k8s_conf_free(struct k8s_conf *conf)
 	free(conf->sa_dir);
 	for (i = 0; i < conf->njobs; i++) {
 		free(conf->jobs[i].name);
-		for (j = 0; j < conf->jobs[i].nselectors; j++)
-			free(conf->jobs[i].selectors[j]);
-		free(conf->jobs[i].selectors);
+		popt_strings_free(conf->jobs[i].selectors, conf->jobs[i].nselectors);
 	}
 	free(conf->jobs);
 	free(conf->namespace);
@@ -148,9 +130,7 @@ void k8s_conf_free(struct k8s_conf *conf)
 	free(conf->cluster_domain);
 	for (i = 0; i < conf->nkinds; i++) {
 		free(conf->kinds[i].kind);
-		for (j = 0; j < conf->kinds[i].nresources; j++)
-			free(conf->kinds[i].resources[j]);
-		free(conf->kinds[i].resources);
+		popt_strings_free(conf->kinds[i].resources, conf->kinds[i].nresources);
 	}
 	free(conf->kinds);
 	free(conf->rpc_layer);
@@ -200,26 +180,19 @@ static int check_explicit(const muster_popts *o, struct k8s_conf *conf)
 
 	if (conf->server == NULL) {
 		for (i = 0; needs_server[i] != NULL; i++)
-			if (o->host->cfg_get(o->group, needs_server[i]) != NULL) {
-				o->host->open_error(o->pc, o->host->cfg_get(o->group, needs_server[i]),
-				                    "%s needs server: it applies to an explicitly "
-				                    "configured API server",
-				                    needs_server[i]);
-				return -1;
-			}
+			if (o->host->cfg_get(o->group, needs_server[i]) != NULL)
+				return popt_fail(o, o->host->cfg_get(o->group, needs_server[i]),
+				                 "%s needs server: it applies to an explicitly "
+				                 "configured API server", needs_server[i]);
 		return 0;
 	}
-	if (strncmp(conf->server, "https://", 8) != 0 && strncmp(conf->server, "http://", 7) != 0) {
-		o->host->open_error(o->pc, o->host->cfg_get(o->group, "server"),
-		                    "server must be an https:// or http:// URL, not \"%s\"",
-		                    conf->server);
-		return -1;
-	}
-	if (conf->token != NULL && conf->token_file != NULL) {
-		o->host->open_error(o->pc, o->host->cfg_get(o->group, "token_file"),
-		                    "token and token_file exclude each other");
-		return -1;
-	}
+	if (strncmp(conf->server, "https://", 8) != 0 && strncmp(conf->server, "http://", 7) != 0)
+		return popt_fail(o, o->host->cfg_get(o->group, "server"),
+		                 "server must be an https:// or http:// URL, not \"%s\"",
+		                 conf->server);
+	if (conf->token != NULL && conf->token_file != NULL)
+		return popt_fail(o, o->host->cfg_get(o->group, "token_file"),
+		                 "token and token_file exclude each other");
 	if ((conf->client_cert == NULL) != (conf->client_key == NULL)) {
 		o->host->open_error(o->pc,
 		                    o->host->cfg_get(o->group, conf->client_cert ? "client_cert"
@@ -238,11 +211,9 @@ static int check_query(const muster_popts *o, struct k8s_conf *conf)
 	const muster_host *host = o->host;
 	int has_order = host->cfg_get(o->group, "order") != NULL;
 
-	if (conf->all_namespaces && conf->namespace != NULL) {
-		host->open_error(o->pc, host->cfg_get(o->group, "all_namespaces"),
+	if (conf->all_namespaces && conf->namespace != NULL)
+		return popt_fail(o, host->cfg_get(o->group, "all_namespaces"),
 		                 "all_namespaces and namespace exclude each other");
-		return -1;
-	}
 	if (conf->address == K8S_ADDR_KUBEFLOW) {
 		/* The operator's port: the container port named tfjob-port, 2222
 		 * when there is none. */
@@ -254,18 +225,14 @@ static int check_query(const muster_popts *o, struct k8s_conf *conf)
 	}
 	if (conf->index_label != NULL && !has_order)
 		conf->order = K8S_ORDER_LABEL;
-	if (conf->index_label != NULL && conf->order != K8S_ORDER_LABEL) {
-		host->open_error(o->pc, host->cfg_get(o->group, "index_label"),
+	if (conf->index_label != NULL && conf->order != K8S_ORDER_LABEL)
+		return popt_fail(o, host->cfg_get(o->group, "index_label"),
 		                 "index_label applies to order = \"label\" only");
-		return -1;
-	}
 	if (conf->order == K8S_ORDER_LABEL && conf->index_label == NULL &&
-	    conf->address != K8S_ADDR_KUBEFLOW) {
-		host->open_error(o->pc, host->cfg_get(o->group, "order"),
+	    conf->address != K8S_ADDR_KUBEFLOW)
+		return popt_fail(o, host->cfg_get(o->group, "order"),
 		                 "order = \"label\" needs index_label, e.g. "
 		                 "\"training.kubeflow.org/replica-index\"");
-		return -1;
-	}
 	/* Kubeflow addresses: the operator's index label orders by default, so
 	 * the ClusterSpec equals the one the operator writes into TF_CONFIG. */
 	if (conf->address == K8S_ADDR_KUBEFLOW && !has_order)
@@ -293,20 +260,19 @@ static int check_mode(const muster_popts *o, struct k8s_conf *conf)
 	return 0;
 }
 
+static int check_conf(const muster_popts *o, void *state)
+{
+	struct k8s_conf *conf = state;
+
+	conf->pc = o->pc;
+	if (check_explicit(o, conf) != 0 || check_mode(o, conf) != 0)
+		return -1;
+	return check_query(o, conf);
+}
+
 int k8s_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 {
-	muster_popts o = { host, pc, host->cfg_root(pc) };
-	struct k8s_conf *conf;
-
-	if ((conf = muster_plugin_conf_new(host, pc, sizeof(*conf))) == NULL)
-		return -1;
-	conf->pc = pc;
-	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), conf) != 0 ||
-	    check_explicit(&o, conf) != 0 || check_mode(&o, conf) != 0 ||
-	    check_query(&o, conf) != 0) {
-		k8s_conf_free(conf);
-		return -1;
-	}
-	*state = conf;
-	return 0;
+	*state = muster_plugin_conf_read(host, pc, sizeof(struct k8s_conf), options,
+	                                 MUSTER_POPT_COUNT(options), check_conf, k8s_close);
+	return *state != NULL ? 0 : -1;
 }

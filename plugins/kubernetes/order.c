@@ -9,16 +9,13 @@
  *            job; a missing or repeated index is an error naming the pods.
  * Ties (one name in two namespaces, all_namespaces) go by namespace.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1 /* qsort_r */
-#endif
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "k8s.h"
-#include "../common/natural.h"
+#include "plugins/common/natural.h"
 
 static int ns_cmp(const struct k8s_podvec *v, const struct k8s_pod *a, const struct k8s_pod *b)
 {
@@ -95,28 +92,25 @@ muster_status k8s_order(struct k8s_run *run, const struct k8s_job *job, struct k
 		for (i = 0; i < v->n; i++) {
 			const struct k8s_pod *p = &v->pods[i];
 
-			if (p->label_bad != 0) {
-				run->host->fail(run->call, "job %s: pod %s: label %s is \"%.40s\", not a task "
-				                           "index",
-				                job->name, k8s_str(v, p->name), lab, k8s_str(v, p->label_bad));
-				return MUSTER_STATUS_UNAVAIL;
-			}
-			if (p->label_index < 0) {
-				run->host->fail(run->call, "job %s: pod %s has no label %s (order = "
-				                           "\"label\")",
-				                job->name, k8s_str(v, p->name), lab);
-				return MUSTER_STATUS_UNAVAIL;
-			}
+			if (p->label_bad != 0)
+				return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+				                     "job %s: pod %s: label %s is \"%.40s\", not "
+				                     "a task index", job->name, k8s_str(v, p->name),
+				                     lab, k8s_str(v, p->label_bad));
+			if (p->label_index < 0)
+				return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+				                     "job %s: pod %s has no label %s (order = "
+				                     "\"label\")", job->name, k8s_str(v, p->name),
+				                     lab);
 		}
 		sort(v, by_label);
 		for (i = 1; i < v->n; i++)
-			if (v->pods[i].label_index == v->pods[i - 1].label_index) {
-				run->host->fail(run->call, "job %s: pods %s and %s both have %s=%ld",
-				                job->name, k8s_str(v, v->pods[i - 1].name),
-				                k8s_str(v, v->pods[i].name), lab,
-				                (long)v->pods[i].label_index);
-				return MUSTER_STATUS_UNAVAIL;
-			}
+			if (v->pods[i].label_index == v->pods[i - 1].label_index)
+				return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+				                     "job %s: pods %s and %s both have %s=%ld",
+				                     job->name, k8s_str(v, v->pods[i - 1].name),
+				                     k8s_str(v, v->pods[i].name), lab,
+				                     (long)v->pods[i].label_index);
 		for (i = 0; i < v->n; i++)
 			v->pods[i].index = v->pods[i].label_index;
 		return MUSTER_STATUS_SUCCESS;

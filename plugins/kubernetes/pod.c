@@ -10,10 +10,7 @@
  * wait for the end of the object that holds them, so the answer does not
  * depend on the order of the fields.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -15,10 +15,7 @@
  * first bad item), so the message does not depend on where in the page it
  * is.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -532,22 +529,18 @@ muster_status k8s_page_verdict(struct k8s_run *run, struct k8s_page *pg, char **
 	}
 	if (pg->walked == JSON_PAGE_NOMEM || pg->nomem)
 		return k8s_nomem(run);
-	if (pg->walked == JSON_PAGE_INVALID && pg->at < bytes) {
-		run->host->fail(run->call, "%s: the answer is not valid JSON at byte %zu of %zu: %s",
-		                pg->what, pg->at, bytes, pg->why);
-		return MUSTER_STATUS_UNAVAIL;
-	}
-	if (pg->walked == JSON_PAGE_INVALID) {
-		run->host->fail(run->call, "%s: the answer is not valid JSON (%zu bytes): %s", pg->what,
-		                bytes, pg->why);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (pg->walked == JSON_PAGE_INVALID && pg->at < bytes)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "%s: the answer is not valid JSON at byte %zu of %zu: %s",
+		                     pg->what, pg->at, bytes, pg->why);
+	if (pg->walked == JSON_PAGE_INVALID)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "%s: the answer is not valid JSON (%zu bytes): %s", pg->what,
+		                     bytes, pg->why);
 	if (pg->error == E_NONE && !pg->seen_items)
 		page_bad(pg, E_NO_ITEMS, "%s: the answer has no items; expected a PodList", pg->what);
-	if (pg->error != E_NONE) {
-		run->host->fail(run->call, "%s", pg->msg);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (pg->error != E_NONE)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL, "%s", pg->msg);
 	if (pg->cont != NULL && pg->cont[0] != '\0') {
 		*cont = pg->cont;
 		pg->cont = NULL;

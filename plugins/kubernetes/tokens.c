@@ -3,7 +3,7 @@
  * server never hands out a token twice in a listing, so one that comes
  * again means its listing would go round in circles.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdint.h>
 #include <stdlib.h>

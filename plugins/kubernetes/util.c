@@ -1,10 +1,7 @@
 /*
  * kubernetes: small helpers — base64, strings, paths, token files.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1 /* secure_getenv, GNU strerror_r, vasprintf */
-#endif
+#include <config.h>
 
 #include <errno.h>
 #include <fcntl.h>

@@ -13,10 +13,7 @@
  * is a resync and each broken stream a reconnect, for the watch's
  * observer (ABI 1.8's watch_event).
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +21,7 @@
 #include <cJSON.h>
 
 #include "lib/clock.h"
-#include "../common/watchhost.h"
+#include "plugins/common/watchhost.h"
 #include "k8s.h"
 
 #define K8S_WATCH_MAX_LINE ((size_t)4 * 1024 * 1024) /* one event: one pod */
@@ -100,7 +97,7 @@ static void watch_failed(void *data, const char *reason)
 	const struct k8s_watch *kw = data;
 
 	if (!watch_stopping(kw->host, kw->w, 0))
-		kw->host->log(kw->run.conf->pc, K8S_LOG_WARNING, "watch: %s", reason);
+		kw->host->log(kw->run.conf->pc, MUSTER_LOG_WARNING, "watch: %s", reason);
 }
 
 static uint64_t fnv(uint64_t h, const char *s, size_t len)
@@ -214,7 +211,7 @@ static int on_event(struct stream *s, const char *p, size_t len)
 	int rc = 0;
 
 	if (type == NULL || !cJSON_IsObject(obj)) {
-		kw->host->log(kw->run.conf->pc, K8S_LOG_WARNING,
+		kw->host->log(kw->run.conf->pc, MUSTER_LOG_WARNING,
 		              "watch of \"%s\": an event that is not {type, object}; reconnecting",
 		              s->selector);
 		s->broken = 1;
@@ -228,7 +225,7 @@ static int on_event(struct stream *s, const char *p, size_t len)
 		if (cJSON_IsNumber(code) && code->valuedouble == 410)
 			s->relist = 1;
 		else
-			kw->host->log(kw->run.conf->pc, K8S_LOG_NOTICE, "watch of \"%s\": %s",
+			kw->host->log(kw->run.conf->pc, MUSTER_LOG_NOTICE, "watch of \"%s\": %s",
 			              s->selector, msg ? msg : "an ERROR event");
 		rc = -1;
 	} else if (strcmp(type, "ADDED") == 0 || strcmp(type, "MODIFIED") == 0 ||
@@ -289,7 +286,7 @@ static size_t on_write(char *p, size_t size, size_t n, void *data)
 		size_t take = nl ? (size_t)(nl - (p + done)) : len - done;
 
 		if (pbuf_append(&s->line, p + done, take) < 0) {
-			s->kw->host->log(s->kw->run.conf->pc, K8S_LOG_WARNING,
+			s->kw->host->log(s->kw->run.conf->pc, MUSTER_LOG_WARNING,
 			                 "watch of \"%s\": an event larger than %zu MiB; reconnecting",
 			                 s->selector, K8S_WATCH_MAX_LINE >> 20);
 			s->broken = 1;
@@ -447,11 +444,11 @@ static void stream_done(struct k8s_watch *kw, struct stream *s, CURLcode rc)
 		cJSON *st = cJSON_ParseWithLength(s->body.data ? s->body.data : "", s->body.len);
 		const char *msg = str_at(st, "message", NULL);
 
-		kw->host->log(kw->run.conf->pc, K8S_LOG_WARNING, "watch of \"%s\": HTTP %ld%s%s",
+		kw->host->log(kw->run.conf->pc, MUSTER_LOG_WARNING, "watch of \"%s\": HTTP %ld%s%s",
 		              s->selector, s->code, msg ? ": " : "", msg ? msg : "");
 		cJSON_Delete(st);
 	} else if (rc != CURLE_OK && !s->broken) {
-		kw->host->log(kw->run.conf->pc, K8S_LOG_NOTICE, "watch of \"%s\" dropped: %s",
+		kw->host->log(kw->run.conf->pc, MUSTER_LOG_NOTICE, "watch of \"%s\" dropped: %s",
 		              s->selector, s->errbuf[0] ? s->errbuf : curl_easy_strerror(rc));
 	}
 	/* The stream broke (not the server's timeout, not 410): it opens

@@ -18,10 +18,7 @@
  * Node-device answers are cached for the resolve: many domains share
  * parents and types.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,8 +55,8 @@ static struct virt_nodedev *lookup(struct virt_run *run, const char *name)
 		virNodeDeviceFree(dev);
 	}
 	if (!n->found)
-		run->host->log(run->conf->pc, VIRT_LOG_DEBUG, "node device %s: %s", name,
-		               virt_last_error(run));
+		run->host->log(run->conf->pc, MUSTER_LOG_DEBUG, "node device %s: %s", name,
+		               virt_last_error());
 	return n;
 }
 

@@ -13,10 +13,7 @@
  * read-only, so after the first refusal the agent is not asked again in
  * this resolve, and the refusal is logged once at debug level.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -26,7 +23,7 @@
 
 #include <libvirt/virterror.h>
 
-#include "../common/buf.h"
+#include "plugins/common/buf.h"
 #include "virt.h"
 
 static int iface_allowed(const struct virt_run *run, const struct virt_domain *d,
@@ -140,13 +137,13 @@ muster_status virt_address(struct virt_run *run, struct virt_domain *d, long por
 		n = virDomainInterfaceAddresses(d->dom, &ifaces, src, 0);
 		if (n < 0) {
 			if (src == VIR_DOMAIN_INTERFACE_ADDRESSES_SRC_AGENT &&
-			    virt_last_error_code(run) == VIR_ERR_OPERATION_DENIED) {
+			    virt_last_error_code() == VIR_ERR_OPERATION_DENIED) {
 				run->agent_denied = 1;
-				run->host->log(conf->pc, VIRT_LOG_DEBUG,
-				               "the agent source is not asked: %s", virt_last_error(run));
+				run->host->log(conf->pc, MUSTER_LOG_DEBUG,
+				               "the agent source is not asked: %s", virt_last_error());
 			}
 			appendf(why, sizeof(why), "%s%s: %s", why[0] ? "; " : "",
-			        virt_source_name(src), virt_last_error(run));
+			        virt_source_name(src), virt_last_error());
 			continue;
 		}
 		a = virt_address_pick(run, d, ifaces, n);
@@ -154,7 +151,7 @@ muster_status virt_address(struct virt_run *run, struct virt_domain *d, long por
 			d->address = a->type == VIR_IP_ADDR_TYPE_IPV6
 			                     ? plugin_asprintf("[%s]:%ld", a->addr, port)
 			                     : plugin_asprintf("%s:%ld", a->addr, port);
-			run->host->log(conf->pc, VIRT_LOG_DEBUG, "domain %s: %s from %s", d->name,
+			run->host->log(conf->pc, MUSTER_LOG_DEBUG, "domain %s: %s from %s", d->name,
 			               a->addr, virt_source_name(src));
 			free_ifaces(ifaces, n);
 			return d->address != NULL ? MUSTER_STATUS_SUCCESS : virt_nomem(run);

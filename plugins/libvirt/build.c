@@ -16,10 +16,7 @@
  * guest's SMBIOS system UUID is its domain UUID), else the domain named as
  * this machine's host name (or its first label).
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <ctype.h>
 #include <errno.h>
@@ -30,7 +27,7 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "../common/natural.h"
+#include "plugins/common/natural.h"
 #include "lib/address.h"
 #include "virt.h"
 
@@ -128,7 +125,7 @@ static void dmi_uuid(const struct virt_run *run, char *buf, size_t size)
 	if (fd < 0) {
 		char eb[128];
 
-		run->host->log(run->conf->pc, VIRT_LOG_DEBUG, "no DMI product UUID from %s: %s",
+		run->host->log(run->conf->pc, MUSTER_LOG_DEBUG, "no DMI product UUID from %s: %s",
 		               run->conf->dmi_uuid_path, strerror_r(errno, eb, sizeof(eb)));
 		return;
 	}
@@ -193,7 +190,7 @@ muster_status virt_build(struct virt_run *run)
 		char why[400];
 
 		if (address_check(d->address, why, sizeof(why)) < 0) {
-			h->log(run->conf->pc, VIRT_LOG_INFO, "job %s: domain %s is left out: %s", job,
+			h->log(run->conf->pc, MUSTER_LOG_INFO, "job %s: domain %s is left out: %s", job,
 			       d->name, why);
 			continue;
 		}
@@ -208,7 +205,7 @@ muster_status virt_build(struct virt_run *run)
 	if ((self = find_self(run, &how)) != NULL && address_check(self->address, NULL, 0) == 0) {
 		if (h->set_task(run->call, run->jobs[self->job].name, self->index) < 0)
 			return MUSTER_STATUS_UNAVAIL;
-		h->log(run->conf->pc, VIRT_LOG_DEBUG, "this machine is domain %s (by %s): task %s:%ld",
+		h->log(run->conf->pc, MUSTER_LOG_DEBUG, "this machine is domain %s (by %s): task %s:%ld",
 		       self->name, how, run->jobs[self->job].name, self->index);
 	}
 	if (h->set_rpc_layer(run->call, run->conf->rpc_layer) < 0 ||

@@ -23,10 +23,7 @@
  * The message itself is read from libvirt's per-thread last error, which
  * libvirt sets whatever handler runs.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <errno.h>
 #include <pthread.h>
@@ -82,21 +79,19 @@ static void xml_restore(const struct xml_quiet *q)
 /* Serialises the process-wide handler swap around opening connections. */
 static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
 
-const char *virt_last_error(const struct virt_run *run)
+const char *virt_last_error(void)
 {
 	virErrorPtr e = virGetLastError();
 
-	(void)run;
 	if (e == NULL || e->message == NULL)
 		return "libvirt gave no reason";
 	return e->message;
 }
 
-int virt_last_error_code(const struct virt_run *run)
+int virt_last_error_code(void)
 {
 	virErrorPtr e = virGetLastError();
 
-	(void)run;
 	return e == NULL ? VIR_ERR_OK : e->code;
 }
 
@@ -118,10 +113,9 @@ muster_status virt_connect(struct virt_run *run)
 
 	/* First: libvirt's per-thread error slot exists only after this; and
 	 * libxml2's handlers are only to be touched once it is initialised. */
-	if (virInitialize() < 0) {
-		run->host->fail(run->call, "libvirt cannot initialise");
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (virInitialize() < 0)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "libvirt cannot initialise");
 	virResetLastError();
 	virt_xml_init();
 	xml_silence(&q);
@@ -135,13 +129,12 @@ muster_status virt_connect(struct virt_run *run)
 	run->calls++;
 
 	if (run->conn == NULL) {
-		if (!conf->uri_explicit && no_daemon()) {
-			run->host->fail(run->call, "no libvirt daemon here (%s: %s)", conf->uri,
-			                virt_last_error(run));
-			return MUSTER_STATUS_NOTFOUND;
-		}
+		if (!conf->uri_explicit && no_daemon())
+			return plugin_answer(run->host, run->call, MUSTER_STATUS_NOTFOUND,
+			                     "no libvirt daemon here (%s: %s)", conf->uri,
+			                     virt_last_error());
 		run->host->fail(run->call, "cannot connect to %s: %s", conf->uri,
-		                virt_last_error(run));
+		                virt_last_error());
 		return MUSTER_STATUS_UNAVAIL;
 	}
 	virConnSetErrorFunc(run->conn, NULL, virt_quiet);

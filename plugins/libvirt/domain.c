@@ -17,10 +17,7 @@
  * else in the namespace is an error that names the domain, so a typo never
  * silently drops a VM from the cluster.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <errno.h>
 #include <pthread.h>
@@ -280,7 +277,7 @@ static int addr_num(xmlNode *a, const char *name, unsigned long max, unsigned lo
 	return errno != 0 || *end != '\0' || end == v || *out > max ? -1 : 0;
 }
 
-static int add_hostdev(struct virt_run *run, struct virt_domain *d, xmlNode *h)
+static int add_hostdev(struct virt_domain *d, xmlNode *h)
 {
 	xmlNode *src = child(h, "source"), *a = src != NULL ? child(src, "address") : NULL;
 	char type[16], buf[64];
@@ -316,7 +313,6 @@ static int add_hostdev(struct virt_run *run, struct virt_domain *d, xmlNode *h)
 		snprintf(hd->nodedev, sizeof(hd->nodedev), "pci_%04lx_%02lx_%02lx_%lx", dom, bus,
 		         slot, fn);
 	}
-	(void)run;
 	return 0;
 }
 
@@ -376,7 +372,7 @@ muster_status virt_domain_parse(struct virt_run *run, struct virt_domain *d, con
 			int rc = 0;
 
 			if (is(c, "hostdev"))
-				rc = add_hostdev(run, d, c);
+				rc = add_hostdev(d, c);
 			else if (is(c, "interface"))
 				rc = add_interface(run, d, c);
 			if (rc < 0) {

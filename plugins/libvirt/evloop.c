@@ -17,10 +17,7 @@
  * which only a running loop answers.  muster's own resolves open a
  * connection for a moment and close it, so they are unaffected.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <errno.h>
 #include <pthread.h>

@@ -33,10 +33,7 @@
  * conn.c.  So: MUSTER_PLUGIN_THREADSAFE.  watch() (watch.c) keeps its own
  * connection and touches the state read-only too.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <fnmatch.h>
 #include <stdio.h>
@@ -88,7 +85,7 @@ static long job_of(struct virt_run *run, const struct virt_domain *d)
 	size_t k;
 
 	if (j < 0 && d->has_meta)
-		run->host->log(conf->pc, VIRT_LOG_DEBUG,
+		run->host->log(conf->pc, MUSTER_LOG_DEBUG,
 		               "domain %s: its metadata names job %s, which is not configured",
 		               d->name, d->meta_job);
 	if (j < 0 || conf->njobs > 0)
@@ -177,11 +174,10 @@ static muster_status running_set(struct virt_run *run, unsigned char **uuids, si
 
 	run->calls++;
 	count = virConnectListAllDomains(run->conn, &list, VIR_CONNECT_LIST_DOMAINS_RUNNING);
-	if (count < 0) {
-		run->host->fail(run->call, "%s: cannot list running domains: %s", run->conf->uri,
-		                virt_last_error(run));
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (count < 0)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "%s: cannot list running domains: %s", run->conf->uri,
+		                     virt_last_error());
 	*uuids = malloc((size_t)count * VIR_UUID_BUFLEN + 1);
 	for (i = 0; i < count; i++) {
 		if (*uuids != NULL && virDomainGetUUID(list[i], *uuids + (size_t)i * VIR_UUID_BUFLEN) < 0)
@@ -209,11 +205,9 @@ static muster_status collect(struct virt_run *run)
 	size_t kept = 0, k;
 
 	run->calls++;
-	if ((n = virConnectListAllDomains(run->conn, &list, 0)) < 0) {
-		run->host->fail(run->call, "%s: cannot list domains: %s", conf->uri,
-		                virt_last_error(run));
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if ((n = virConnectListAllDomains(run->conn, &list, 0)) < 0)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "%s: cannot list domains: %s", conf->uri, virt_last_error());
 	if ((all = calloc((size_t)n + 1, sizeof(*all))) == NULL) {
 		st = virt_nomem(run);
 		goto out;
@@ -250,11 +244,11 @@ static muster_status collect(struct virt_run *run)
 		                                                            0) < 0)) ||
 		         (xml = virDomainGetXMLDesc(d->dom, 0)) == NULL;
 		if (failed) {
-			if (virt_last_error_code(run) == VIR_ERR_NO_DOMAIN) {
+			if (virt_last_error_code() == VIR_ERR_NO_DOMAIN) {
 				virt_domain_clear(d); /* undefined while we looked */
 				continue;
 			}
-			run->host->fail(run->call, "domain %s: %s", d->name, virt_last_error(run));
+			run->host->fail(run->call, "domain %s: %s", d->name, virt_last_error());
 			st = MUSTER_STATUS_UNAVAIL;
 			break;
 		}
@@ -329,7 +323,7 @@ static muster_status readiness(struct virt_run *run)
 	}
 	for (i = 0; i < run->ndoms; i++) {
 		if (!run->doms[i].running) {
-			run->host->log(conf->pc, VIRT_LOG_INFO, "domain %s is %s: left out",
+			run->host->log(conf->pc, MUSTER_LOG_INFO, "domain %s is %s: left out",
 			               run->doms[i].name, virt_state_name(run->doms[i].state));
 			virt_domain_clear(&run->doms[i]);
 			continue;
@@ -344,24 +338,18 @@ static muster_status readiness(struct virt_run *run)
 	for (i = 0; i < run->ndoms; i++)
 		run->jobs[run->doms[i].job].nmembers++;
 	for (j = 0; j < run->njobs; j++)
-		if (run->jobs[j].nmembers == 0) {
-			run->host->fail(run->call, "no running domain of job %s yet", run->jobs[j].name);
-			return MUSTER_STATUS_TRYAGAIN;
-		}
+		if (run->jobs[j].nmembers == 0)
+			return plugin_answer(run->host, run->call, MUSTER_STATUS_TRYAGAIN,
+			                     "no running domain of job %s yet", run->jobs[j].name);
 	return MUSTER_STATUS_SUCCESS;
 }
 
 static muster_status virt_resolve(void *state, const muster_host *host, muster_call *call)
 {
 	const struct virt_conf *conf = state;
-	struct virt_run run;
+	struct virt_run run = { .host = host, .call = call, .conf = conf };
 	muster_status st;
 	size_t i;
-
-	memset(&run, 0, sizeof(run));
-	run.host = host;
-	run.call = call;
-	run.conf = conf;
 
 	st = virt_connect(&run);
 	if (st == MUSTER_STATUS_SUCCESS)
@@ -386,7 +374,7 @@ static muster_status virt_resolve(void *state, const muster_host *host, muster_c
 	if (st == MUSTER_STATUS_SUCCESS)
 		st = virt_build(&run);
 	if (st == MUSTER_STATUS_SUCCESS)
-		host->log(conf->pc, VIRT_LOG_DEBUG, "%s: %zu domains, %ld libvirt calls", conf->uri,
+		host->log(conf->pc, MUSTER_LOG_DEBUG, "%s: %zu domains, %ld libvirt calls", conf->uri,
 		          run.ndoms, run.calls);
 
 	for (i = 0; i < run.ndoms; i++)
@@ -400,11 +388,6 @@ static muster_status virt_resolve(void *state, const muster_host *host, muster_c
 	virt_nodedevs_free(&run);
 	virt_disconnect(&run);
 	return st;
-}
-
-static void virt_close(void *state)
-{
-	virt_conf_free(state);
 }
 
 static const muster_plugin virt_plugin = {

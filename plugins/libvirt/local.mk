@@ -3,21 +3,13 @@
 # (libvirt's own dependency).
 if BUILD_LIBVIRT
 plugins_LTLIBRARIES += plugins/libvirt/libvirt.la
-plugins_libvirt_libvirt_la_SOURCES = \
-	plugins/libvirt/virt.h \
-	plugins/libvirt/libvirt.c \
-	plugins/libvirt/options.c \
-	plugins/libvirt/conn.c \
-	plugins/libvirt/domain.c \
-	plugins/libvirt/accel.c \
-	plugins/libvirt/address.c \
-	plugins/libvirt/build.c \
-	plugins/libvirt/watch.c \
-	plugins/libvirt/evloop.c
+plugins_libvirt_libvirt_la_SOURCES = plugins/libvirt/virt.h plugins/libvirt/libvirt.c \
+	plugins/libvirt/options.c plugins/libvirt/conn.c plugins/libvirt/domain.c \
+	plugins/libvirt/accel.c plugins/libvirt/address.c plugins/libvirt/build.c \
+	plugins/libvirt/watch.c plugins/libvirt/evloop.c
 plugins_libvirt_libvirt_la_CPPFLAGS = $(AM_CPPFLAGS) $(LIBVIRT_CFLAGS) $(LIBXML_CFLAGS)
 plugins_libvirt_libvirt_la_LDFLAGS = $(muster_plugin_ldflags)
-plugins_libvirt_libvirt_la_LIBADD = plugins/common/libplugin_common.la $(LIBVIRT_LIBS) \
-	$(LIBXML_LIBS) -lpthread
+plugins_libvirt_libvirt_la_LIBADD = $(muster_plugin_libadd) $(LIBVIRT_LIBS) $(LIBXML_LIBS) -lpthread
 
 # Its watch through the public API, with libvirt's test:///default changed
 # by the test itself in the same process, and (where libvirtd is installed)

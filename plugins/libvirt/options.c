@@ -2,44 +2,34 @@
  * libvirt: open() — the entry's options, checked and copied.  Nothing here
  * contacts libvirt: the connection is opened on every resolve.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "virt.h"
+#include "plugins/common/popts.h"
+
+static int read_globs(const muster_popts *o, const muster_cfg *el, const char *what, void *entry)
+{
+	struct virt_job *job = entry;
+
+	return muster_popt_string_list(o, el, what, &job->globs, &job->nglobs);
+}
+
+static const struct popt_members job_members = {
+	.shape = "job = \"name glob\" or [\"glob\", ...]", .noun = "job", .min = 1,
+	.size = sizeof(struct virt_job), .read = read_globs,
+};
 
 static int read_jobs(const muster_popts *o, const muster_cfg *node, void *base)
 {
 	struct virt_conf *conf = base;
-	size_t count, i;
 
 	if (node == NULL)
 		return 0; /* membership by metadata only */
-	if (muster_popt_group(o, node, "job = \"name glob\" or [\"glob\", ...]", &count) < 0)
-		return -1;
-	if (count == 0) {
-		o->host->open_error(o->pc, node, "jobs must name at least one job");
-		return -1;
-	}
-	if ((conf->jobs = calloc(count, sizeof(*conf->jobs))) == NULL)
-		return muster_popt_nomem(o, node);
-	for (i = 0; i < count; i++) {
-		const muster_cfg *el = o->host->cfg_at(node, i);
-		char what[160];
-
-		conf->njobs = i + 1;
-		if ((conf->jobs[i].name = strdup(o->host->cfg_name(el))) == NULL)
-			return muster_popt_nomem(o, el);
-		snprintf(what, sizeof(what), "jobs.%s", conf->jobs[i].name);
-		if (muster_popt_string_list(o, el, what, &conf->jobs[i].globs, &conf->jobs[i].nglobs) < 0)
-			return -1;
-	}
-	return 0;
+	return popt_members(o, node, &job_members, &conf->jobs, &conf->njobs);
 }
 
 static const char *const source_names[] = { "lease", "agent", "arp", NULL };
@@ -93,18 +83,14 @@ static int read_sources(const muster_popts *o, const muster_cfg *node, void *bas
 		conf->nsources = 1;
 		return 0;
 	}
-	if (o->host->cfg_type(node) != MUSTER_CFG_ARRAY && o->host->cfg_type(node) != MUSTER_CFG_LIST) {
-		o->host->open_error(o->pc, node, "sources must be a list of \"lease\", \"agent\", "
-		                                 "\"arp\", not %s",
-		                    muster_popt_kind(o->host, node));
-		return -1;
-	}
+	if (o->host->cfg_type(node) != MUSTER_CFG_ARRAY && o->host->cfg_type(node) != MUSTER_CFG_LIST)
+		return popt_fail(o, node,
+		                 "sources must be a list of \"lease\", \"agent\", \"arp\", not %s",
+		                 muster_popt_kind(o->host, node));
 	count = o->host->cfg_count(node);
-	if (count == 0 || count > 3) {
-		o->host->open_error(o->pc, node, "sources must list 1 to 3 of \"lease\", \"agent\", "
-		                                 "\"arp\"");
-		return -1;
-	}
+	if (count == 0 || count > 3)
+		return popt_fail(o, node,
+		                 "sources must list 1 to 3 of \"lease\", \"agent\", \"arp\"");
 	for (i = 0; i < count; i++) {
 		const muster_cfg *el = o->host->cfg_at(node, i);
 		int c;
@@ -112,10 +98,9 @@ static int read_sources(const muster_popts *o, const muster_cfg *node, void *bas
 		if ((c = source_of(o, el)) < 0)
 			return -1;
 		for (j = 0; j < i; j++)
-			if (conf->sources[j] == source_values[c]) {
-				o->host->open_error(o->pc, el, "sources lists \"%s\" twice", source_names[c]);
-				return -1;
-			}
+			if (conf->sources[j] == source_values[c])
+				return popt_fail(o, el,
+				                 "sources lists \"%s\" twice", source_names[c]);
 		conf->sources[i] = source_values[c];
 		conf->nsources = i + 1;
 	}
@@ -161,10 +146,44 @@ static int valid_kind(const char *k)
 	return 1;
 }
 
+/* accelerators = { GPU = ["0x10de", "0x1002"]; TPU = "0x1ae0"; }; */
+static int read_vendors(const muster_popts *o, const muster_cfg *el, const char *what,
+                        void *entry)
+{
+	struct virt_accel_kind *k = entry;
+	char **ids = NULL;
+	size_t nids = 0, j;
+	int rc = 0;
+
+	if (!valid_kind(k->kind))
+		return popt_fail(o, el, "accelerator kind \"%s\" is too long", k->kind);
+	if (muster_popt_string_list(o, el, what, &ids, &nids) < 0)
+		rc = -1;
+	if (rc == 0 && (k->vendors = calloc(nids, sizeof(unsigned))) == NULL)
+		rc = muster_popt_nomem(o, el);
+	for (j = 0; rc == 0 && j < nids; j++) {
+		if (parse_vendor(ids[j], &k->vendors[j]) < 0) {
+			o->host->open_error(o->pc, o->host->cfg_type(el) == MUSTER_CFG_STRING
+			                               ? el : o->host->cfg_at(el, j),
+			                    "%s: \"%s\" is not a PCI vendor ID such as \"0x10de\"",
+			                    what, ids[j]);
+			rc = -1;
+		}
+		k->nvendors = j + 1;
+	}
+	popt_strings_free(ids, nids);
+	return rc;
+}
+
+static const struct popt_members kind_members = {
+	.shape = "KIND = [\"PCI vendor ID\", ...]", .noun = "kind",
+	.size = sizeof(struct virt_accel_kind), .read = read_vendors,
+};
+
 static int read_accelerators(const muster_popts *o, const muster_cfg *node, void *base)
 {
 	struct virt_conf *conf = base;
-	size_t count, i, j;
+	size_t count, i;
 
 	if (node == NULL) {
 		count = sizeof(default_kinds) / sizeof(default_kinds[0]);
@@ -182,63 +201,20 @@ static int read_accelerators(const muster_popts *o, const muster_cfg *node, void
 		}
 		return 0;
 	}
-	/* accelerators = { GPU = ["0x10de", "0x1002"]; TPU = "0x1ae0"; }; */
-	if (muster_popt_group(o, node, "KIND = [\"PCI vendor ID\", ...]", &count) < 0)
-		return -1;
-	if (count == 0)
-		return 0;
-	if ((conf->kinds = calloc(count, sizeof(*conf->kinds))) == NULL)
-		return muster_popt_nomem(o, node);
-	for (i = 0; i < count; i++) {
-		const muster_cfg *el = o->host->cfg_at(node, i);
-		struct virt_accel_kind *k = &conf->kinds[i];
-		char what[160], **ids = NULL;
-		size_t nids = 0;
-		int rc = 0;
-
-		conf->nkinds = i + 1;
-		if ((k->kind = strdup(o->host->cfg_name(el))) == NULL)
-			return muster_popt_nomem(o, el);
-		if (!valid_kind(k->kind)) {
-			o->host->open_error(o->pc, el, "accelerator kind \"%s\" is too long", k->kind);
-			return -1;
-		}
-		snprintf(what, sizeof(what), "accelerators.%s", k->kind);
-		if (muster_popt_string_list(o, el, what, &ids, &nids) < 0)
-			rc = -1;
-		if (rc == 0 && (k->vendors = calloc(nids, sizeof(unsigned))) == NULL)
-			rc = muster_popt_nomem(o, el);
-		for (j = 0; rc == 0 && j < nids; j++) {
-			if (parse_vendor(ids[j], &k->vendors[j]) < 0) {
-				o->host->open_error(o->pc, o->host->cfg_type(el) == MUSTER_CFG_STRING
-				                               ? el : o->host->cfg_at(el, j),
-				                    "%s: \"%s\" is not a PCI vendor ID such as \"0x10de\"",
-				                    what, ids[j]);
-				rc = -1;
-			}
-			k->nvendors = j + 1;
-		}
-		for (j = 0; j < nids; j++)
-			free(ids[j]);
-		free(ids);
-		if (rc < 0)
-			return -1;
-	}
-	return 0;
+	return popt_members(o, node, &kind_members, &conf->kinds, &conf->nkinds);
 }
 
-void virt_conf_free(struct virt_conf *conf)
+void virt_close(void *state)
 {
-	size_t i, j;
+	struct virt_conf *conf = state;
+	size_t i;
 
 	if (conf == NULL)
 		return;
 	free(conf->uri);
 	for (i = 0; i < conf->njobs; i++) {
 		free(conf->jobs[i].name);
-		for (j = 0; j < conf->jobs[i].nglobs; j++)
-			free(conf->jobs[i].globs[j]);
-		free(conf->jobs[i].globs);
+		popt_strings_free(conf->jobs[i].globs, conf->jobs[i].nglobs);
 	}
 	free(conf->jobs);
 	free(conf->network);
@@ -276,19 +252,18 @@ static const muster_popt options[] = {
 	MUSTER_POPT_INT("address_poll_ms", struct virt_conf, address_poll_ms, 0, 86400000, 10000),
 };
 
+static int check_conf(const muster_popts *o, void *state)
+{
+	struct virt_conf *conf = state;
+
+	conf->pc = o->pc;
+	conf->uri_explicit = o->host->cfg_get(o->group, "uri") != NULL;
+	return 0;
+}
+
 int virt_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 {
-	muster_popts o = { host, pc, host->cfg_root(pc) };
-	struct virt_conf *conf;
-
-	if ((conf = muster_plugin_conf_new(host, pc, sizeof(*conf))) == NULL)
-		return -1;
-	conf->pc = pc;
-	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), conf) != 0) {
-		virt_conf_free(conf);
-		return -1;
-	}
-	conf->uri_explicit = host->cfg_get(o.group, "uri") != NULL;
-	*state = conf;
-	return 0;
+	*state = muster_plugin_conf_read(host, pc, sizeof(struct virt_conf), options,
+	                                 MUSTER_POPT_COUNT(options), check_conf, virt_close);
+	return *state != NULL ? 0 : -1;
 }

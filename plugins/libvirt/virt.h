@@ -24,7 +24,10 @@
 #include <stddef.h>
 
 #include <libvirt/libvirt.h>
+#include <muster/muster.h> /* MUSTER_LOG_*: the host log()'s levels */
 #include <muster/plugin.h>
+
+#include "plugins/common/answer.h"
 
 /* The XML namespace of the per-domain metadata element (muster.conf(5)). */
 #define VIRT_NS "https://muster.dev/xmlns/libvirt/1"
@@ -34,8 +37,6 @@
 #define VIRT_MAX_INDEX 2147483647L /* TF task indices are int32 */
 #define VIRT_MAX_SOURCES 3
 #define VIRT_MAX_KINDS 16          /* accelerator kinds per domain */
-
-enum { VIRT_LOG_WARNING = 4, VIRT_LOG_NOTICE = 5, VIRT_LOG_INFO = 6, VIRT_LOG_DEBUG = 7 };
 
 enum virt_order { VIRT_ORDER_NATURAL = 0, VIRT_ORDER_NAME = 1 };
 enum virt_family { VIRT_FAMILY_ANY = 0, VIRT_FAMILY_IPV4 = 1, VIRT_FAMILY_IPV6 = 2 };
@@ -153,17 +154,17 @@ struct virt_run {
 	long calls;                    /* libvirt calls made, for logs */
 };
 
-/* options.c */
+/* options.c: the descriptor's open() and close(). */
 int virt_open(const muster_host *host, muster_plugin_ctx *pc, void **state);
-void virt_conf_free(struct virt_conf *conf);
+void virt_close(void *state);
 const char *virt_source_name(unsigned source);
 
 /* conn.c */
 muster_status virt_connect(struct virt_run *run);
 void virt_disconnect(struct virt_run *run);
-/* libvirt's last error message on this run's connection (or thread). */
-const char *virt_last_error(const struct virt_run *run);
-int virt_last_error_code(const struct virt_run *run);
+/* libvirt's last error on this thread: its message, its code. */
+const char *virt_last_error(void);
+int virt_last_error_code(void);
 
 /* domain.c: libxml2 initialised once, before any use of it. */
 void virt_xml_init(void);

@@ -30,10 +30,7 @@
  * its callbacks are deregistered and the loop passes a barrier, so no
  * callback can run on freed state.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include <errno.h>
 #include <poll.h>
@@ -48,7 +45,7 @@
 #include <libvirt/virterror.h>
 
 #include "lib/clock.h"
-#include "../common/watchhost.h"
+#include "plugins/common/watchhost.h"
 #include "virt.h"
 
 #define VIRT_WATCH_MAX_AWAITED 1024
@@ -226,7 +223,7 @@ static int still_awaited(struct virt_watch *ws, const unsigned char *uuid, char 
 		waiting = virt_address(&ws->run, &d, d.meta_port > 0 ? d.meta_port : conf->port) !=
 		          MUSTER_STATUS_SUCCESS;
 		if (!waiting) {
-			ws->host->log(conf->pc, VIRT_LOG_DEBUG, "watch: domain %s has an address",
+			ws->host->log(conf->pc, MUSTER_LOG_DEBUG, "watch: domain %s has an address",
 			              d.name);
 			ws->host->watch_changed(ws->w);
 		}
@@ -259,7 +256,7 @@ static void check_awaited(struct virt_watch *ws)
 
 		keep = still_awaited(ws, uuid, name, sizeof(name));
 		if (keep && now - since >= AWAIT_GIVE_UP_MS) {
-			ws->host->log(ws->run.conf->pc, VIRT_LOG_INFO,
+			ws->host->log(ws->run.conf->pc, MUSTER_LOG_INFO,
 			              "watch: domain %s still has no address after %ld s; a later one "
 			              "is seen within address_poll_ms",
 			              name, AWAIT_GIVE_UP_MS / 1000);
@@ -342,13 +339,13 @@ static int connect_and_register(struct virt_watch *ws)
 			continue;
 		if (e == EV_LIFECYCLE) {
 			snprintf(ws->why, sizeof(ws->why), "%s: no domain events: %s", conf->uri,
-			         virt_last_error(&ws->run));
+			         virt_last_error());
 			disconnect(ws);
 			return -1;
 		}
 		/* An older daemon: what it cannot report waits for address_poll_ms. */
-		ws->host->log(conf->pc, VIRT_LOG_DEBUG, "watch: %s: event %d not offered: %s",
-		              conf->uri, events[e].id, virt_last_error(&ws->run));
+		ws->host->log(conf->pc, MUSTER_LOG_DEBUG, "watch: %s: event %d not offered: %s",
+		              conf->uri, events[e].id, virt_last_error());
 	}
 	await_running(ws);
 	return 0;
@@ -375,7 +372,7 @@ static void try_reconnect(struct virt_watch *ws, long long now)
 	const struct virt_conf *conf = ws->run.conf;
 
 	if (connect_and_register(ws) == 0) {
-		ws->host->log(conf->pc, VIRT_LOG_NOTICE, "watch: reconnected to %s", conf->uri);
+		ws->host->log(conf->pc, MUSTER_LOG_NOTICE, "watch: reconnected to %s", conf->uri);
 		ws->last_logged[0] = '\0';
 		ws->reconnect.next_ms = RECONNECT_FIRST_MS;
 		ws->host->watch_changed(ws->w);
@@ -383,7 +380,7 @@ static void try_reconnect(struct virt_watch *ws, long long now)
 	}
 	/* A daemon down for an hour is one line per distinct reason. */
 	if (strcmp(ws->why, ws->last_logged) != 0) {
-		ws->host->log(conf->pc, VIRT_LOG_WARNING, "watch: %s; retrying", ws->why);
+		ws->host->log(conf->pc, MUSTER_LOG_WARNING, "watch: %s; retrying", ws->why);
 		snprintf(ws->last_logged, sizeof(ws->last_logged), "%s", ws->why);
 	}
 	ws->reconnect_at = now + backoff_step(&ws->reconnect);
@@ -412,7 +409,7 @@ static int watch_loop(struct virt_watch *ws)
 
 		p[0].revents = p[1].revents = 0; /* poll leaves them when interrupted */
 		if (poll(p, 2, next_timeout(ws, now)) < 0 && errno != EINTR) {
-			ws->host->log(conf->pc, VIRT_LOG_WARNING, "watch: poll: %s", strerror(errno));
+			ws->host->log(conf->pc, MUSTER_LOG_WARNING, "watch: poll: %s", strerror(errno));
 			return -1;
 		}
 		if (p[0].revents & POLLIN)
@@ -428,12 +425,12 @@ static int watch_loop(struct virt_watch *ws)
 		pthread_mutex_unlock(&ws->lock);
 		now = clock_now_ms();
 		if (overflow)
-			ws->host->log(conf->pc, VIRT_LOG_INFO,
+			ws->host->log(conf->pc, MUSTER_LOG_INFO,
 			              "watch: more than %d domains await an address; the others' are "
 			              "seen within address_poll_ms",
 			              VIRT_WATCH_MAX_AWAITED);
 		if (closed && ws->run.conn != NULL) {
-			ws->host->log(conf->pc, VIRT_LOG_WARNING,
+			ws->host->log(conf->pc, MUSTER_LOG_WARNING,
 			              "watch: the connection to %s closed (%s); reconnecting", conf->uri,
 			              close_reason_name(reason));
 			disconnect(ws);
@@ -467,11 +464,11 @@ int virt_watch(void *state, const muster_host *host, muster_plugin_ctx *pc, must
 	int e, rc = -1;
 
 	if (virt_evloop_acquire(&why) < 0) {
-		host->log(pc, VIRT_LOG_WARNING, "watch: %s", why);
+		host->log(pc, MUSTER_LOG_WARNING, "watch: %s", why);
 		return -1;
 	}
 	if ((ws = calloc(1, sizeof(*ws))) == NULL) {
-		host->log(pc, VIRT_LOG_WARNING, "watch: out of memory");
+		host->log(pc, MUSTER_LOG_WARNING, "watch: out of memory");
 		virt_evloop_release();
 		return -1;
 	}
@@ -492,9 +489,9 @@ int virt_watch(void *state, const muster_host *host, muster_plugin_ctx *pc, must
 	ws->reconnect.max_ms = RECONNECT_MAX_MS;
 	pthread_mutex_init(&ws->lock, NULL);
 	if ((ws->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0)
-		host->log(pc, VIRT_LOG_WARNING, "watch: eventfd: %s", strerror(errno));
+		host->log(pc, MUSTER_LOG_WARNING, "watch: eventfd: %s", strerror(errno));
 	else if (connect_and_register(ws) < 0)
-		host->log(pc, VIRT_LOG_WARNING, "watch: cannot watch: %s", ws->why);
+		host->log(pc, MUSTER_LOG_WARNING, "watch: cannot watch: %s", ws->why);
 	else {
 		ws->check_at = clock_now_ms() + await_restart(ws);
 		host->watch_armed(w);

@@ -11,7 +11,7 @@
  * The tasks are processes, the compute hosts in the order the rank file
  * (or LSB_MCPU_HOSTS) first names them, the job LSB_JOBID.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 
@@ -53,25 +53,21 @@ muster_status lsf_build(struct noted *n, const struct lsf_conf *conf, const stru
 	int rc;
 
 	rc = env_int_first(env, ranks, 0, LAYOUT_MAX_TASKS - 1, &rank, &rank_var);
-	if (rc <= 0) {
-		host->fail(call, rc == 0 ? "no rank: %s (start the tasks with jsrun or mpirun)" : "%s",
-		           env->why);
-		return MUSTER_STATUS_UNAVAIL;
-	}
-	if (env_int_first(env, sizes, 1, LAYOUT_MAX_TASKS, &size, &size_var) < 0) {
-		host->fail(call, "%s", env->why);
-		return MUSTER_STATUS_UNAVAIL;
-	}
-	if (size > s->total) {
-		host->fail(call, "%s is %ld but %s has %ld compute slots", size_var, size, source,
-		           s->total);
-		return MUSTER_STATUS_UNAVAIL;
-	}
-	if (rank >= size) {
-		host->fail(call, "%s is %ld, outside the %ld tasks (%s)", rank_var, rank, size,
-		           size_var != NULL ? size_var : source);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (rc <= 0)
+		return plugin_answer(host, call, MUSTER_STATUS_UNAVAIL,
+		                     rc == 0 ? "no rank: %s (start the tasks with jsrun or mpirun)"
+		                             : "%s",
+		                     env->why);
+	if (env_int_first(env, sizes, 1, LAYOUT_MAX_TASKS, &size, &size_var) < 0)
+		return plugin_answer(host, call, MUSTER_STATUS_UNAVAIL, "%s", env->why);
+	if (size > s->total)
+		return plugin_answer(host, call, MUSTER_STATUS_UNAVAIL,
+		                     "%s is %ld but %s has %ld compute slots", size_var, size,
+		                     source, s->total);
+	if (rank >= size)
+		return plugin_answer(host, call, MUSTER_STATUS_UNAVAIL,
+		                     "%s is %ld, outside the %ld tasks (%s)", rank_var, rank, size,
+		                     size_var != NULL ? size_var : source);
 	slots_init(&used);
 	if (first_slots(s, size, &used) != 0) {
 		slots_free(&used);

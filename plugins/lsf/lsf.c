@@ -13,10 +13,7 @@
  * Options: port_base (8888), rpc_layer ("grpc").  Only the environment and
  * the rank file are read; resolve() keeps its state in locals.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1 /* strdup */
-#endif
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,18 +40,11 @@ static const muster_popt options[] = {
 
 static int lsf_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 {
-	muster_popts o = { host, pc, host->cfg_root(pc) };
-	struct lsf_conf *conf;
-
-	if (layout_open_check(host, pc) != 0 ||
-	    (conf = muster_plugin_conf_new(host, pc, sizeof(*conf))) == NULL)
+	if (layout_open_check(host, pc) != 0)
 		return -1;
-	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), conf) != 0) {
-		lsf_close(conf);
-		return -1;
-	}
-	*state = conf;
-	return 0;
+	*state = muster_plugin_conf_read(host, pc, sizeof(struct lsf_conf), options,
+	                                 MUSTER_POPT_COUNT(options), NULL, lsf_close);
+	return *state != NULL ? 0 : -1;
 }
 
 static muster_status from_rankfile(struct noted *n, const struct lsf_conf *conf,
@@ -69,15 +59,12 @@ static muster_status from_rankfile(struct noted *n, const struct lsf_conf *conf,
 	size_t len = 0;
 	muster_status st = MUSTER_STATUS_UNAVAIL;
 
-	if (path[0] == '\0') {
-		host->fail(call, "LSB_DJOB_RANKFILE is empty: no rank file");
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (path[0] == '\0')
+		return plugin_answer(host, call, MUSTER_STATUS_UNAVAIL,
+		                     "LSB_DJOB_RANKFILE is empty: no rank file");
 	snprintf(source, sizeof(source), "LSB_DJOB_RANKFILE %.256s", path);
-	if (hostfile_read(path, LSF_MAX_RANKFILE, &data, &len, why, sizeof(why)) != 0) {
-		host->fail(call, "%s: %s", source, why);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (hostfile_read(path, LSF_MAX_RANKFILE, &data, &len, why, sizeof(why)) != 0)
+		return plugin_answer(host, call, MUSTER_STATUS_UNAVAIL, "%s: %s", source, why);
 	muster_plugin_note_input(host, call, path, data);
 	slots_init(&s);
 	if (hostfile_parse(data, len, 1, &first, &s, why, sizeof(why)) != 0)
@@ -100,10 +87,8 @@ static muster_status from_mcpu_hosts(struct noted *n, const struct lsf_conf *con
 	char *text = strdup(value);
 	muster_status st = MUSTER_STATUS_UNAVAIL;
 
-	if (text == NULL) {
-		host->fail(call, "out of memory");
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (text == NULL)
+		return plugin_answer(host, call, MUSTER_STATUS_UNAVAIL, "out of memory");
 	slots_init(&s);
 	if (lsf_mcpu_parse(text, &first, &s, why, sizeof(why)) != 0)
 		host->fail(call, "LSB_MCPU_HOSTS: %s", why);
@@ -120,10 +105,9 @@ static muster_status lsf_resolve(void *state, const muster_host *host, muster_ca
 	const char *job_id, *rankfile, *mcpu;
 
 	noted_init(&n, host, call);
-	if ((job_id = env_str(&n.env, "LSB_JOBID")) == NULL) {
-		host->fail(call, "LSB_JOBID is not set: not an LSF job");
-		return MUSTER_STATUS_NOTFOUND;
-	}
+	if ((job_id = env_str(&n.env, "LSB_JOBID")) == NULL)
+		return plugin_answer(host, call, MUSTER_STATUS_NOTFOUND,
+		                     "LSB_JOBID is not set: not an LSF job");
 	if (job_id[0] == '\0')
 		job_id = NULL;
 	if ((rankfile = env_str(&n.env, "LSB_DJOB_RANKFILE")) != NULL)
@@ -137,9 +121,7 @@ static muster_status lsf_resolve(void *state, const muster_host *host, muster_ca
 
 static const muster_plugin lsf_plugin = {
 	MUSTER_PLUGIN_HEADER,
-	/* The launcher's environment and files are fixed for the job's life;
-	 * the entry detects an LSF job (MUSTER_NO_DETECT turns it off). */
-	MUSTER_PLUGIN_THREADSAFE | MUSTER_PLUGIN_CONFIG_ONLY | MUSTER_PLUGIN_DETECTS,
+	NOTED_PLUGIN_FLAGS,
 	"lsf",
 	PACKAGE_VERSION,
 	lsf_open,

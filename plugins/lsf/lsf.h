@@ -15,6 +15,7 @@
 
 #include <muster/plugin.h>
 
+#include "plugins/common/answer.h"
 #include "plugins/common/noted.h"
 #include "plugins/common/slots.h"
 

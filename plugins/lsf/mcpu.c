@@ -3,7 +3,7 @@
  * The first pair is the launch host, which Lightning and LSF's job step
  * manager leave out of the compute hosts.
  */
-#include "config.h"
+#include <config.h>
 
 #include <errno.h>
 #include <stdio.h>

@@ -11,7 +11,7 @@
  * none: then the ranks' ports are TensorFlow's, rank 0's port_base the
  * master's.
  */
-#include "config.h"
+#include <config.h>
 
 #include "mpi.h"
 #include "plugins/common/layout.h"
@@ -61,33 +61,27 @@ muster_status mpi_read_env(struct noted *n, const struct mpi_conf *conf, struct 
 	env->size = env->local_size = 0;
 	env->local_rank = -1;
 	rc = env_int_first(r, ranks, 0, LAYOUT_MAX_TASKS - 1, &env->rank, &env->rank_var);
-	if (rc == 0) {
-		host->fail(call, "%s: not an MPI process", r->why);
-		return MUSTER_STATUS_NOTFOUND;
-	}
+	if (rc == 0)
+		return plugin_answer(host, call, MUSTER_STATUS_NOTFOUND,
+		                     "%s: not an MPI process", r->why);
 	if (rc < 0 ||
 	    env_int_first(r, sizes, 1, LAYOUT_MAX_TASKS, &env->size, &env->size_var) < 0 ||
 	    env_int_first(r, locals, 1, LAYOUT_MAX_TASKS, &env->local_size, &env->local_var) < 0 ||
 	    env_int_first(r, local_ranks, 0, LAYOUT_MAX_TASKS - 1, &env->local_rank,
-	                  &env->local_rank_var) < 0) {
-		host->fail(call, "%s", r->why);
-		return MUSTER_STATUS_UNAVAIL;
-	}
-	if (env->size > 0 && env->rank >= env->size) {
-		host->fail(call, "%s is %ld, outside the %ld ranks of %s", env->rank_var, env->rank,
-		           env->size, env->size_var);
-		return MUSTER_STATUS_UNAVAIL;
-	}
-	if (env->local_size > 0 && env->size > 0 && env->local_size > env->size) {
-		host->fail(call, "%s is %ld, more than the %ld ranks of %s", env->local_var,
-		           env->local_size, env->size, env->size_var);
-		return MUSTER_STATUS_UNAVAIL;
-	}
-	if (conf->defer_to_slurm && srun_task(r, env)) {
-		host->fail(call, "%s is SLURM_PROCID of an srun task: the slurm entry answers it "
-		           "(defer_to_slurm)", env->rank_var);
-		return MUSTER_STATUS_NOTFOUND;
-	}
+	                  &env->local_rank_var) < 0)
+		return plugin_answer(host, call, MUSTER_STATUS_UNAVAIL, "%s", r->why);
+	if (env->size > 0 && env->rank >= env->size)
+		return plugin_answer(host, call, MUSTER_STATUS_UNAVAIL,
+		                     "%s is %ld, outside the %ld ranks of %s", env->rank_var,
+		                     env->rank, env->size, env->size_var);
+	if (env->local_size > 0 && env->size > 0 && env->local_size > env->size)
+		return plugin_answer(host, call, MUSTER_STATUS_UNAVAIL,
+		                     "%s is %ld, more than the %ld ranks of %s", env->local_var,
+		                     env->local_size, env->size, env->size_var);
+	if (conf->defer_to_slurm && srun_task(r, env))
+		return plugin_answer(host, call, MUSTER_STATUS_NOTFOUND,
+		                     "%s is SLURM_PROCID of an srun task: the slurm entry answers "
+		                     "it (defer_to_slurm)", env->rank_var);
 	env->pmix = env_str(r, "PMIX_NAMESPACE") != NULL && env_str(r, "PMIX_RANK") != NULL;
 	read_job_id(r, env);
 	return MUSTER_STATUS_SUCCESS;

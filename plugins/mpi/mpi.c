@@ -26,10 +26,7 @@
  *             server's answer incomplete, a local rank or size that is not
  *             this rank's, more GPUs per task than a node has
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1 /* strdup */
-#endif
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -38,28 +35,17 @@
 #include "mpi.h"
 #include "plugins/common/layout.h"
 
-static int mpi_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
-{
-	struct mpi_conf *conf = NULL;
-
-	/* A host's ranks go in as ranges (plugin ABI 1.4). */
-	if (layout_open_check(host, pc) != 0 || mpi_conf_open(host, pc, &conf) != 0)
-		return -1;
-	*state = conf;
-	return 0;
-}
-
 /* Every rank on this host: its name for each. */
 static muster_status local_hosts(const muster_host *host, muster_call *call,
                                  const struct mpi_env *env, char ***hosts)
 {
 	char name[256];
 
-	if (env->size == 0) {
-		host->fail(call, "neither OMPI_COMM_WORLD_SIZE nor PMI_SIZE is set, and no PMIx "
-		                 "server (PMIX_NAMESPACE) to ask: the number of ranks is unknown");
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (env->size == 0)
+		return plugin_answer(host, call, MUSTER_STATUS_UNAVAIL,
+		                     "neither OMPI_COMM_WORLD_SIZE nor PMI_SIZE is set, and no "
+		                     "PMIx server (PMIX_NAMESPACE) to ask: the number of ranks is "
+		                     "unknown");
 	if (env->size > 1 && env->local_size != env->size) {
 		if (env->local_size > 0)
 			host->fail(call, "only %ld of the %ld ranks run on this host (%s) and no PMIx "
@@ -70,20 +56,14 @@ static muster_status local_hosts(const muster_host *host, muster_call *call,
 			                 "%s run", env->size_var);
 		return MUSTER_STATUS_UNAVAIL;
 	}
-	if (gethostname(name, sizeof(name)) != 0) {
-		host->fail(call, "gethostname failed");
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (gethostname(name, sizeof(name)) != 0)
+		return plugin_answer(host, call, MUSTER_STATUS_UNAVAIL, "gethostname failed");
 	name[sizeof(name) - 1] = '\0';
-	if ((*hosts = calloc((size_t)env->size, sizeof(**hosts))) == NULL) {
-		host->fail(call, "out of memory");
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if ((*hosts = calloc((size_t)env->size, sizeof(**hosts))) == NULL)
+		return plugin_answer(host, call, MUSTER_STATUS_UNAVAIL, "out of memory");
 	for (long r = 0; r < env->size; r++)
-		if (((*hosts)[r] = strdup(name)) == NULL) {
-			host->fail(call, "out of memory");
-			return MUSTER_STATUS_UNAVAIL;
-		}
+		if (((*hosts)[r] = strdup(name)) == NULL)
+			return plugin_answer(host, call, MUSTER_STATUS_UNAVAIL, "out of memory");
 	return MUSTER_STATUS_SUCCESS;
 }
 
@@ -119,18 +99,17 @@ static muster_status check_local(const muster_host *host, muster_call *call,
 
 	for (long r = 0; r < env->rank; r++)
 		local += rank_host[r] == h;
-	if (env->local_rank >= 0 && env->local_rank != local) {
-		host->fail(call, "%s is %ld but rank %ld is rank %ld of the ranks on %.64s (%s)",
-		           env->local_rank_var, env->local_rank, env->rank, local, s->hosts[h].name,
-		           env->pmix ? "as the PMIx server places them" : "this host");
-		return MUSTER_STATUS_UNAVAIL;
-	}
-	if (env->local_size > 0 && env->local_size != s->hosts[h].tasks) {
-		host->fail(call, "%s is %ld but %ld ranks run on %.64s (%s)", env->local_var,
-		           env->local_size, s->hosts[h].tasks, s->hosts[h].name,
-		           env->pmix ? "as the PMIx server places them" : "this host");
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (env->local_rank >= 0 && env->local_rank != local)
+		return plugin_answer(host, call, MUSTER_STATUS_UNAVAIL,
+		                     "%s is %ld but rank %ld is rank %ld of the ranks on %.64s "
+		                     "(%s)", env->local_rank_var, env->local_rank, env->rank, local,
+		                     s->hosts[h].name,
+		                     env->pmix ? "as the PMIx server places them" : "this host");
+	if (env->local_size > 0 && env->local_size != s->hosts[h].tasks)
+		return plugin_answer(host, call, MUSTER_STATUS_UNAVAIL,
+		                     "%s is %ld but %ld ranks run on %.64s (%s)", env->local_var,
+		                     env->local_size, s->hosts[h].tasks, s->hosts[h].name,
+		                     env->pmix ? "as the PMIx server places them" : "this host");
 	return MUSTER_STATUS_SUCCESS;
 }
 
@@ -190,16 +169,9 @@ static muster_status mpi_resolve(void *state, const muster_host *host, muster_ca
 	return st;
 }
 
-static void mpi_close(void *state)
-{
-	mpi_conf_free(state);
-}
-
 static const muster_plugin mpi_plugin = {
 	MUSTER_PLUGIN_HEADER,
-	/* The launcher's environment and files are fixed for the job's life;
-	 * the entry detects an MPI rank (MUSTER_NO_DETECT turns it off). */
-	MUSTER_PLUGIN_THREADSAFE | MUSTER_PLUGIN_CONFIG_ONLY | MUSTER_PLUGIN_DETECTS,
+	NOTED_PLUGIN_FLAGS,
 	"mpi",
 	PACKAGE_VERSION,
 	mpi_open,

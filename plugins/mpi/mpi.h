@@ -17,6 +17,7 @@
 
 #include <muster/plugin.h>
 
+#include "plugins/common/answer.h"
 #include "plugins/common/noted.h"
 
 #define MPI_DEFAULT_PMIX_LIBRARY "libpmix.so.2"
@@ -40,9 +41,9 @@ struct mpi_env {
 	const char *job_id; /* NULL: none */
 };
 
-/* options.c */
-int mpi_conf_open(const muster_host *host, muster_plugin_ctx *pc, struct mpi_conf **out);
-void mpi_conf_free(struct mpi_conf *conf);
+/* options.c: the descriptor's open() and close(). */
+int mpi_open(const muster_host *host, muster_plugin_ctx *pc, void **state);
+void mpi_close(void *state);
 
 /* env.c: SUCCESS, NOTFOUND (no rank variable: not an MPI process; an
  * srun task under defer_to_slurm) or UNAVAIL, with the variable at fault.

@@ -12,15 +12,17 @@
  *   defer_to_slurm = true;   an srun task that is also an MPI rank (srun
  *                            --mpi=pmix, pmi2) is left to the slurm entry
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 
 #include "mpi.h"
 #include "plugins/common/layout.h"
 
-void mpi_conf_free(struct mpi_conf *conf)
+void mpi_close(void *state)
 {
+	struct mpi_conf *conf = state;
+
 	if (conf == NULL)
 		return;
 	free(conf->rpc_layer);
@@ -38,17 +40,12 @@ static const muster_popt options[] = {
 	MUSTER_POPT_BOOL("defer_to_slurm", struct mpi_conf, defer_to_slurm, 1),
 };
 
-int mpi_conf_open(const muster_host *host, muster_plugin_ctx *pc, struct mpi_conf **out)
+/* A host's ranks go in as ranges (plugin ABI 1.4). */
+int mpi_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 {
-	muster_popts o = { host, pc, host->cfg_root(pc) };
-	struct mpi_conf *conf = muster_plugin_conf_new(host, pc, sizeof(*conf));
-
-	if (conf == NULL)
+	if (layout_open_check(host, pc) != 0)
 		return -1;
-	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), conf) != 0) {
-		mpi_conf_free(conf);
-		return -1;
-	}
-	*out = conf;
-	return 0;
+	*state = muster_plugin_conf_read(host, pc, sizeof(struct mpi_conf), options,
+	                                 MUSTER_POPT_COUNT(options), NULL, mpi_close);
+	return *state != NULL ? 0 : -1;
 }

@@ -10,10 +10,7 @@
  * Inside a program that also uses MPI, resolve after MPI_Init: PMIx counts
  * initialisations, so our finalize then leaves MPI's connection open.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1 /* strdup */
-#endif
+#include <config.h>
 
 #include <dlfcn.h>
 #include <stdint.h>

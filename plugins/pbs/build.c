@@ -7,7 +7,7 @@
  * ordinals k*gpus_per_task onwards (plugins/common/layout.c).  The tasks
  * are processes, the hosts in the node file's order, the job PBS_JOBID.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 
@@ -24,23 +24,19 @@ static muster_status check_place(struct noted *n, const struct slots *s, long ra
 	size_t h = 0;
 
 	if (env_int(&n->env, "PBS_NODENUM", 0, LAYOUT_MAX_TASKS, &nodenum) < 0 ||
-	    env_int(&n->env, "OMPI_COMM_WORLD_LOCAL_RANK", 0, LAYOUT_MAX_TASKS - 1, &local) < 0) {
-		host->fail(call, "%s", n->env.why);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	    env_int(&n->env, "OMPI_COMM_WORLD_LOCAL_RANK", 0, LAYOUT_MAX_TASKS - 1, &local) < 0)
+		return plugin_answer(host, call, MUSTER_STATUS_UNAVAIL, "%s", n->env.why);
 	if ((nodenum < 0 && local < 0) || slots_place(s, 0, NULL, rank, &h, &slot) != 0)
 		return MUSTER_STATUS_SUCCESS; /* a rank past the slots: the layout says so */
-	if (nodenum >= 0 && (long)h != nodenum) {
-		host->fail(call, "PBS_NODENUM is %ld but rank %ld is on host %zu (%.64s) of "
-		           "PBS_NODEFILE", nodenum, rank, h, s->hosts[h].name);
-		return MUSTER_STATUS_UNAVAIL;
-	}
-	if (local >= 0 && local != slot) {
-		host->fail(call, "OMPI_COMM_WORLD_LOCAL_RANK is %ld but rank %ld has slot %ld of its "
-		           "host %.64s in PBS_NODEFILE: the ranks are not placed in node-file order",
-		           local, rank, slot, s->hosts[h].name);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (nodenum >= 0 && (long)h != nodenum)
+		return plugin_answer(host, call, MUSTER_STATUS_UNAVAIL,
+		                     "PBS_NODENUM is %ld but rank %ld is on host %zu (%.64s) of "
+		                     "PBS_NODEFILE", nodenum, rank, h, s->hosts[h].name);
+	if (local >= 0 && local != slot)
+		return plugin_answer(host, call, MUSTER_STATUS_UNAVAIL,
+		                     "OMPI_COMM_WORLD_LOCAL_RANK is %ld but rank %ld has slot %ld "
+		                     "of its host %.64s in PBS_NODEFILE: the ranks are not placed "
+		                     "in node-file order", local, rank, slot, s->hosts[h].name);
 	return MUSTER_STATUS_SUCCESS;
 }
 

@@ -9,14 +9,17 @@
  *   gpus_per_node, gpus_per_task     Slurm's meaning (TensorFlow's PBS test)
  *   rpc_layer = "grpc";
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 
 #include "pbs.h"
+#include "plugins/common/popts.h"
 
-void pbs_conf_free(struct pbs_conf *conf)
+void pbs_close(void *state)
 {
+	struct pbs_conf *conf = state;
+
 	if (conf == NULL)
 		return;
 	free(conf->jobs);
@@ -33,28 +36,24 @@ static int read_counts(const muster_popts *o, const muster_cfg *g, const char *k
 	size_t n = h->cfg_count(g);
 	long long v;
 
-	if (h->cfg_type(g) != MUSTER_CFG_GROUP || n == 0) {
-		h->open_error(o->pc, g, "%s must be a non-empty group of name = count", key);
-		return -1;
-	}
+	if (h->cfg_type(g) != MUSTER_CFG_GROUP || n == 0)
+		return popt_fail(o, g, "%s must be a non-empty group of name = count", key);
 	if (jobs != NULL && (*jobs = calloc(n, sizeof(**jobs))) == NULL)
 		return muster_popt_nomem(o, g);
 	for (size_t i = 0; i < n; i++) {
 		const muster_cfg *el = h->cfg_at(g, i);
-		if (h->cfg_int(el, &v) != 0 || v < min || v > LAYOUT_MAX_TASKS) {
-			h->open_error(o->pc, el, "%s: %s must be an integer from %ld to %ld", key,
-			              h->cfg_name(el), min, LAYOUT_MAX_TASKS);
-			return -1;
-		}
+		if (h->cfg_int(el, &v) != 0 || v < min || v > LAYOUT_MAX_TASKS)
+			return popt_fail(o, el,
+			                 "%s: %s must be an integer from %ld to %ld", key,
+			                 h->cfg_name(el), min, LAYOUT_MAX_TASKS);
 		if (jobs != NULL) {
 			(*jobs)[i].name = h->cfg_name(el);
 			(*jobs)[i].count = (long)v;
 			(*njobs)++;
-		} else if (slots_add(slots, h->cfg_name(el), (long)v, LAYOUT_MAX_TASKS) < 0) {
-			h->open_error(o->pc, el, "%s: more than %ld tasks in all, or out of memory",
-			              key, LAYOUT_MAX_TASKS);
-			return -1;
-		}
+		} else if (slots_add(slots, h->cfg_name(el), (long)v, LAYOUT_MAX_TASKS) < 0)
+			return popt_fail(o, el,
+			                 "%s: more than %ld tasks in all, or out of memory", key,
+			                 LAYOUT_MAX_TASKS);
 	}
 	return 0;
 }
@@ -92,18 +91,12 @@ static const muster_popt options[] = {
 	MUSTER_POPT_STRING("rpc_layer", struct pbs_conf, rpc_layer, MUSTER_POPT_EMPTY, "grpc"),
 };
 
-int pbs_conf_open(const muster_host *host, muster_plugin_ctx *pc, struct pbs_conf **out)
+/* The ranks go in as ranges (plugin ABI 1.4). */
+int pbs_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 {
-	muster_popts o = { host, pc, host->cfg_root(pc) };
-	struct pbs_conf *conf = muster_plugin_conf_new(host, pc, sizeof(*conf));
-
-	if (conf == NULL)
+	if (layout_open_check(host, pc) != 0)
 		return -1;
-	slots_init(&conf->fixed);
-	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), conf) != 0) {
-		pbs_conf_free(conf);
-		return -1;
-	}
-	*out = conf;
-	return 0;
+	*state = muster_plugin_conf_read(host, pc, sizeof(struct pbs_conf), options,
+	                                 MUSTER_POPT_COUNT(options), NULL, pbs_close);
+	return *state != NULL ? 0 : -1;
 }

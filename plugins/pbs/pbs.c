@@ -14,23 +14,13 @@
  * Nothing but the environment and the node file is read; resolve() keeps
  * its state in locals, so one state serves many threads.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "pbs.h"
 #include "plugins/common/hostfile.h"
-
-static int pbs_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
-{
-	struct pbs_conf *conf = NULL;
-
-	if (layout_open_check(host, pc) != 0 || pbs_conf_open(host, pc, &conf) != 0)
-		return -1;
-	*state = conf;
-	return 0;
-}
 
 static muster_status read_task(struct noted *n, struct pbs_task *task)
 {
@@ -62,39 +52,28 @@ static muster_status pbs_resolve(void *state, const muster_host *host, muster_ca
 	muster_status st;
 
 	noted_init(&n, host, call);
-	if ((path = env_str(&n.env, "PBS_NODEFILE")) == NULL) {
-		host->fail(call, "PBS_NODEFILE is not set: not a PBS job");
-		return MUSTER_STATUS_NOTFOUND;
-	}
+	if ((path = env_str(&n.env, "PBS_NODEFILE")) == NULL)
+		return plugin_answer(host, call, MUSTER_STATUS_NOTFOUND,
+		                     "PBS_NODEFILE is not set: not a PBS job");
 	if ((st = read_task(&n, &task)) != MUSTER_STATUS_SUCCESS)
 		return st;
 	if (conf->fixed.nhosts > 0)
 		return pbs_build(&n, conf, NULL, 0, NULL, &task);
-	if (path[0] == '\0') {
-		host->fail(call, "PBS_NODEFILE is empty: no node file");
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (path[0] == '\0')
+		return plugin_answer(host, call, MUSTER_STATUS_UNAVAIL,
+		                     "PBS_NODEFILE is empty: no node file");
 	snprintf(source, sizeof(source), "PBS_NODEFILE %.256s", path);
-	if (hostfile_read(path, PBS_MAX_NODEFILE, &data, &len, why, sizeof(why)) != 0) {
-		host->fail(call, "%s: %s", source, why);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (hostfile_read(path, PBS_MAX_NODEFILE, &data, &len, why, sizeof(why)) != 0)
+		return plugin_answer(host, call, MUSTER_STATUS_UNAVAIL, "%s: %s", source, why);
 	muster_plugin_note_input(host, call, path, data);
 	st = pbs_build(&n, conf, data, len, source, &task);
 	free(data);
 	return st;
 }
 
-static void pbs_close(void *state)
-{
-	pbs_conf_free(state);
-}
-
 static const muster_plugin pbs_plugin = {
 	MUSTER_PLUGIN_HEADER,
-	/* The launcher's environment and files are fixed for the job's life;
-	 * the entry detects a PBS job (MUSTER_NO_DETECT turns it off). */
-	MUSTER_PLUGIN_THREADSAFE | MUSTER_PLUGIN_CONFIG_ONLY | MUSTER_PLUGIN_DETECTS,
+	NOTED_PLUGIN_FLAGS,
 	"pbs",
 	PACKAGE_VERSION,
 	pbs_open,

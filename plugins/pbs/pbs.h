@@ -14,6 +14,7 @@
 
 #include <muster/plugin.h>
 
+#include "plugins/common/answer.h"
 #include "plugins/common/layout.h"
 #include "plugins/common/noted.h"
 #include "plugins/common/slots.h"
@@ -33,9 +34,9 @@ struct pbs_conf {
 	char *rpc_layer;
 };
 
-/* options.c */
-int pbs_conf_open(const muster_host *host, muster_plugin_ctx *pc, struct pbs_conf **out);
-void pbs_conf_free(struct pbs_conf *conf);
+/* options.c: the descriptor's open() and close(). */
+int pbs_open(const muster_host *host, muster_plugin_ctx *pc, void **state);
+void pbs_close(void *state);
 
 /* This process's task: its rank, and its job's id (PBS_JOBID; NULL:
  * none). */

@@ -15,7 +15,7 @@
  * rank = AWS_BATCH_JOB_NODE_INDEX when the main node is 0 (the default).
  * Port: the entry's; job id: AWS_BATCH_JOB_ID without its "#<node>".
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <string.h>

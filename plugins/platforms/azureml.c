@@ -14,7 +14,7 @@
  * AZUREML_RUN_ID alone is a run without a distribution: notfound.
  * Other nodes' hosts are not given: placeholders "azureml-node-<n>.unknown.invalid".
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <string.h>

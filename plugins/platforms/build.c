@@ -3,7 +3,7 @@
  * (env_host, env_hosts) or derived from a checked one; the host checks
  * every address again and refuses what it would not print.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <string.h>

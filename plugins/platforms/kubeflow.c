@@ -25,7 +25,7 @@
  * Elastic mode numbers the pods in torchrun's rendezvous, which no
  * variable shows: unavail, pointing at torchrun.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <string.h>

@@ -24,7 +24,7 @@
  * after), else one; nodes that run different numbers cannot be laid out
  * (unavail), nor can node 0's share without LOCAL_WORLD_SIZE.
  */
-#include "config.h"
+#include <config.h>
 
 #include "platforms.h"
 

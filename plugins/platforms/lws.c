@@ -12,7 +12,7 @@
  * LWS names no port: the entry's port, and the leader's pod name as the
  * job id, from which the launch derives the group's master port.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 

@@ -20,7 +20,7 @@
  * worker pod outside mpirun (its main process is sshd) is no rank either:
  * unavail, saying so.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

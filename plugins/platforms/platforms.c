@@ -9,7 +9,7 @@
  *                           on port_base + k (mpi_operator)
  *   rpc_layer = "grpc";     default none
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,9 +39,9 @@ static void pf_close(void *state)
 }
 
 /* The platform is required; its absence names every choice. */
-static int check_platform(const muster_host *host, muster_plugin_ctx *pc,
-                          const struct pf_conf *conf)
+static int check_platform(const muster_popts *o, void *state)
 {
+	const struct pf_conf *conf = state;
 	char list[256];
 	size_t used = 0;
 
@@ -50,22 +50,15 @@ static int check_platform(const muster_host *host, muster_plugin_ctx *pc,
 	for (size_t i = 0; names[i] != NULL && used < sizeof(list); i++)
 		used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s", i == 0 ? "" : ", ",
 		                         names[i]);
-	host->open_error(pc, NULL, "platform is required: one of %s", list);
+	o->host->open_error(o->pc, NULL, "platform is required: one of %s", list);
 	return -1;
 }
 
 static int pf_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 {
-	muster_popts o = { host, pc, host->cfg_root(pc) };
-	struct pf_conf *conf = muster_plugin_conf_new(host, pc, sizeof(*conf));
-
-	if (conf == NULL || muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), conf) != 0 ||
-	    check_platform(host, pc, conf) != 0) {
-		pf_close(conf);
-		return -1;
-	}
-	*state = conf;
-	return 0;
+	*state = muster_plugin_conf_read(host, pc, sizeof(struct pf_conf), options,
+	                                 MUSTER_POPT_COUNT(options), check_platform, pf_close);
+	return *state != NULL ? 0 : -1;
 }
 
 static muster_status pf_resolve(void *state, const muster_host *host, muster_call *call)

@@ -29,6 +29,7 @@
 #include <muster/plugin.h>
 
 #include "lib/env.h"
+#include "plugins/common/answer.h"
 
 /* Members of one job, processes of one launch: far above any real one. */
 #define PF_MAX_TASKS (1L << 20)
@@ -75,8 +76,7 @@ extern const struct pf_platform pf_platforms[];
 void pf_run_init(struct pf_run *run, const muster_host *host, muster_call *call,
                  const struct pf_conf *conf);
 /* `status`, after fail() with the reason. */
-muster_status pf_answer(struct pf_run *run, muster_status status, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+#define pf_answer(run, status, ...) plugin_answer((run)->host, (run)->call, status, __VA_ARGS__)
 #define pf_notfound(run, ...) pf_answer(run, MUSTER_STATUS_NOTFOUND, __VA_ARGS__)
 #define pf_unavail(run, ...) pf_answer(run, MUSTER_STATUS_UNAVAIL, __VA_ARGS__)
 /* unavail with the reader's last reason (a variable unset or bad). */

@@ -3,10 +3,9 @@
  * which words every error with the variable's name and value and notes
  * every variable it looks at for muster resolve --explain.
  */
-#include "config.h"
+#include <config.h>
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,18 +30,6 @@ void pf_run_init(struct pf_run *run, const muster_host *host, muster_call *call,
 	run->conf = conf;
 	run->env.record = note;
 	run->env.record_data = run;
-}
-
-muster_status pf_answer(struct pf_run *run, muster_status status, const char *fmt, ...)
-{
-	char why[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	run->host->fail(run->call, "%s", why);
-	return status;
 }
 
 muster_status pf_env_failed(struct pf_run *run)

@@ -11,7 +11,7 @@
  * entry's port, and SKYPILOT_TASK_ID as the job id (the launch derives the
  * master port from it, the same on every node).
  */
-#include "config.h"
+#include <config.h>
 
 #include "platforms.h"
 

@@ -18,7 +18,7 @@
  * Nodes with different worker counts cannot be laid out: unavail.
  * MASTER_PORT stays the master's port (the agent's store is there).
  */
-#include "config.h"
+#include <config.h>
 
 #include "platforms.h"
 

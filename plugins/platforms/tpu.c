@@ -17,7 +17,7 @@
  * host's processes.  Port: the entry's (8482 in the shipped chain, JAX's
  * TPU coordinator port); the k-th process of a host at port + k.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

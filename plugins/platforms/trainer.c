@@ -16,7 +16,7 @@
  * "<job>-node-0-<i>.<job>"; a master of another shape leaves them unknown
  * (placeholders).  Job worker, all at the master's port.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <string.h>

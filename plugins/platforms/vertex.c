@@ -15,7 +15,7 @@
  * given.  Where Vertex also sets TF_CONFIG the tf_config entry, earlier,
  * answers with the same training world.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>

@@ -18,7 +18,7 @@
  * set, must match.  Port: MASTER_PORT (the pytorch plugin's), else the
  * entry's port.
  */
-#include "config.h"
+#include <config.h>
 
 #include <ctype.h>
 #include <dirent.h>

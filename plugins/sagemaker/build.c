@@ -5,7 +5,7 @@
  * master follows TF_CONFIG's rule, as that resolver does: none for a
  * cluster of one task, and no rpc_layer unless the entry gives one.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,24 +30,21 @@ muster_status sm_build(const muster_host *host, muster_call *call, const struct 
 	for (size_t i = 0; i < h->n && self < 0; i++)
 		if (strcmp(h->names[i], h->current) == 0)
 			self = (long)i;
-	if (self < 0) {
-		host->fail(call, "%s \"%.64s\" is not one of the %zu hosts of %s", current_src,
-		           h->current, h->n, hosts_src);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (self < 0)
+		return plugin_answer(host, call, MUSTER_STATUS_UNAVAIL,
+		                     "%s \"%.64s\" is not one of the %zu hosts of %s", current_src,
+		                     h->current, h->n, hosts_src);
 	if (host->add_job(call, "worker") != 0)
 		return MUSTER_STATUS_UNAVAIL;
 	for (size_t i = 0; i < h->n; i++) {
 		if ((size_t)snprintf(address, sizeof(address), "%s:%ld", h->names[i], conf->port) >=
-		    sizeof(address)) {
-			host->fail(call, "%s: host name \"%.64s...\" is too long", hosts_src,
-			           h->names[i]);
-			return MUSTER_STATUS_UNAVAIL;
-		}
-		if (address_check(address, why, sizeof(why)) != 0) {
-			host->fail(call, "%s: %s", hosts_src, why);
-			return MUSTER_STATUS_UNAVAIL;
-		}
+		    sizeof(address))
+			return plugin_answer(host, call, MUSTER_STATUS_UNAVAIL,
+			                     "%s: host name \"%.64s...\" is too long", hosts_src,
+			                     h->names[i]);
+		if (address_check(address, why, sizeof(why)) != 0)
+			return plugin_answer(host, call, MUSTER_STATUS_UNAVAIL,
+			                     "%s: %s", hosts_src, why);
 		if (host->add_task(call, "worker", (long)i, address) != 0)
 			return MUSTER_STATUS_UNAVAIL;
 	}

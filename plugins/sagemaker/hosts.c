@@ -7,10 +7,7 @@
  * with json.loads), a \u0000 escape refused, the last of two "hosts" the
  * one that counts.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1 /* strdup */
-#endif
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,14 +7,16 @@
  *                                read when SM_HOSTS and SM_CURRENT_HOST
  *                                are both unset
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 
 #include "sagemaker.h"
 
-void sm_conf_free(struct sm_conf *conf)
+void sm_close(void *state)
 {
+	struct sm_conf *conf = state;
+
 	if (conf == NULL)
 		return;
 	free(conf->rpc_layer);
@@ -29,17 +31,9 @@ static const muster_popt options[] = {
 	                   SM_DEFAULT_RESOURCE_CONFIG),
 };
 
-int sm_conf_open(const muster_host *host, muster_plugin_ctx *pc, struct sm_conf **out)
+int sm_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 {
-	muster_popts o = { host, pc, host->cfg_root(pc) };
-	struct sm_conf *conf = muster_plugin_conf_new(host, pc, sizeof(*conf));
-
-	if (conf == NULL)
-		return -1;
-	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), conf) != 0) {
-		sm_conf_free(conf);
-		return -1;
-	}
-	*out = conf;
-	return 0;
+	*state = muster_plugin_conf_read(host, pc, sizeof(struct sm_conf), options,
+	                                 MUSTER_POPT_COUNT(options), NULL, sm_close);
+	return *state != NULL ? 0 : -1;
 }

@@ -12,7 +12,7 @@
  * Nothing but the environment and that file is read; resolve() keeps its
  * state in locals.  Both are noted for --explain.
  */
-#include "config.h"
+#include <config.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -23,16 +23,6 @@
 #include "plugins/common/buf.h"
 #include "plugins/common/noted.h"
 
-static int sm_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
-{
-	struct sm_conf *conf = NULL;
-
-	if (sm_conf_open(host, pc, &conf) != 0)
-		return -1;
-	*state = conf;
-	return 0;
-}
-
 static muster_status from_variables(const muster_host *host, muster_call *call,
                                     const struct sm_conf *conf, const char *hosts,
                                     const char *current)
@@ -41,12 +31,11 @@ static muster_status from_variables(const muster_host *host, muster_call *call,
 	char why[300] = "";
 	muster_status st = MUSTER_STATUS_UNAVAIL;
 
-	if (hosts == NULL || current == NULL) {
-		host->fail(call, "%s is set but %s is not: not a SageMaker environment",
-		           hosts != NULL ? "SM_HOSTS" : "SM_CURRENT_HOST",
-		           hosts != NULL ? "SM_CURRENT_HOST" : "SM_HOSTS");
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (hosts == NULL || current == NULL)
+		return plugin_answer(host, call, MUSTER_STATUS_UNAVAIL,
+		                     "%s is set but %s is not: not a SageMaker environment",
+		                     hosts != NULL ? "SM_HOSTS" : "SM_CURRENT_HOST",
+		                     hosts != NULL ? "SM_CURRENT_HOST" : "SM_HOSTS");
 	if (strlen(hosts) > SM_MAX_INPUT)
 		host->fail(call, "SM_HOSTS is longer than %zu bytes", SM_MAX_INPUT);
 	else if (sm_parse_hosts(hosts, strlen(hosts), &h, why, sizeof(why)) != 0)
@@ -69,11 +58,11 @@ static muster_status from_file(const muster_host *host, muster_call *call,
 	muster_status st = MUSTER_STATUS_UNAVAIL;
 
 	if (plugin_read_file(conf->resource_config, SM_MAX_INPUT, &data, &len) != 0) {
-		if (errno == ENOENT) {
-			host->fail(call, "SM_HOSTS and SM_CURRENT_HOST are not set and %s does not "
-			                 "exist: not a SageMaker job", conf->resource_config);
-			return MUSTER_STATUS_NOTFOUND;
-		}
+		if (errno == ENOENT)
+			return plugin_answer(host, call, MUSTER_STATUS_NOTFOUND,
+			                     "SM_HOSTS and SM_CURRENT_HOST are not set and %s "
+			                     "does not exist: not a SageMaker job",
+			                     conf->resource_config);
 		host->fail(call, "%s: %s", conf->resource_config,
 		           plugin_read_error(conf->resource_config, errno, SM_MAX_INPUT, why,
 		                             sizeof(why)));
@@ -103,16 +92,9 @@ static muster_status sm_resolve(void *state, const muster_host *host, muster_cal
 	return from_file(host, call, state);
 }
 
-static void sm_close(void *state)
-{
-	sm_conf_free(state);
-}
-
 static const muster_plugin sm_plugin = {
 	MUSTER_PLUGIN_HEADER,
-	/* The launcher's environment and files are fixed for the job's life;
-	 * the entry detects a SageMaker job (MUSTER_NO_DETECT turns it off). */
-	MUSTER_PLUGIN_THREADSAFE | MUSTER_PLUGIN_CONFIG_ONLY | MUSTER_PLUGIN_DETECTS,
+	NOTED_PLUGIN_FLAGS,
 	"sagemaker",
 	PACKAGE_VERSION,
 	sm_open,

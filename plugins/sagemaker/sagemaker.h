@@ -16,6 +16,8 @@
 
 #include <muster/plugin.h>
 
+#include "plugins/common/answer.h"
+
 /* SageMaker's own path of the training job's resource configuration. */
 #define SM_DEFAULT_RESOURCE_CONFIG "/opt/ml/input/config/resourceconfig.json"
 /* The largest SM_HOSTS or resourceconfig.json read. */
@@ -38,9 +40,9 @@ struct sm_hosts {
 
 void sm_hosts_free(struct sm_hosts *h);
 
-/* options.c */
-int sm_conf_open(const muster_host *host, muster_plugin_ctx *pc, struct sm_conf **out);
-void sm_conf_free(struct sm_conf *conf);
+/* options.c: the descriptor's open() and close(). */
+int sm_open(const muster_host *host, muster_plugin_ctx *pc, void **state);
+void sm_close(void *state);
 
 /* hosts.c: `text` is len bytes with text[len] == '\0'; 0, or -1 with a
  * reason in `why` (the caller names the source).

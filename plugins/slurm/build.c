@@ -9,7 +9,7 @@
  * they are each task's accelerator ids, mapped through the ids Slurm
  * handed out).
  */
-#include "config.h"
+#include <config.h>
 
 #include <stddef.h>
 #include <stdio.h>
@@ -57,10 +57,10 @@ static muster_status check_step(const struct slurm_conf *conf, const struct slur
 		        env->num_tasks, from, s->total);
 		return MUSTER_STATUS_UNAVAIL;
 	}
-	if (env->rank >= s->total) {
-		h->fail(call, "SLURM_PROCID %ld is not among the %ld tasks", env->rank, s->total);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (env->rank >= s->total)
+		return plugin_answer(h, call, MUSTER_STATUS_UNAVAIL,
+		                     "SLURM_PROCID %ld is not among the %ld tasks", env->rank,
+		                     s->total);
 	return MUSTER_STATUS_SUCCESS;
 }
 

@@ -12,7 +12,7 @@
  * r-th host; Slurm reads only as many as the step has tasks, and so does
  * this.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,17 +54,16 @@ static muster_status plane_size(struct noted *n, const char *value, const char *
 			size[len] = '\0';
 			ok = env_parse_int(size, 1, LAYOUT_MAX_TASKS, &dist->plane) == 0;
 		}
-		if (!ok) {
-			n->host->fail(n->call, "SLURM_DISTRIBUTION \"%.40s\": the plane size must be an "
-			              "integer from 1 to %ld", value, LAYOUT_MAX_TASKS);
-			return MUSTER_STATUS_UNAVAIL;
-		}
+		if (!ok)
+			return plugin_answer(n->host, n->call, MUSTER_STATUS_UNAVAIL,
+			                     "SLURM_DISTRIBUTION \"%.40s\": the plane size must "
+			                     "be an integer from 1 to %ld", value,
+			                     LAYOUT_MAX_TASKS);
 		return MUSTER_STATUS_SUCCESS;
 	}
-	if (env_int(r, "SLURM_DIST_PLANESIZE", 1, LAYOUT_MAX_TASKS, &dist->plane) <= 0) {
-		n->host->fail(n->call, "SLURM_DISTRIBUTION is plane but %s", r->why);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (env_int(r, "SLURM_DIST_PLANESIZE", 1, LAYOUT_MAX_TASKS, &dist->plane) <= 0)
+		return plugin_answer(n->host, n->call, MUSTER_STATUS_UNAVAIL,
+		                     "SLURM_DISTRIBUTION is plane but %s", r->why);
 	return MUSTER_STATUS_SUCCESS;
 }
 
@@ -75,17 +74,16 @@ static muster_status from_hostfile(struct noted *n, const char *path, long tasks
 	size_t len;
 
 	snprintf(dist->from, sizeof(dist->from), "SLURM_HOSTFILE %.256s", path);
-	if (hostfile_read(path, SLURM_MAX_HOSTFILE, &dist->file, &len, why, sizeof(why)) != 0) {
-		n->host->fail(n->call, "SLURM_DISTRIBUTION is arbitrary and SLURM_ARBITRARY_NODELIST "
-		              "is not set, but %s cannot be read: %s", dist->from, why);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (hostfile_read(path, SLURM_MAX_HOSTFILE, &dist->file, &len, why, sizeof(why)) != 0)
+		return plugin_answer(n->host, n->call, MUSTER_STATUS_UNAVAIL,
+		                     "SLURM_DISTRIBUTION is arbitrary and "
+		                     "SLURM_ARBITRARY_NODELIST is not set, but %s cannot be read: "
+		                     "%s", dist->from, why);
 	muster_plugin_note_input(n->host, n->call, path, dist->file);
 	if (slurm_hostfile_parse(dist->file, len, (size_t)tasks, dist->rank_hosts,
-	                         &dist->nrank_hosts, why, sizeof(why)) != 0) {
-		n->host->fail(n->call, "%s: %s", dist->from, why);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	                         &dist->nrank_hosts, why, sizeof(why)) != 0)
+		return plugin_answer(n->host, n->call, MUSTER_STATUS_UNAVAIL,
+		                     "%s: %s", dist->from, why);
 	return MUSTER_STATUS_SUCCESS;
 }
 
@@ -95,11 +93,10 @@ static muster_status from_nodelist(struct noted *n, const char *list, long tasks
 	char why[200];
 
 	snprintf(dist->from, sizeof(dist->from), "SLURM_ARBITRARY_NODELIST");
-	if (hostlist_expand(list, &dist->list, why, sizeof(why)) != 0) {
-		n->host->fail(n->call, "SLURM_ARBITRARY_NODELIST: invalid host list '%.60s%s': %s",
-		              list, strlen(list) > 60 ? "..." : "", why);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (hostlist_expand(list, &dist->list, why, sizeof(why)) != 0)
+		return plugin_answer(n->host, n->call, MUSTER_STATUS_UNAVAIL,
+		                     "SLURM_ARBITRARY_NODELIST: invalid host list '%.60s%s': %s",
+		                     list, strlen(list) > 60 ? "..." : "", why);
 	for (size_t i = 0; i < dist->list.n && (long)i < tasks; i++)
 		dist->rank_hosts[dist->nrank_hosts++] = dist->list.names[i];
 	return MUSTER_STATUS_SUCCESS;
@@ -112,17 +109,15 @@ static muster_status arbitrary(struct noted *n, long tasks, struct slurm_dist *d
 	muster_status st;
 
 	dist->arbitrary = 1;
-	if ((list == NULL || list[0] == '\0') && (path == NULL || path[0] == '\0')) {
-		n->host->fail(n->call, "SLURM_DISTRIBUTION is arbitrary but neither "
-		              "SLURM_ARBITRARY_NODELIST nor SLURM_HOSTFILE says where each task "
-		              "runs (a step's own -m arbitrary -w list is not passed to its tasks)");
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if ((list == NULL || list[0] == '\0') && (path == NULL || path[0] == '\0'))
+		return plugin_answer(n->host, n->call, MUSTER_STATUS_UNAVAIL,
+		                     "SLURM_DISTRIBUTION is arbitrary but neither "
+		                     "SLURM_ARBITRARY_NODELIST nor SLURM_HOSTFILE says where each "
+		                     "task runs (a step's own -m arbitrary -w list is not passed "
+		                     "to its tasks)");
 	dist->rank_hosts = malloc((size_t)(tasks > 0 ? tasks : 1) * sizeof(*dist->rank_hosts));
-	if (dist->rank_hosts == NULL) {
-		n->host->fail(n->call, "out of memory");
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (dist->rank_hosts == NULL)
+		return plugin_answer(n->host, n->call, MUSTER_STATUS_UNAVAIL, "out of memory");
 	st = list != NULL && list[0] != '\0' ? from_nodelist(n, list, tasks, dist)
 	                                     : from_hostfile(n, path, tasks, dist);
 	if (st == MUSTER_STATUS_SUCCESS && (long)dist->nrank_hosts < tasks) {

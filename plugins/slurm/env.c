@@ -8,7 +8,7 @@
  * (lib/env.h), numbers within the shared layout's limits, and each one
  * looked up is noted for --explain.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,10 +57,8 @@ static muster_status read_int(const muster_host *h, muster_call *call, struct en
 {
 	if (!need(h, call, r, name))
 		return MUSTER_STATUS_UNAVAIL;
-	if (env_int(r, name, 0, max, out) < 0) {
-		h->fail(call, "%s", r->why);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (env_int(r, name, 0, max, out) < 0)
+		return plugin_answer(h, call, MUSTER_STATUS_UNAVAIL, "%s", r->why);
 	return MUSTER_STATUS_SUCCESS;
 }
 
@@ -111,16 +109,14 @@ static muster_status read_gpus(const muster_host *h, muster_call *call, struct e
 	env->gpus = 0;
 	if (on_node && *on_node) {
 		env->gpus_from = "SLURM_GPUS_ON_NODE";
-		if (env_int(r, env->gpus_from, 0, LAYOUT_MAX_GPUS, &env->gpus) < 0) {
-			h->fail(call, "%s", r->why);
-			return MUSTER_STATUS_UNAVAIL;
-		}
+		if (env_int(r, env->gpus_from, 0, LAYOUT_MAX_GPUS, &env->gpus) < 0)
+			return plugin_answer(h, call, MUSTER_STATUS_UNAVAIL, "%s", r->why);
 	} else if ((listed && *listed) || (cuda && *cuda)) {
 		env->gpus_from = listed && *listed ? env->names.gpus : "CUDA_VISIBLE_DEVICES";
-		if (id_list(listed && *listed ? listed : cuda, &env->gpus, &ids) < 0) {
-			h->fail(call, "%s lists more than %ld GPUs", env->gpus_from, LAYOUT_MAX_GPUS);
-			return MUSTER_STATUS_UNAVAIL;
-		}
+		if (id_list(listed && *listed ? listed : cuda, &env->gpus, &ids) < 0)
+			return plugin_answer(h, call, MUSTER_STATUS_UNAVAIL,
+			                     "%s lists more than %ld GPUs", env->gpus_from,
+			                     LAYOUT_MAX_GPUS);
 		free(ids);
 	}
 	if (env->gpus && cuda && *cuda && id_list(cuda, &n, &ids) == 0) {
@@ -139,15 +135,12 @@ static muster_status read_hosts(const muster_host *h, muster_call *call, struct 
 	const char *name = env->names.nodelist, *v = need(h, call, r, name);
 	if (!v)
 		return MUSTER_STATUS_UNAVAIL;
-	if (hostlist_expand(v, &env->hosts, why, sizeof(why)) < 0) {
-		h->fail(call, "%s: invalid host list '%.60s%s': %s", name, v,
-		        strlen(v) > 60 ? "..." : "", why);
-		return MUSTER_STATUS_UNAVAIL;
-	}
-	if (env->hosts.n == 0) {
-		h->fail(call, "%s names no host", name);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (hostlist_expand(v, &env->hosts, why, sizeof(why)) < 0)
+		return plugin_answer(h, call, MUSTER_STATUS_UNAVAIL,
+		                     "%s: invalid host list '%.60s%s': %s", name, v,
+		                     strlen(v) > 60 ? "..." : "", why);
+	if (env->hosts.n == 0)
+		return plugin_answer(h, call, MUSTER_STATUS_UNAVAIL, "%s names no host", name);
 	return MUSTER_STATUS_SUCCESS;
 }
 
@@ -161,17 +154,15 @@ static muster_status read_counts(const muster_host *h, muster_call *call, struct
 	snprintf(env->counts_text, sizeof(env->counts_text), "%.40s%s", v,
 	         strlen(v) > 40 ? "..." : "");
 	if (tasks_per_node_expand(v, SLURM_MAX_HOSTS, &env->counts, &env->ncounts, why,
-	                          sizeof(why)) < 0) {
-		h->fail(call, "Invalid tasks-per-node list format in %s '%.60s%s': %s", name, v,
-		        strlen(v) > 60 ? "..." : "", why);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	                          sizeof(why)) < 0)
+		return plugin_answer(h, call, MUSTER_STATUS_UNAVAIL,
+		                     "Invalid tasks-per-node list format in %s '%.60s%s': %s", name,
+		                     v, strlen(v) > 60 ? "..." : "", why);
 	/* TensorFlow pairs them up silently, cutting the longer list. */
-	if (env->ncounts != env->hosts.n) {
-		h->fail(call, "%s gives %zu task counts for the %zu hosts of %s", name, env->ncounts,
-		        env->hosts.n, env->names.nodelist);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (env->ncounts != env->hosts.n)
+		return plugin_answer(h, call, MUSTER_STATUS_UNAVAIL,
+		                     "%s gives %zu task counts for the %zu hosts of %s", name,
+		                     env->ncounts, env->hosts.n, env->names.nodelist);
 	return MUSTER_STATUS_SUCCESS;
 }
 
@@ -190,15 +181,11 @@ static muster_status read_own(const muster_host *h, muster_call *call, struct en
 	if (!slurm_order)
 		return MUSTER_STATUS_SUCCESS;
 	env->nodename = env_str(r, "SLURMD_NODENAME");
-	if (env->nodename != NULL && env->nodename[0] == '\0') {
-		h->fail(call, "SLURMD_NODENAME is empty");
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (env->nodename != NULL && env->nodename[0] == '\0')
+		return plugin_answer(h, call, MUSTER_STATUS_UNAVAIL, "SLURMD_NODENAME is empty");
 	if (env_int(r, "SLURM_NODEID", 0, SLURM_MAX_HOSTS - 1, &env->nodeid) < 0 ||
-	    env_int(r, "SLURM_LOCALID", 0, LAYOUT_MAX_TASKS - 1, &env->localid) < 0) {
-		h->fail(call, "%s", r->why);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	    env_int(r, "SLURM_LOCALID", 0, LAYOUT_MAX_TASKS - 1, &env->localid) < 0)
+		return plugin_answer(h, call, MUSTER_STATUS_UNAVAIL, "%s", r->why);
 	return MUSTER_STATUS_SUCCESS;
 }
 
@@ -230,10 +217,10 @@ muster_status slurm_read_env(const struct slurm_conf *conf, struct noted *n,
 
 	memset(env, 0, sizeof(*env));
 	env->num_tasks = env->gpus = -1;
-	if (env_any(r, marks) < 0) {
-		h->fail(call, "not inside Slurm: neither SLURM_PROCID nor SLURM_JOB_ID is set");
-		return MUSTER_STATUS_NOTFOUND;
-	}
+	if (env_any(r, marks) < 0)
+		return plugin_answer(h, call, MUSTER_STATUS_NOTFOUND,
+		                     "not inside Slurm: neither SLURM_PROCID nor SLURM_JOB_ID is "
+		                     "set");
 	step = env_any(r, step_marks) >= 0;
 	env->names = step ? step_names : job_names(r);
 

@@ -6,7 +6,7 @@
  * cut (a CRLF file).  Only the first `max` hosts are taken, as Slurm takes
  * as many as the step has tasks, so a "name*1000000000" costs nothing.
  */
-#include "config.h"
+#include <config.h>
 
 #include <ctype.h>
 #include <stdio.h>

@@ -11,7 +11,7 @@
  * Where scontrol prints garbage for a malformed list (an unterminated
  * bracket, a stray ']', signs or spaces inside brackets) we refuse it.
  */
-#include "config.h"
+#include <config.h>
 
 #include "hostlist.h"
 

@@ -3,22 +3,15 @@
 # (with lib/libutil.la beside it, not in it: the plugin has lib/ already),
 # which the fuzz target, the tests' expander and the benchmark link too.
 noinst_LTLIBRARIES += plugins/slurm/libslurm_lists.la
-plugins_slurm_libslurm_lists_la_SOURCES = \
-	plugins/slurm/hostlist.c plugins/slurm/hostlist.h \
-	plugins/slurm/tasks_per_node.c \
-	plugins/slurm/hostfile.c
+plugins_slurm_libslurm_lists_la_SOURCES = plugins/slurm/hostlist.c plugins/slurm/hostlist.h \
+	plugins/slurm/tasks_per_node.c plugins/slurm/hostfile.c
 
 plugins_LTLIBRARIES += plugins/slurm/slurm.la
-plugins_slurm_slurm_la_SOURCES = \
-	plugins/slurm/slurm.c plugins/slurm/slurm.h \
-	plugins/slurm/options.c \
-	plugins/slurm/env.c \
-	plugins/slurm/dist.c \
-	plugins/slurm/order_slurm.c \
-	plugins/slurm/order_tensorflow.c \
-	plugins/slurm/build.c
+plugins_slurm_slurm_la_SOURCES = plugins/slurm/slurm.c plugins/slurm/slurm.h \
+	plugins/slurm/options.c plugins/slurm/env.c plugins/slurm/dist.c \
+	plugins/slurm/order_slurm.c plugins/slurm/order_tensorflow.c plugins/slurm/build.c
 plugins_slurm_slurm_la_LDFLAGS = $(muster_plugin_ldflags)
-plugins_slurm_slurm_la_LIBADD = plugins/slurm/libslurm_lists.la plugins/common/libplugin_common.la
+plugins_slurm_slurm_la_LIBADD = plugins/slurm/libslurm_lists.la $(muster_plugin_libadd)
 
 # Its tests: `muster resolve` under Slurm's variables; our expansion
 # against scontrol's; a real Slurm on loopback (skipped without one).

@@ -8,15 +8,18 @@
  *   rpc_layer = "grpc";
  *   order = "slurm";                 or "tensorflow": hosts sorted as strings
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "slurm.h"
+#include "plugins/common/popts.h"
 
-void slurm_conf_free(struct slurm_conf *conf)
+void slurm_close(void *state)
 {
+	struct slurm_conf *conf = state;
+
 	if (!conf)
 		return;
 	free(conf->jobs);
@@ -43,20 +46,17 @@ static int read_counts(const muster_popts *o, const muster_cfg *group, const cha
 		              muster_popt_kind(h, group));
 		return -1;
 	}
-	if (count == 0) {
-		h->open_error(o->pc, group, "%s must not be empty", key);
-		return -1;
-	}
+	if (count == 0)
+		return popt_fail(o, group, "%s must not be empty", key);
 	if (!(*out = calloc(count, sizeof(**out))))
 		return muster_popt_nomem(o, group);
 	for (size_t i = 0; i < count; i++) {
 		const muster_cfg *m = h->cfg_at(group, i);
 		long long v;
-		if (h->cfg_int(m, &v) != 0 || v < min || v > LAYOUT_MAX_TASKS) {
-			h->open_error(o->pc, m, "%s: %s must be an integer from %ld to %ld", key,
-			              h->cfg_name(m), min, LAYOUT_MAX_TASKS);
-			return -1;
-		}
+		if (h->cfg_int(m, &v) != 0 || v < min || v > LAYOUT_MAX_TASKS)
+			return popt_fail(o, m,
+			                 "%s: %s must be an integer from %ld to %ld", key,
+			                 h->cfg_name(m), min, LAYOUT_MAX_TASKS);
 		(*out)[i].name = h->cfg_name(m);
 		(*out)[i].count = (long)v;
 		*n = i + 1;
@@ -106,17 +106,12 @@ static const muster_popt options[] = {
 	MUSTER_POPT_CHOICE("order", struct slurm_conf, order, orders, SLURM_ORDER_SLURM),
 };
 
-int slurm_conf_open(const muster_host *host, muster_plugin_ctx *pc, struct slurm_conf **out)
+/* A node's tasks go in as ranges (plugin ABI 1.4). */
+int slurm_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 {
-	struct slurm_conf *conf = muster_plugin_conf_new(host, pc, sizeof(*conf));
-	muster_popts o = { host, pc, host->cfg_root(pc) };
-
-	if (conf == NULL)
+	if (layout_open_check(host, pc) != 0)
 		return -1;
-	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), conf) != 0) {
-		slurm_conf_free(conf);
-		return -1;
-	}
-	*out = conf;
-	return 0;
+	*state = muster_plugin_conf_read(host, pc, sizeof(struct slurm_conf), options,
+	                                 MUSTER_POPT_COUNT(options), NULL, slurm_close);
+	return *state != NULL ? 0 : -1;
 }

@@ -7,7 +7,7 @@
  * the list names twice is refused: Slurm never writes one, and its node
  * id would be ambiguous.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,28 +129,25 @@ muster_status slurm_check_self(const struct slurm_conf *conf, const struct slurm
 	size_t node;
 	long local;
 
-	if (slots_place(s, env->dist.plane, rank_host, env->rank, &node, &local) != 0) {
-		h->fail(call, "out of memory");
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (slots_place(s, env->dist.plane, rank_host, env->rank, &node, &local) != 0)
+		return plugin_answer(h, call, MUSTER_STATUS_UNAVAIL, "out of memory");
 	name = s->hosts[node].name;
 	slurm_counts_source(conf, env, from, sizeof(from));
 	snprintf(by, sizeof(by), "as %s and %s lay out the tasks on %s", from, env->dist.text,
 	         conf->ntpn_map ? "its hosts" : env->names.nodelist);
-	if (env->nodename != NULL && strcmp(env->nodename, name) != 0) {
-		h->fail(call, "SLURMD_NODENAME is %.64s but task %ld (SLURM_PROCID) runs on %.64s, %s",
-		        env->nodename, env->rank, name, by);
-		return MUSTER_STATUS_UNAVAIL;
-	}
-	if (env->nodeid >= 0 && (size_t)env->nodeid != node) {
-		h->fail(call, "SLURM_NODEID is %ld but task %ld (SLURM_PROCID) runs on node %zu "
-		        "(%.64s), %s", env->nodeid, env->rank, node, name, by);
-		return MUSTER_STATUS_UNAVAIL;
-	}
-	if (env->localid >= 0 && env->localid != local) {
-		h->fail(call, "SLURM_LOCALID is %ld but task %ld (SLURM_PROCID) is task %ld of its "
-		        "node %.64s, %s", env->localid, env->rank, local, name, by);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (env->nodename != NULL && strcmp(env->nodename, name) != 0)
+		return plugin_answer(h, call, MUSTER_STATUS_UNAVAIL,
+		                     "SLURMD_NODENAME is %.64s but task %ld (SLURM_PROCID) runs "
+		                     "on %.64s, %s", env->nodename, env->rank, name, by);
+	if (env->nodeid >= 0 && (size_t)env->nodeid != node)
+		return plugin_answer(h, call, MUSTER_STATUS_UNAVAIL,
+		                     "SLURM_NODEID is %ld but task %ld (SLURM_PROCID) runs on "
+		                     "node %zu (%.64s), %s", env->nodeid, env->rank, node, name,
+		                     by);
+	if (env->localid >= 0 && env->localid != local)
+		return plugin_answer(h, call, MUSTER_STATUS_UNAVAIL,
+		                     "SLURM_LOCALID is %ld but task %ld (SLURM_PROCID) is task "
+		                     "%ld of its node %.64s, %s", env->localid, env->rank, local,
+		                     name, by);
 	return MUSTER_STATUS_SUCCESS;
 }

@@ -6,7 +6,7 @@
  * it ignores Slurm's node order and task distribution, so a task may be
  * listed on a host it does not run on (docs/ranks.md 1.2).
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>

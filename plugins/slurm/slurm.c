@@ -1,22 +1,9 @@
 /* The slurm backend's descriptor: options read once, the environment on
  * every resolve (each task of a step has its own SLURM_PROCID), each
  * variable noted for --explain. */
-#include "config.h"
+#include <config.h>
 
-#include "plugins/common/layout.h"
 #include "slurm.h"
-
-static int slurm_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
-{
-	struct slurm_conf *conf;
-	/* A node's tasks go in as ranges (plugin ABI 1.4). */
-	if (layout_open_check(host, pc) != 0)
-		return -1;
-	if (slurm_conf_open(host, pc, &conf) < 0)
-		return -1;
-	*state = conf;
-	return 0;
-}
 
 static muster_status slurm_resolve(void *state, const muster_host *host, muster_call *call)
 {
@@ -32,16 +19,9 @@ static muster_status slurm_resolve(void *state, const muster_host *host, muster_
 	return st;
 }
 
-static void slurm_close(void *state)
-{
-	slurm_conf_free(state);
-}
-
 static const muster_plugin slurm_plugin = {
 	MUSTER_PLUGIN_HEADER,
-	/* The launcher's environment and files are fixed for the job's life;
-	 * the entry detects a Slurm task (MUSTER_NO_DETECT turns it off). */
-	MUSTER_PLUGIN_THREADSAFE | MUSTER_PLUGIN_CONFIG_ONLY | MUSTER_PLUGIN_DETECTS,
+	NOTED_PLUGIN_FLAGS,
 	"slurm",
 	PACKAGE_VERSION,
 	slurm_open,

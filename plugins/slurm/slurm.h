@@ -19,6 +19,7 @@
 #include <muster/plugin.h>
 
 #include "hostlist.h"
+#include "plugins/common/answer.h"
 #include "plugins/common/layout.h"
 #include "plugins/common/noted.h"
 
@@ -83,8 +84,9 @@ struct slurm_env {
 	long nodeid, localid;    /* SLURM_NODEID, SLURM_LOCALID */
 };
 
-int slurm_conf_open(const muster_host *host, muster_plugin_ctx *pc, struct slurm_conf **out);
-void slurm_conf_free(struct slurm_conf *conf);
+/* options.c: the descriptor's open() and close(). */
+int slurm_open(const muster_host *host, muster_plugin_ctx *pc, void **state);
+void slurm_close(void *state);
 
 /* MUSTER_STATUS_SUCCESS, or another status after host->fail().  Every
  * variable looked up is noted through `n`. */

@@ -1,6 +1,6 @@
 /* SLURM_STEP_TASKS_PER_NODE: "2(x3),1" is 2, 2, 2, 1.  Items are exactly
  * N or N(xK), digits only, as TensorFlow's parser accepts them. */
-#include "config.h"
+#include <config.h>
 
 #include "hostlist.h"
 

@@ -11,7 +11,7 @@
  * their own task (Kubernetes, Slurm): master() is this task's address with
  * "grpc://" unless told otherwise.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,24 +54,21 @@ static muster_status check_self(struct spark_run *run, const struct res_cluster 
 	int64_t want_index = -1;
 	char why[200];
 
-	if (find_self(c, run->executor_id, job, task) != 0) {
-		run->host->fail(run->call, "executor %lld is not in the server's list",
-		                (long long)run->executor_id);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (find_self(c, run->executor_id, job, task) != 0)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "executor %lld is not in the server's list",
+		                     (long long)run->executor_id);
 	if (res_template_role(&run->conf->tmpl, run->executor_id, &want_job, &want_index, why,
-	                      sizeof(why)) != 0) {
-		run->host->fail(run->call, "template: %s", why);
-		return MUSTER_STATUS_UNAVAIL;
-	}
-	if (strcmp(want_job, c->jobs[*job].name) != 0 || want_index != (int64_t)*task) {
-		run->host->fail(run->call, "executor %lld is %.40s:%zu in the reserved cluster but "
-		                           "%s:%lld by this entry's template: do all executors use "
-		                           "the same cluster_size, num_ps, master_node and eval_node?",
-		                (long long)run->executor_id, c->jobs[*job].name, *task, want_job,
-		                (long long)want_index);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	                      sizeof(why)) != 0)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "template: %s", why);
+	if (strcmp(want_job, c->jobs[*job].name) != 0 || want_index != (int64_t)*task)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "executor %lld is %.40s:%zu in the reserved cluster but "
+		                     "%s:%lld by this entry's template: do all executors use the "
+		                     "same cluster_size, num_ps, master_node and eval_node?",
+		                     (long long)run->executor_id, c->jobs[*job].name, *task,
+		                     want_job, (long long)want_index);
 	return MUSTER_STATUS_SUCCESS;
 }
 
@@ -83,10 +80,9 @@ muster_status spark_build(struct spark_run *run, const pv *list)
 	size_t j, t, self_job = 0, self_task = 0;
 	muster_status st;
 
-	if (res_cluster_from_qinfo(list, &c, why, sizeof(why)) != 0) {
-		host->fail(run->call, "the reservations do not make a cluster: %s", why);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (res_cluster_from_qinfo(list, &c, why, sizeof(why)) != 0)
+		return plugin_answer(host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "the reservations do not make a cluster: %s", why);
 	st = missing_after_done(run, list);
 	if (st == MUSTER_STATUS_SUCCESS)
 		st = check_self(run, &c, &self_job, &self_task);

@@ -3,9 +3,7 @@
  * does: the earlier of reservation_timeout_ms and the entry's budget (less
  * a margin, so the answer reaches the core in time).
  */
-#include "config.h"
-
-#include <limits.h>
+#include <config.h>
 
 #include "spark.h"
 #include "lib/clock.h"
@@ -22,13 +20,6 @@ void spark_clock_start(struct spark_run *run)
 	run->budget_binds = by_budget < run->deadline_ms;
 	if (run->budget_binds)
 		run->deadline_ms = by_budget;
-}
-
-long spark_ms_until(long long deadline_ms)
-{
-	long long ms = deadline_ms - clock_now_ms();
-
-	return ms <= 0 ? 0 : ms > LONG_MAX ? LONG_MAX : (long)ms;
 }
 
 long spark_elapsed_ms(const struct spark_run *run)

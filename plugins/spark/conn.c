@@ -12,10 +12,7 @@
  * cannot be interrupted without a thread that could outlive the call.  A
  * numeric address (what TFoS's driver advertises) needs no lookup.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1 /* SOCK_NONBLOCK, SOCK_CLOEXEC */
-#endif
+#include <config.h>
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -29,6 +26,7 @@
 #include <unistd.h>
 
 #include "spark.h"
+#include "lib/clock.h"
 #include "lib/reason.h"
 
 /* Wait for `events` on fd until `io` (the request's io_timeout_ms, counted
@@ -43,8 +41,8 @@ static int wait_fd(struct spark_run *run, int fd, short events, long long io,
 	int rc;
 
 	for (;;) {
-		ms = spark_ms_until(io);
-		*by_deadline = spark_ms_until(run->deadline_ms) <= ms;
+		ms = clock_ms_until(io);
+		*by_deadline = clock_ms_until(run->deadline_ms) <= ms;
 		if (ms <= 0)
 			return 0;
 		p.fd = fd;

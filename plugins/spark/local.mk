@@ -2,17 +2,12 @@
 # The wire (pickle, framing, HMAC, messages) is tfos/wire/'s shared code.
 if BUILD_SPARK
 plugins_LTLIBRARIES += plugins/spark/spark.la
-plugins_spark_spark_la_SOURCES = \
-	plugins/spark/spark.c plugins/spark/spark.h \
-	plugins/spark/options.c \
-	plugins/spark/clock.c \
-	plugins/spark/conn.c \
-	plugins/spark/port.c \
-	plugins/spark/session.c \
-	plugins/spark/build.c
+plugins_spark_spark_la_SOURCES = plugins/spark/spark.c plugins/spark/spark.h \
+	plugins/spark/options.c plugins/spark/clock.c plugins/spark/conn.c plugins/spark/port.c \
+	plugins/spark/session.c plugins/spark/build.c
 plugins_spark_spark_la_CPPFLAGS = $(AM_CPPFLAGS) $(LIBCRYPTO_CFLAGS)
 plugins_spark_spark_la_LDFLAGS = $(muster_plugin_ldflags)
-plugins_spark_spark_la_LIBADD = plugins/common/libplugin_common.la tfos/wire/libtfoswire.la $(LIBCRYPTO_LIBS)
+plugins_spark_spark_la_LIBADD = $(muster_plugin_libadd) tfos/wire/libtfoswire.la $(LIBCRYPTO_LIBS)
 endif
 
 # Its tests: our client against a Python reservation server written from

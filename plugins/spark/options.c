@@ -15,7 +15,7 @@
  *   rpc_layer                 -  (default "grpc")
  *                             TENSORFLOW_PORT: fixed TF port, nothing bound
  */
-#include "config.h"
+#include <config.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -25,6 +25,7 @@
 #include "spark.h"
 #include "lib/env.h"
 #include "lib/reason.h"
+#include "plugins/common/popts.h"
 
 /* Largest executor id / cluster: TFoS's ids are Spark partition numbers. */
 #define SPARK_MAX_CLUSTER 1000000L
@@ -66,8 +67,10 @@ static int split_server(const char *s, char *host, size_t hostlen, char *port, s
 	return 0;
 }
 
-void spark_conf_free(struct spark_conf *conf)
+void spark_close(void *state)
 {
+	struct spark_conf *conf = state;
+
 	if (conf == NULL)
 		return;
 	free(conf->server);
@@ -90,10 +93,8 @@ static int read_key(const muster_popts *o, const muster_cfg *node, void *base)
 		return 0;
 	if (muster_popt_node_string(o, node, "auth_key_file", 0, &path) < 0)
 		return -1;
-	if (res_auth_key_load(path, conf->key, &conf->key_len, why, sizeof(why)) != 0) {
-		o->host->open_error(o->pc, node, "%s", why);
-		return -1;
-	}
+	if (res_auth_key_load(path, conf->key, &conf->key_len, why, sizeof(why)) != 0)
+		return popt_fail(o, node, "%s", why);
 	conf->have_key = true;
 	return 0;
 }
@@ -117,84 +118,65 @@ static const muster_popt options[] = {
 	MUSTER_POPT_CUSTOM("auth_key_file", read_key),
 };
 
-/* The rules between options; `o` has read them all. */
-static int check_conf(const muster_popts *o, struct spark_conf *conf)
-{
-	const muster_host *host = o->host;
-	char h[256], p[8], why[200];
-
-	if (conf->server != NULL &&
-	    split_server(conf->server, h, sizeof(h), p, sizeof(p), why, sizeof(why)) != 0) {
-		host->open_error(o->pc, host->cfg_get(o->group, "server"), "server: %s", why);
-		return -1;
-	}
-	if (conf->master_node != NULL && conf->master_node[0] != '\0' &&
-	    strcmp(conf->master_node, "chief") != 0 && strcmp(conf->master_node, "master") != 0) {
-		host->open_error(o->pc, host->cfg_get(o->group, "master_node"),
-		                 "master_node must be \"\", \"chief\" or \"master\", not \"%.40s\"",
-		                 conf->master_node);
-		return -1;
-	}
-	if (conf->host != NULL && strpbrk(conf->host, "[]/ ") != NULL) {
-		host->open_error(o->pc, host->cfg_get(o->group, "host"),
-		                 "host must be a bare name or address (no brackets, port or spaces)");
-		return -1;
-	}
-	conf->tmpl.master_node = conf->master_node;
-	if (res_template_check(&conf->tmpl, why, sizeof(why)) != 0) {
-		host->open_error(o->pc, NULL, "the cluster template is impossible: %s", why);
-		return -1;
-	}
-	return 0;
-}
-
 static int check_identity(const muster_popts *o, struct spark_conf *conf)
 {
 	const muster_host *host = o->host;
 	const muster_cfg *id = host->cfg_get(o->group, "executor_id");
 	const muster_cfg *var = host->cfg_get(o->group, "executor_id_variable");
 
-	if (id != NULL && var != NULL) {
-		host->open_error(o->pc, var, "executor_id and executor_id_variable exclude each other");
-		return -1;
-	}
-	if (id == NULL && var == NULL) {
-		host->open_error(o->pc, NULL, "executor_id or executor_id_variable is required: which "
-		                              "executor (Spark partition) this process is");
-		return -1;
-	}
-	if (var != NULL && strchr(conf->executor_id_variable, '=') != NULL) {
-		host->open_error(o->pc, var, "executor_id_variable must be an environment variable's "
-		                             "name, without '='");
-		return -1;
-	}
+	if (id != NULL && var != NULL)
+		return popt_fail(o, var, "executor_id and executor_id_variable exclude each other");
+	if (id == NULL && var == NULL)
+		return popt_fail(o, NULL,
+		                 "executor_id or executor_id_variable is required: which executor "
+		                 "(Spark partition) this process is");
+	if (var != NULL && strchr(conf->executor_id_variable, '=') != NULL)
+		return popt_fail(o, var,
+		                 "executor_id_variable must be an environment variable's name, "
+		                 "without '='");
 	/* TFoS would make such an executor job "default", index -1: in a
 	 * resolver that is a misconfiguration, so say it here. */
-	if (id != NULL && conf->executor_id >= conf->tmpl.cluster_size) {
-		host->open_error(o->pc, id, "executor_id %lld is outside the cluster of %lld executors "
-		                            "(ids 0 to %lld)", (long long)conf->executor_id,
+	if (id != NULL && conf->executor_id >= conf->tmpl.cluster_size)
+		return popt_fail(o, id,
+		                 "executor_id %lld is outside the cluster of %lld executors (ids "
+		                 "0 to %lld)", (long long)conf->executor_id,
 		                 (long long)conf->tmpl.cluster_size,
 		                 (long long)conf->tmpl.cluster_size - 1);
-		return -1;
-	}
 	return 0;
 }
 
-int spark_conf_open(const muster_host *host, muster_plugin_ctx *pc, struct spark_conf **out)
+/* The rules between options; `o` has read them all. */
+static int check_conf(const muster_popts *o, void *state)
 {
-	muster_popts o = { host, pc, host->cfg_root(pc) };
-	struct spark_conf *conf;
+	const muster_host *host = o->host;
+	struct spark_conf *conf = state;
+	char h[256], p[8], why[200];
 
-	if ((conf = muster_plugin_conf_new(host, pc, sizeof(*conf))) == NULL)
-		return -1;
-	conf->pc = pc;
-	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), conf) != 0 ||
-	    check_conf(&o, conf) != 0 || check_identity(&o, conf) != 0) {
-		spark_conf_free(conf);
-		return -1;
-	}
-	*out = conf;
-	return 0;
+	conf->pc = o->pc;
+
+	if (conf->server != NULL &&
+	    split_server(conf->server, h, sizeof(h), p, sizeof(p), why, sizeof(why)) != 0)
+		return popt_fail(o, host->cfg_get(o->group, "server"), "server: %s", why);
+	if (conf->master_node != NULL && conf->master_node[0] != '\0' &&
+	    strcmp(conf->master_node, "chief") != 0 && strcmp(conf->master_node, "master") != 0)
+		return popt_fail(o, host->cfg_get(o->group, "master_node"),
+		                 "master_node must be \"\", \"chief\" or \"master\", not \"%.40s\"",
+		                 conf->master_node);
+	if (conf->host != NULL && strpbrk(conf->host, "[]/ ") != NULL)
+		return popt_fail(o, host->cfg_get(o->group, "host"),
+		                 "host must be a bare name or address (no brackets, port or "
+		                 "spaces)");
+	conf->tmpl.master_node = conf->master_node;
+	if (res_template_check(&conf->tmpl, why, sizeof(why)) != 0)
+		return popt_fail(o, NULL, "the cluster template is impossible: %s", why);
+	return check_identity(o, conf);
+}
+
+int spark_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
+{
+	*state = muster_plugin_conf_read(host, pc, sizeof(struct spark_conf), options,
+	                                 MUSTER_POPT_COUNT(options), check_conf, spark_close);
+	return *state != NULL ? 0 : -1;
 }
 
 /* A variable that is set and not empty; NULL otherwise. */
@@ -211,17 +193,15 @@ static muster_status server_from_env(struct spark_run *run, struct env_reader *e
 	const char *p = nonempty(env, "TFOS_SERVER_PORT");
 	long v;
 
-	if (h == NULL && p == NULL) {
-		run->host->fail(run->call, "no reservation server: neither the server option nor "
-		                           "TFOS_SERVER_HOST/TFOS_SERVER_PORT is set");
-		return MUSTER_STATUS_NOTFOUND;
-	}
-	if (h == NULL || p == NULL) {
-		run->host->fail(run->call, "%s is set but %s is not: the client needs both",
-		                h != NULL ? "TFOS_SERVER_HOST" : "TFOS_SERVER_PORT",
-		                h != NULL ? "TFOS_SERVER_PORT" : "TFOS_SERVER_HOST");
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (h == NULL && p == NULL)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_NOTFOUND,
+		                     "no reservation server: neither the server option nor "
+		                     "TFOS_SERVER_HOST/TFOS_SERVER_PORT is set");
+	if (h == NULL || p == NULL)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "%s is set but %s is not: the client needs both",
+		                     h != NULL ? "TFOS_SERVER_HOST" : "TFOS_SERVER_PORT",
+		                     h != NULL ? "TFOS_SERVER_PORT" : "TFOS_SERVER_HOST");
 	if (strchr(p, '-') != NULL) {
 		/* The driver binds the first free port of a range; a client cannot
 		 * know which, and guessing could reach another job's server. */
@@ -229,10 +209,8 @@ static muster_status server_from_env(struct spark_run *run, struct env_reader *e
 		                           "the one port the server bound", p);
 		return MUSTER_STATUS_UNAVAIL;
 	}
-	if (env_int(env, "TFOS_SERVER_PORT", 1, 65535, &v) < 0) {
-		run->host->fail(run->call, "%s", env->why);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (env_int(env, "TFOS_SERVER_PORT", 1, 65535, &v) < 0)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL, "%s", env->why);
 	if (h[0] == '[' && h[strlen(h) - 1] == ']' && strlen(h) > 2) {
 		h++; /* a bracketed IPv6 address */
 		snprintf(run->server_host, sizeof(run->server_host), "%.*s", (int)strlen(h) - 1, h);
@@ -275,18 +253,17 @@ muster_status spark_read_env(struct spark_run *run)
 		}
 		run->executor_id = v;
 	}
-	if (run->executor_id >= conf->tmpl.cluster_size) {
-		run->host->fail(run->call, "executor id %lld is outside the cluster of %lld executors",
-		                (long long)run->executor_id, (long long)conf->tmpl.cluster_size);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (run->executor_id >= conf->tmpl.cluster_size)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+		                     "executor id %lld is outside the cluster of %lld executors",
+		                     (long long)run->executor_id,
+		                     (long long)conf->tmpl.cluster_size);
 
 	run->fixed_port = -1;
 	if (nonempty(&env, "TENSORFLOW_PORT") != NULL) {
-		if (env_int(&env, "TENSORFLOW_PORT", 1, 65535, &v) < 0) {
-			run->host->fail(run->call, "%s", env.why);
-			return MUSTER_STATUS_UNAVAIL;
-		}
+		if (env_int(&env, "TENSORFLOW_PORT", 1, 65535, &v) < 0)
+			return plugin_answer(run->host, run->call, MUSTER_STATUS_UNAVAIL,
+			                     "%s", env.why);
 		run->fixed_port = v;
 	}
 	return MUSTER_STATUS_SUCCESS;

@@ -10,10 +10,7 @@
  * socket has SO_REUSEADDR and does not listen, a server that binds with
  * SO_REUSEADDR too (gRPC does) can bind even before the release on Linux.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1 /* SOCK_CLOEXEC */
-#endif
+#include <config.h>
 
 #include <errno.h>
 #include <netinet/in.h>
@@ -95,7 +92,7 @@ void spark_port_rebind(const struct spark_run *run, int family, long port, struc
 		return;
 	p->fd = bind_port(family, port, &bound, &err);
 	if (p->fd < 0)
-		SPARK_LOG(run, SPARK_LOG_DEBUG, "cannot hold the registered port %ld again: %s", port,
+		SPARK_LOG(run, MUSTER_LOG_DEBUG, "cannot hold the registered port %ld again: %s", port,
 		          strerror(err));
 }
 
@@ -117,7 +114,7 @@ int spark_port_hand_over(const struct spark_run *run, struct spark_port *p)
 	if (!MUSTER_HOST_HAS(host, hold_port) || host->hold_port == NULL) {
 		/* An ABI 1.0 host cannot keep it: free the port now (TFoS's
 		 * release_port=True behaviour) rather than leak the socket. */
-		SPARK_LOG(run, SPARK_LOG_INFO, "this host cannot hold the reserved port %ld: released "
+		SPARK_LOG(run, MUSTER_LOG_INFO, "this host cannot hold the reserved port %ld: released "
 		                             "now", p->port);
 		close(fd);
 		return 0;

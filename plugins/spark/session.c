@@ -16,7 +16,7 @@
  * closed.  The deadline passing while we wait for others is tryagain, with
  * the count and the first missing executor ids.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -58,9 +58,8 @@ struct session {
 	pv *last;             /* the last QINFO list, for a tryagain's partial view */
 };
 
-static muster_status io_failed(struct session *s, enum spark_io io, const char *why)
+static muster_status io_failed(struct session *s, const char *why)
 {
-	(void)io;
 	s->run->host->fail(s->run->call, "%s", why);
 	return MUSTER_STATUS_UNAVAIL;
 }
@@ -89,7 +88,7 @@ static muster_status qinfo(struct session *s, pv **list, enum spark_io *io_out)
 	if (io_out != NULL)
 		*io_out = io;
 	if (io != SPARK_IO_OK)
-		return io_failed(s, io, why);
+		return io_failed(s, why);
 	if (reply->type != PV_LIST) {
 		st = unexpected(s, "QINFO", "a list", reply);
 		pv_free(reply);
@@ -131,20 +130,16 @@ static muster_status register_self(struct session *s, struct spark_port *port)
 	muster_status st;
 	pv *reply = NULL, *data;
 
-	if (res_template_role(&conf->tmpl, s->run->executor_id, &job, &index, why, sizeof(why)) != 0) {
-		s->run->host->fail(s->run->call, "template: %s", why);
-		return MUSTER_STATUS_UNAVAIL;
-	}
-	if (spark_port_reserve(s->run, s->conn.local_family, port, why, sizeof(why)) != 0) {
-		s->run->host->fail(s->run->call, "%s", why);
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (res_template_role(&conf->tmpl, s->run->executor_id, &job, &index, why, sizeof(why)) != 0)
+		return plugin_answer(s->run->host, s->run->call, MUSTER_STATUS_UNAVAIL,
+		                     "template: %s", why);
+	if (spark_port_reserve(s->run, s->conn.local_family, port, why, sizeof(why)) != 0)
+		return plugin_answer(s->run->host, s->run->call, MUSTER_STATUS_UNAVAIL, "%s", why);
 	/* TFoS's TFManager key.  No manager runs behind a muster client, but the
 	 * driver expects the field: random, like uuid4().bytes. */
-	if (RAND_bytes(authkey, sizeof(authkey)) != 1) {
-		s->run->host->fail(s->run->call, "the random source failed");
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (RAND_bytes(authkey, sizeof(authkey)) != 1)
+		return plugin_answer(s->run->host, s->run->call, MUSTER_STATUS_UNAVAIL,
+		                     "the random source failed");
 	memset(&n, 0, sizeof(n));
 	n.executor_id = s->run->executor_id;
 	n.host = s->self_host;
@@ -161,18 +156,17 @@ static muster_status register_self(struct session *s, struct spark_port *port)
 	n.authkey = authkey;
 	n.authkey_len = sizeof(authkey);
 	data = res_node_to_pv(&n);
-	if (data == NULL) {
-		s->run->host->fail(s->run->call, "out of memory");
-		return MUSTER_STATUS_UNAVAIL;
-	}
+	if (data == NULL)
+		return plugin_answer(s->run->host, s->run->call, MUSTER_STATUS_UNAVAIL,
+		                     "out of memory");
 	io = spark_conn_call(s->run, &s->conn, "REG", res_request("REG", data), &reply, why,
 	                     sizeof(why));
 	if (io != SPARK_IO_OK)
-		return io_failed(s, io, why);
+		return io_failed(s, why);
 	st = pv_is_str(reply, "OK") ? MUSTER_STATUS_SUCCESS : unexpected(s, "REG", "'OK'", reply);
 	pv_free(reply);
 	if (st == MUSTER_STATUS_SUCCESS)
-		SPARK_LOG(s->run, SPARK_LOG_INFO, "registered executor %lld as %s:%lld, port %ld",
+		SPARK_LOG(s->run, MUSTER_LOG_INFO, "registered executor %lld as %s:%lld, port %ld",
 		          (long long)n.executor_id, job, (long long)index, port->port);
 	return st;
 }
@@ -194,7 +188,7 @@ static void note_progress(struct session *s, const pv *list)
 
 	s->nmissing = missing;
 	if (reserved != s->reserved)
-		SPARK_LOG(s->run, SPARK_LOG_INFO, "%zu/%lld reserved", reserved, (long long)size);
+		SPARK_LOG(s->run, MUSTER_LOG_INFO, "%zu/%lld reserved", reserved, (long long)size);
 	s->reserved = reserved;
 }
 
@@ -247,7 +241,7 @@ static muster_status await_complete(struct session *s, pv **complete)
 		if (io == SPARK_IO_DEADLINE)
 			return out_of_time(s);
 		if (io != SPARK_IO_OK)
-			return io_failed(s, io, why);
+			return io_failed(s, why);
 		if (reply->type != PV_BOOL) {
 			st = unexpected(s, "QUERY", "True or False", reply);
 			pv_free(reply);
@@ -270,11 +264,11 @@ static muster_status await_complete(struct session *s, pv **complete)
 		}
 		keep_last(s, list);
 		list = NULL;
-		left = spark_ms_until(s->run->deadline_ms);
+		left = clock_ms_until(s->run->deadline_ms);
 		if (left <= 0)
 			return out_of_time(s);
 		clock_sleep_ms(backoff < left ? backoff : left);
-		if (spark_ms_until(s->run->deadline_ms) <= 0)
+		if (clock_ms_until(s->run->deadline_ms) <= 0)
 			return out_of_time(s);
 		backoff = backoff * 2 > SPARK_POLL_MAX_MS ? SPARK_POLL_MAX_MS : backoff * 2;
 	}
@@ -294,7 +288,7 @@ static muster_status converse(struct session *s, pv **out, struct spark_port *po
 	found = res_qinfo_find(list, s->self_host, s->run->executor_id);
 	if (found != NULL && res_node_from_pv(found, &mine, NULL, 0) == 0) {
 		/* Spark retried this task: TFoS reuses the registration as is. */
-		SPARK_LOG(s->run, SPARK_LOG_INFO, "executor %lld is already registered from %s: "
+		SPARK_LOG(s->run, MUSTER_LOG_INFO, "executor %lld is already registered from %s: "
 		                                  "reusing its registration (port %lld)",
 		          (long long)mine.executor_id, s->self_host, (long long)mine.port);
 		spark_port_rebind(s->run, s->conn.local_family, (long)mine.port, port);
@@ -331,7 +325,7 @@ muster_status spark_session(struct spark_run *run, pv **out, struct spark_port *
 	io = spark_conn_open(run, &s.conn, why, sizeof(why));
 	if (io != SPARK_IO_OK) {
 		spark_conn_close(&s.conn);
-		return io_failed(&s, io, why);
+		return io_failed(&s, why);
 	}
 	s.self_host = run->conf->host != NULL ? run->conf->host : s.conn.local_host;
 	st = converse(&s, out, port);

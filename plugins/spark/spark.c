@@ -23,34 +23,19 @@
  * everything in locals and reads the options only, so one state serves
  * many threads at once.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "spark.h"
 
-static int spark_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
-{
-	struct spark_conf *conf = NULL;
-
-	if (spark_conf_open(host, pc, &conf) != 0)
-		return -1;
-	*state = conf;
-	return 0;
-}
-
 static muster_status spark_resolve(void *state, const muster_host *host, muster_call *call)
 {
-	struct spark_run run;
+	struct spark_run run = { .host = host, .call = call, .conf = state };
 	struct spark_port port = { -1, -1 };
 	pv *list = NULL;
 	muster_status st;
-
-	memset(&run, 0, sizeof(run));
-	run.host = host;
-	run.call = call;
-	run.conf = state;
 
 	st = spark_read_env(&run);
 	if (st != MUSTER_STATUS_SUCCESS)
@@ -64,11 +49,6 @@ static muster_status spark_resolve(void *state, const muster_host *host, muster_
 		st = MUSTER_STATUS_UNAVAIL;
 	spark_port_close(&port);
 	return st;
-}
-
-static void spark_close(void *state)
-{
-	spark_conf_free(state);
 }
 
 static const muster_plugin spark_plugin = {

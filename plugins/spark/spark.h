@@ -22,8 +22,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <muster/muster.h> /* MUSTER_LOG_*: the host log()'s levels */
 #include <muster/plugin.h>
 
+#include "plugins/common/answer.h"
 #include "tfos/wire/frame.h"
 #include "tfos/wire/pickle.h"
 #include "tfos/wire/protocol.h"
@@ -75,25 +77,18 @@ struct spark_run {
 	long fixed_port;             /* TENSORFLOW_PORT, -1 when unset */
 };
 
-/* Log levels, numbered as syslog's (muster.h's MUSTER_LOG_*). */
-#define SPARK_LOG_WARNING 4
-#define SPARK_LOG_INFO 6
-#define SPARK_LOG_DEBUG 7
-
 /* Logging shorthand. */
 #define SPARK_LOG(run, level, ...) (run)->host->log((run)->conf->pc, (level), __VA_ARGS__)
 
-/* options.c */
-int spark_conf_open(const muster_host *host, muster_plugin_ctx *pc, struct spark_conf **out);
-void spark_conf_free(struct spark_conf *conf);
+/* options.c: the descriptor's open() and close(). */
+int spark_open(const muster_host *host, muster_plugin_ctx *pc, void **state);
+void spark_close(void *state);
 /* Server address, executor id and TENSORFLOW_PORT for this call: SUCCESS,
  * NOTFOUND (no server known, or the id variable unset) or UNAVAIL. */
 muster_status spark_read_env(struct spark_run *run);
 
 /* clock.c */
 void spark_clock_start(struct spark_run *run);
-/* Milliseconds until `deadline_ms` (0 when past), capped at LONG_MAX. */
-long spark_ms_until(long long deadline_ms);
 long spark_elapsed_ms(const struct spark_run *run);
 /* The earlier of the run's deadline and now + ms. */
 long long spark_deadline_in(const struct spark_run *run, long ms);

@@ -33,7 +33,7 @@
  * at all (as TF reads lazily): a broken task.index does not matter when
  * task_id is configured.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdarg.h>
 #include <stdint.h>

@@ -1,10 +1,7 @@
 /*
  * tf_config: reading the JSON text, from the environment or a file.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1 /* secure_getenv, GNU strerror_r */
-#endif
+#include <config.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -55,10 +52,9 @@ static muster_status read_env(const struct tfc_run *run, char **text, size_t *le
 	 * environment", so a chain falls back to its next backend.  Set but
 	 * empty is a JSON error in TF as here.
 	 */
-	if (value == NULL) {
-		run->host->fail(run->call, "%s is not set", run->src);
-		return MUSTER_STATUS_NOTFOUND;
-	}
+	if (value == NULL)
+		return plugin_answer(run->host, run->call, MUSTER_STATUS_NOTFOUND,
+		                     "%s is not set", run->src);
 	n = strlen(value);
 	if (n == 0)
 		return empty(run);

@@ -12,7 +12,7 @@
  * refused (a TF_CONFIG has no use for them), and so are a lone UTF-16
  * surrogate escape and \u0000.
  */
-#include "config.h"
+#include <config.h>
 
 #include "tf_config.h"
 

@@ -1,15 +1,12 @@
 # plugins/tf_config: TF_CONFIG (TensorFlow's TFConfigClusterResolver), with cJSON.
 if BUILD_TF_CONFIG
 plugins_LTLIBRARIES += plugins/tf_config/tf_config.la
-plugins_tf_config_tf_config_la_SOURCES = \
-	plugins/tf_config/tf_config.c plugins/tf_config/tf_config.h \
-	plugins/tf_config/input.c \
-	plugins/tf_config/json.c \
+plugins_tf_config_tf_config_la_SOURCES = plugins/tf_config/tf_config.c \
+	plugins/tf_config/tf_config.h plugins/tf_config/input.c plugins/tf_config/json.c \
 	plugins/tf_config/build.c
-plugins_tf_config_tf_config_la_CPPFLAGS = $(AM_CPPFLAGS) $(CJSON_CFLAGS)
+plugins_tf_config_tf_config_la_CPPFLAGS = $(muster_json_plugin_cppflags)
 plugins_tf_config_tf_config_la_LDFLAGS = $(muster_plugin_ldflags)
-plugins_tf_config_tf_config_la_LIBADD = lib/libjson.la \
-	plugins/common/libplugin_common.la $(CJSON_LIBS)
+plugins_tf_config_tf_config_la_LIBADD = $(muster_json_plugin_libadd)
 endif
 
 # Its tests: cmocka programs over the public API, loading the real plugin

@@ -17,7 +17,7 @@
  *
  * resolve() keeps everything in locals, so one state serves many threads.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -25,11 +25,14 @@
 #include <muster/plugin.h>
 
 #include "tf_config.h"
-#include "../common/filewatch.h"
 #include "lib/env.h"
+#include "plugins/common/filewatch.h"
+#include "plugins/common/popts.h"
 
-static void conf_free(struct tfc_conf *conf)
+static void tfc_close(void *state)
 {
+	struct tfc_conf *conf = state;
+
 	if (conf == NULL)
 		return;
 	free(conf->variable);
@@ -50,35 +53,29 @@ static const muster_popt options[] = {
 	MUSTER_POPT_INT("task_id", struct tfc_conf, task_id, 0, TFC_MAX_INDEX, -1),
 };
 
+/* The rules between options; `o` has read them all. */
+static int check_conf(const muster_popts *o, void *state)
+{
+	struct tfc_conf *conf = state;
+
+	conf->pc = o->pc;
+	if (conf->variable != NULL && strchr(conf->variable, '=') != NULL)
+		return popt_fail(o, o->host->cfg_get(o->group, "variable"),
+		                 "variable must be an environment variable's name, without '='");
+	if (conf->file != NULL && conf->variable != NULL)
+		return popt_fail(o, o->host->cfg_get(o->group, "file"),
+		                 "file and variable exclude each other: TF_CONFIG is read from "
+		                 "one or the other");
+	if (conf->file == NULL && conf->variable == NULL)
+		return muster_popt_copy(o, NULL, "TF_CONFIG", &conf->variable);
+	return 0;
+}
+
 static int tfc_open(const muster_host *host, muster_plugin_ctx *pc, void **state)
 {
-	muster_popts o = { host, pc, host->cfg_root(pc) };
-	struct tfc_conf *conf;
-
-	if ((conf = muster_plugin_conf_new(host, pc, sizeof(*conf))) == NULL)
-		return -1;
-	conf->pc = pc;
-	if (muster_popt_read(&o, options, MUSTER_POPT_COUNT(options), conf) != 0)
-		goto fail;
-	if (conf->variable != NULL && strchr(conf->variable, '=') != NULL) {
-		host->open_error(pc, host->cfg_get(o.group, "variable"),
-		                 "variable must be an environment variable's name, without '='");
-		goto fail;
-	}
-	if (conf->file != NULL && conf->variable != NULL) {
-		host->open_error(pc, host->cfg_get(o.group, "file"),
-		                 "file and variable exclude each other: TF_CONFIG is read "
-		                 "from one or the other");
-		goto fail;
-	}
-	if (conf->file == NULL && conf->variable == NULL &&
-	    muster_popt_copy(&o, NULL, "TF_CONFIG", &conf->variable) != 0)
-		goto fail;
-	*state = conf;
-	return 0;
-fail:
-	conf_free(conf);
-	return -1;
+	*state = muster_plugin_conf_read(host, pc, sizeof(struct tfc_conf), options,
+	                                 MUSTER_POPT_COUNT(options), check_conf, tfc_close);
+	return *state != NULL ? 0 : -1;
 }
 
 static muster_status tfc_resolve(void *state, const muster_host *host, muster_call *call)
@@ -108,11 +105,6 @@ static muster_status tfc_resolve(void *state, const muster_host *host, muster_ca
 		st = tfc_build(&run, doc.root);
 	sjson_free(&doc);
 	return st;
-}
-
-static void tfc_close(void *state)
-{
-	conf_free(state);
 }
 
 /* The file form changes when the file does; the environment never does. */

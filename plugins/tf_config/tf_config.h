@@ -18,6 +18,7 @@
 #include <muster/plugin.h>
 
 #include "lib/strict_json.h"
+#include "plugins/common/answer.h"
 
 /* The largest TF_CONFIG accepted, in bytes. */
 #define TFC_MAX_INPUT ((size_t)16 * 1024 * 1024)

@@ -12,7 +12,7 @@
  * Needs MUSTER_TEST_BUILDDIR (set by `make check`); the plugins are
  * check_LTLIBRARIES in $MUSTER_TEST_BUILDDIR/tests/abi/.libs.
  */
-#define _GNU_SOURCE /* RTLD_NOLOAD, nftw, mkdtemp, realpath, setenv, renameat2 */
+#include <config.h>
 
 #include <dlfcn.h>
 #include <errno.h>

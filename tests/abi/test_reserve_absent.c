@@ -2,7 +2,7 @@
  * (tfos/server/absent.c, compiled here in every configuration): opening a
  * server fails with MUSTER_EUNAVAIL and a message saying why, and every
  * other call, having no server, answers as for none. */
-#include "config.h"
+#include <config.h>
 
 #include <string.h>
 

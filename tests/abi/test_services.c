@@ -14,7 +14,7 @@
  *
  * Needs MUSTER_TEST_BUILDDIR (set by `make check`).
  */
-#define _GNU_SOURCE /* mkdtemp, realpath, setenv */
+#include <config.h>
 
 #include <errno.h>
 #include <ftw.h>

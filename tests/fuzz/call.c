@@ -1,5 +1,5 @@
 /* A resolve() call of the real core for the fuzz targets (call.h). */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <string.h>

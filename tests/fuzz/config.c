@@ -6,7 +6,7 @@
  * as muster_ctx_open and a resolve do.  The input is cut at FUZZ_SEP into
  * the main file and up to two drop-ins, written to a private directory.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* The fuzz targets' files: parsers that read a path get the input there. */
-#include "config.h"
+#include <config.h>
 
 #include <fcntl.h>
 #include <ftw.h>

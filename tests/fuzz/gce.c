@@ -6,7 +6,7 @@
  * input is cut at FUZZ_SEP into the pages of one listing.  The first byte
  * picks the listing and the entry's options (address, interface).
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>

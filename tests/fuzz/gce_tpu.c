@@ -5,7 +5,7 @@
  * CHIPS_PER_HOST_BOUNDS and of an accelerator type.  The input is cut at
  * FUZZ_SEP into worker-network-endpoints, tpu-env and accelerator-type.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>

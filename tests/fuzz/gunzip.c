@@ -2,7 +2,7 @@
  * Fuzz target: a gzip answer of the API server, decoded whole by
  * k8s_gunzip (libdeflate) into a bounded buffer, as http.c hands it on.
  */
-#include "config.h"
+#include <config.h>
 
 #include <libdeflate.h>
 

@@ -6,7 +6,7 @@
  * host), bits 1-3 the rank, bits 4-5 the GPUs per task, bit 6 a job `ps`
  * of one task before the workers, bit 7 a port_base near 65535.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,7 +6,7 @@
  * (a small one, to reach the too-large answer), and a complete answer is
  * checked: its method and path are what the request line holds.
  */
-#include "config.h"
+#include <config.h>
 
 #include <assert.h>
 #include <string.h>

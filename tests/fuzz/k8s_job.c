@@ -6,7 +6,7 @@
  * document: a Job, or a JobList whose items are each read.  The first byte
  * picks whether the entry counts accelerators.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>

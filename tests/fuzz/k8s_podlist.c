@@ -7,7 +7,7 @@
  * page that starts as gzip does is decoded first, as http.c does.  The
  * first byte picks the entry's options (address, port name, order).
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>

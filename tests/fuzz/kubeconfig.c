@@ -4,7 +4,7 @@
  * material decoded).  The input is written to a file the parser reads.
  * The first byte picks whether the entry names the context.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <string.h>

@@ -7,7 +7,7 @@
  * none; TYPE 0 is IPv4, 1 IPv6, as libvirt numbers them).  The first byte
  * picks the entry's options (network, interface, family).
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>

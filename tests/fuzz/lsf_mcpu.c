@@ -3,7 +3,7 @@
  * backend reads it, and the cluster laid out on its compute slots through
  * the core's builder.  The first byte is the rank.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * Whatever the list, appending ",*" covers the host, and a list that is
  * a plain host itself covers it.
  */
-#include "config.h"
+#include <config.h>
 
 #include <ctype.h>
 #include <stdlib.h>

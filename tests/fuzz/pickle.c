@@ -6,7 +6,7 @@
  * with pv_equal, because NaN != NaN).
  * Small limits make the depth, element and memo checks reachable.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -9,10 +9,7 @@
  * environment; a part "@hostfile=TEXT" is written to a file that
  * OMPI_MCA_orte_default_hostfile names.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1 /* clearenv, strndup */
-#endif
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

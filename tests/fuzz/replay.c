@@ -6,7 +6,7 @@
  * being the program's name less its "fuzz_" prefix.  Prints TAP: one
  * result per input replayed.
  */
-#include "config.h"
+#include <config.h>
 
 #include <dirent.h>
 #include <stdio.h>

@@ -9,7 +9,7 @@
  * and each payload sealed by the peer first, so the bytes behind a good
  * tag are fuzzed too.  Bit 2 puts the side under test on the server.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -54,8 +54,6 @@ static void qinfo(const pv *list)
 	if (res_cluster_from_qinfo(list, &c, err, sizeof(err)) != 0)
 		return;
 	free(res_cluster_json(&c));
-	if (c.njobs > 0)
-		free(res_tf_config_json(&c, c.jobs[0].name, 0));
 	res_cluster_free(&c);
 }
 

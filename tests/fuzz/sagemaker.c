@@ -5,10 +5,7 @@
  * core's builder.  The first byte picks the form: even, the input is
  * SM_HOSTS, FUZZ_SEP, SM_CURRENT_HOST; odd, it is resourceconfig.json.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1 /* strndup */
-#endif
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  * within its limits, and a host file gives at most the hosts asked for,
  * each a non-empty name inside the text.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>

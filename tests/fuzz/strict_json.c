@@ -8,7 +8,7 @@
  * alone).  Every member sjson_member() finds is the last of its key.  A
  * refusal must say why.  The input is the document, whole.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>

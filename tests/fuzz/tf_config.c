@@ -5,7 +5,7 @@
  * after reading the variable).  The first byte picks the entry's
  * overrides (task_type, task_id, rpc_layer), as muster.conf may give them.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>

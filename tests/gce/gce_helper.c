@@ -12,7 +12,7 @@
  * the error).  Every log message (debug included) is checked: no token
  * ("ya29."), key or secret may appear.
  */
-#include "config.h"
+#include <config.h>
 
 #include <pthread.h>
 #include <stdint.h>

@@ -11,7 +11,7 @@
  *
  * Exit 2 with the chain's reason when it does not resolve.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

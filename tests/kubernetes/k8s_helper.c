@@ -12,7 +12,7 @@
  *
  * All log messages (debug included) are checked: no token may appear.
  */
-#include "config.h"
+#include <config.h>
 
 #include <pthread.h>
 #include <stdio.h>

@@ -1,6 +1,8 @@
 /* The continue token read from a page's leading bytes (continue_hint.c):
  * the API server's shape gives the token; every other shape gives no
  * guess, never a wrong one. */
+#include <config.h>
+
 #include <stdlib.h>
 #include <string.h>
 

@@ -3,6 +3,8 @@
  * the events a walk gives, what it steps over, and where it says a broken
  * page goes wrong.  Pages are fed in pieces, as libcurl hands them over.
  */
+#include <config.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

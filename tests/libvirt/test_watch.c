@@ -10,9 +10,7 @@
  * Where libvirt's daemon is installed, a daemon of the test's own serves
  * test:///default over its socket, and is restarted under a watch.
  */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1 /* mkdtemp, setenv, strtok_r, usleep */
-#endif
+#include <config.h>
 
 #include <fcntl.h>
 #include <grp.h>

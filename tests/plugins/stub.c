@@ -21,7 +21,7 @@
  *     reserve = ( { job = "w"; count = 3; } );  # reserve_tasks (ABI 1.5), before all
  *   };
  */
-#include "config.h"
+#include <config.h>
 
 #include <netinet/in.h>
 #include <stdatomic.h>

@@ -4,7 +4,7 @@
  * oversized, deeply nested, memo out of range, recursive, exponential
  * sharing) rejected with an error, under ASan's leak check.
  */
-#include "config.h"
+#include <config.h>
 
 #include <math.h>
 #include <stdlib.h>

@@ -8,10 +8,7 @@
  * pickles around the edges of UTF-8 must be loaded or refused as Python
  * loads or refuses them.  Skips without python3.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1 /* mkdtemp */
-#endif
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* expand LIST: our expansion of a Slurm host list, one name a line, as
  * `scontrol show hostnames` prints it; expand -t LIST: a tasks-per-node
  * list's counts.  Exit 2 with the reason on a malformed list. */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,10 +5,7 @@
  * process (one context each, threads) get one cluster.  The server is
  * tests/spark/server.py, a Python reservation server.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1 /* mkdtemp */
-#endif
+#include <config.h>
 
 #include <errno.h>
 #include <netinet/in.h>

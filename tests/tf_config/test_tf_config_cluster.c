@@ -3,10 +3,7 @@
  * the cluster (dense, sparse, Kubeflow's forms), self identity, rpc layer,
  * environment — and the config options that override them.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include "tfc_test.h"
 

@@ -3,10 +3,7 @@
  * reason that says where and why — no crash, no leak (the tests run under
  * ASan/LSan in CI) — and bad options fail muster_ctx_open with file:line.
  */
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+#include <config.h>
 
 #include "tfc_test.h"
 

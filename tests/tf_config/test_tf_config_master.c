@@ -4,7 +4,7 @@
  * or one job of padded length 1; else the task's address, each of type,
  * id and rpc layer taken from the argument when given, else the own.
  */
-#include "config.h"
+#include <config.h>
 
 #include "tfc_test.h"
 

@@ -1,7 +1,4 @@
-#include "config.h"
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1 /* mkdtemp */
-#endif
+#include <config.h>
 
 #include "tfc_test.h"
 

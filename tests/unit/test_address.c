@@ -1,5 +1,5 @@
 /* lib/address.c: the one check of a task address, and of a host alone. */
-#include "config.h"
+#include <config.h>
 
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* The chain: every status × action, the last entry's finality, merged data
  * surviving later failures, time budgets, and the failure summary. */
-#include "config.h"
+#include <config.h>
 
 #include <arpa/inet.h>
 #include <netinet/in.h>

@@ -1,5 +1,8 @@
-/* lib/clock.c: the monotonic clock, sleeps and backoff. */
-#include "config.h"
+/* lib/clock.c: the monotonic clock, time left to a deadline, sleeps and
+ * backoff. */
+#include <config.h>
+
+#include <limits.h>
 
 #include "../lib/test.h"
 
@@ -19,6 +22,17 @@ static void sleeps_on_the_monotonic_clock(void **state)
 	assert_true(clock_wall_s() > 1500000000LL);
 }
 
+static void time_left_until_a_deadline(void **state)
+{
+	long long now = clock_now_ms();
+
+	(void)state;
+	assert_in_range(clock_ms_until(now + 60000), 50000, 60000);
+	assert_int_equal(clock_ms_until(now - 1), 0);
+	assert_int_equal(clock_ms_until(now - 60000), 0);
+	assert_true(clock_ms_until(LLONG_MAX) >= 2147483647L); /* no overflow */
+}
+
 static void backoff_doubles_up_to_its_cap(void **state)
 {
 	struct backoff capped = { 200, 2000 }, open = { 100, 0 };
@@ -36,6 +50,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sleeps_on_the_monotonic_clock),
+		cmocka_unit_test(time_left_until_a_deadline),
 		cmocka_unit_test(backoff_doubles_up_to_its_cap),
 	};
 	return run_tap_tests(tests, NULL, NULL);

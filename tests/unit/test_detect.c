@@ -3,7 +3,7 @@
  * variable appears, by whichever thread asks first; strict loads every
  * entry; MUSTER_NO_DETECT turns detection off; an explanation asks the
  * detectors after the answering entry too. */
-#include "config.h"
+#include <config.h>
 
 #include <pthread.h>
 #include <stdio.h>

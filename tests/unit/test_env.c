@@ -1,6 +1,6 @@
 /* lib/env.c: the environment reader every backend uses, its values
  * checked and its errors naming the variable, the value and the reason. */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

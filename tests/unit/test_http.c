@@ -1,7 +1,6 @@
 /* lib/http_request.c and lib/prom.c: what the metrics page takes from a
  * client, and the exposition it writes. */
-#define _GNU_SOURCE 1 /* open_memstream */
-#include "config.h"
+#include <config.h>
 
 #include <math.h>
 #include <stdio.h>

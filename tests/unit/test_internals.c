@@ -1,6 +1,6 @@
 /* Internal pieces tested directly: the JSON string writer's escaping, the
  * builder's checks, the arena and the suggestions. */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * FNV-1a 64 written in Python from the published constants); every port
  * inside 1024..32767 or 61000..65535 and each of the 36,280 reached.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* `merge`: TensorFlow's UnionClusterResolver behaviours. */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,7 @@
 /* The numeric-aware name order the bundled plugins share
  * (plugins/common/natural.c). */
+#include <config.h>
+
 #include "../lib/test.h"
 
 #include "../../plugins/common/natural.h"

@@ -6,7 +6,7 @@
  * accessors, a caller's muster_launch from before local_gpus, and an IPv6
  * master.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

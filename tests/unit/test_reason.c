@@ -1,6 +1,6 @@
 /* lib/reason.c and lib/quote.c: how a reason is written and how outside
  * text shows in it. */
-#include "config.h"
+#include <config.h>
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* muster.conf: every error names file:line, unknown keys are warned about
  * (an error under strict, with a suggestion), drop-ins override, and the path comes from the argument, $MUSTER_CONF or
  * the default. */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,8 @@
 /* Hosts and their slots (plugins/common/slots.c): adding, and adopting an
  * array of distinct hosts, which is hashed only when a lookup needs it;
  * dealing ranks onto them as schedulers distribute tasks. */
+#include <config.h>
+
 #include "../lib/test.h"
 
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* The built-in static backend, TensorFlow's SimpleClusterResolver rules
  * for master(), and the JSON / TF_CONFIG emitters on its results. */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>

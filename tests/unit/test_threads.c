@@ -1,6 +1,6 @@
 /* One context, 16 threads resolving at once: identical results, plugins
  * without MUSTER_PLUGIN_THREADSAFE serialised, thread-safe ones not. */
-#include "config.h"
+#include <config.h>
 
 #include <pthread.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* The topology's pure parts tested directly: CPU lists as sysfs writes
  * them (and what it must not be believed for), and NCCL's PCI levels read
  * from device paths. */
-#include "config.h"
+#include <config.h>
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* lib/vec.c: growable arrays. */
-#include "config.h"
+#include <config.h>
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * that a program built against one libmuster runs against another: opening
  * a server fails, saying why, and the rest have no server to act on.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stddef.h>
 

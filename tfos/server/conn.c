@@ -26,7 +26,7 @@ struct blob *blob_new(const void *data, size_t len)
 	return b;
 }
 
-struct blob *blob_ref(struct blob *b)
+static struct blob *blob_ref(struct blob *b)
 {
 	b->refs++;
 	return b;

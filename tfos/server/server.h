@@ -56,7 +56,6 @@ struct blob {
 	uint8_t data[];
 };
 struct blob *blob_new(const void *data, size_t len); /* refs = 1 */
-struct blob *blob_ref(struct blob *b);
 void blob_unref(struct blob *b);
 
 /* The largest registration kept, encoded as QINFO sends it: an executor's

@@ -2,7 +2,7 @@
  * frame.h's authentication (format in frame.h) and the frame writer, which
  * appends the tag when a connection is authenticated.
  */
-#include "config.h"
+#include <config.h>
 
 #include <errno.h>
 #include <fcntl.h>

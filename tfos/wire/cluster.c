@@ -1,7 +1,7 @@
 /*
  * protocol.h's cluster template and ClusterSpec.
  */
-#include "config.h"
+#include <config.h>
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -322,20 +322,6 @@ char *res_cluster_json(const struct res_cluster *c)
 {
 	struct sb b = {0};
 	sb_cluster(&b, c);
-	return sb_done(&b);
-}
-
-char *res_tf_config_json(const struct res_cluster *c, const char *job_name, int64_t task_index)
-{
-	struct sb b = {0};
-	char num[32];
-	sb_str(&b, "{\"cluster\": ");
-	sb_cluster(&b, c);
-	sb_str(&b, ", \"task\": {\"type\": ");
-	sb_json_str(&b, job_name);
-	snprintf(num, sizeof(num), ", \"index\": %" PRId64 "}", task_index);
-	sb_str(&b, num);
-	sb_str(&b, ", \"environment\": \"cloud\"}");
 	return sb_done(&b);
 }
 

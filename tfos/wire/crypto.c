@@ -1,5 +1,5 @@
 /* crypto.h's lazy binding of libcrypto. */
-#include "config.h"
+#include <config.h>
 
 #include <dlfcn.h>
 #include <pthread.h>

@@ -3,12 +3,11 @@
  * The reader allocates a frame's payload only once its header passed the
  * size cap, and reads from a socket never beyond the frame at hand.
  */
-#include "config.h"
+#include <config.h>
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -157,23 +156,4 @@ const char *res_frame_status_str(enum res_frame_status s)
 	case RES_FRAME_ERROR: return "read error";
 	}
 	return "unknown frame status";
-}
-
-int res_write_all(int fd, const void *buf, size_t len)
-{
-	const uint8_t *p = buf;
-	while (len) {
-		/* send() with MSG_NOSIGNAL on sockets; write() on anything else. */
-		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
-		if (n < 0 && errno == ENOTSOCK)
-			n = write(fd, p, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
 }

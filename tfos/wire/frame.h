@@ -110,10 +110,6 @@ struct res_auth;
 int res_frame_build(struct res_auth *auth, const void *payload, size_t len, uint8_t **out,
                     size_t *out_len);
 
-/* Write all of buf to a blocking fd (EINTR and short writes handled; no
- * SIGPIPE on sockets).  0, or -1 with errno. */
-int res_write_all(int fd, const void *buf, size_t len);
-
 /* ---- authentication ---- */
 
 #define RES_AUTH_MAGIC "MSTRAUT1"

@@ -9,7 +9,7 @@
  * stop the decode at once with their name and offset; nothing they carry is
  * read.
  */
-#include "config.h"
+#include <config.h>
 
 #include <errno.h>
 #include <math.h>

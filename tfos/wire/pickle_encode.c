@@ -17,7 +17,7 @@
  * list can also be put together from its items' encodings
  * (pv_encode_list_of).
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

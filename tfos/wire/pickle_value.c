@@ -5,7 +5,7 @@
  * for once shared subtrees are written out at each appearance) and its
  * height, so the decoder can enforce its limits in O(1) per insertion.
  */
-#include "config.h"
+#include <config.h>
 
 #include <math.h>
 #include <stdlib.h>

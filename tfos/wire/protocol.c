@@ -1,7 +1,7 @@
 /*
  * protocol.h's messages and node metadata.
  */
-#include "config.h"
+#include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>

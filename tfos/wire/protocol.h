@@ -151,10 +151,6 @@ void res_cluster_free(struct res_cluster *c);
  * when out of memory. */
 char *res_cluster_json(const struct res_cluster *c);
 
-/* TF_CONFIG as TFoS exports it, json.dumps with default separators:
- * {"cluster": {...}, "task": {"type": job, "index": i}, "environment": "cloud"}. */
-char *res_tf_config_json(const struct res_cluster *c, const char *job_name, int64_t task_index);
-
 /* The registration of (host, executor_id) in a QINFO list (a retried
  * executor reuses it, as TFoS does), borrowed; NULL when absent. */
 const pv *res_qinfo_find(const pv *list, const char *host, int64_t executor_id);
