@@ -8,6 +8,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -288,7 +289,10 @@ MUSTER_API int muster_watch_next(muster_watch *w, long timeout_ms, muster_change
 		return error_set(err, MUSTER_EINVAL, "muster_watch_next: NULL argument");
 	*out = NULL;
 	struct pollfd p = {w->ready_fd, POLLIN, 0};
-	long long until = timeout_ms < 0 ? -1 : clock_now_ms() + timeout_ms;
+	long long now = clock_now_ms();
+	/* A timeout past the clock's range (LONG_MAX: "as long as it takes")
+	 * waits without end rather than overflow the deadline. */
+	long long until = timeout_ms < 0 || timeout_ms > LLONG_MAX - now ? -1 : now + timeout_ms;
 	for (;;) {
 		pthread_mutex_lock(&w->lock);
 		int have = w->pending != NULL;

@@ -2,6 +2,7 @@
  * for master(), and the JSON / TF_CONFIG emitters on its results. */
 #include <config.h>
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -229,6 +230,24 @@ static void tf_config_needs_a_known_task(void **state)
 	muster_free(s);
 }
 
+/* The first result of a watch is there at once, whatever the timeout: the
+ * longest one a caller can pass is a wait without end, not an overflow. */
+static void watch_next_takes_the_longest_timeout(void **state)
+{
+	(void)state;
+	muster_ctx *ctx = open_text(CHAIN("jobs = { worker = [ \"h1:2222\" ]; };"), NULL);
+	muster_watch_options o = MUSTER_WATCH_OPTIONS_INIT;
+	muster_watch *w = NULL;
+	muster_change *c = NULL;
+	muster_error err = { 0, "" };
+	assert_int_equal(muster_watch_start(&w, ctx, &o, &err), 0);
+	assert_int_equal(muster_watch_next(w, LONG_MAX, &c, &err), 1);
+	assert_non_null(c);
+	muster_change_free(c);
+	muster_watch_stop(w);
+	muster_ctx_free(ctx);
+}
+
 static void expect_open_error(const char *cfg, const char *needle)
 {
 	muster_error err;
@@ -277,6 +296,7 @@ int main(void)
 		cmocka_unit_test_teardown(tf_config_sparse_forms, teardown),
 		cmocka_unit_test_teardown(tf_config_needs_a_known_task, teardown),
 		cmocka_unit_test_teardown(bad_static_config_names_line_and_reason, teardown),
+		cmocka_unit_test_teardown(watch_next_takes_the_longest_timeout, teardown),
 	};
 	return run_tap_tests(tests, NULL, NULL);
 }
