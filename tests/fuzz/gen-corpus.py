@@ -103,6 +103,48 @@ def config():
         b"chain = ( { plugin = \"static\"; } ); /*")
     put("config", "types", b"chain = ( { plugin = 1; }, { plugin = \"x y\"; name = \"\"; "
         b"timeout_ms = -5; on_success = \"maybe\"; } ); strict = 1; plugin_path = [1, 2];\n")
+    # Found by fuzzing: a file that includes itself many times over (refused
+    # at the 1,000th directive).
+    put("config", "include-fanout", b'# Unknown keys are warned about with file:line, and otherwise ignored.\ncolouignored.\ncolour = "blue";\nchain = (\n  {\n    plugin = "static";\n    on_sucess = "merge";\n    config = }\n # Onl!y TF_C\x00\x00\x00\x00nd hain =fONF cOnl!y TF_C\x00\x00\x00\x00nd hain =fONF config"; }\n);\n@include "musterInd h\n); = +t_fconfig"; }\n);\n@include "muster.conf\x00\x00/05-a\n\nc%\nhonfig"; }\n);\n@include "musterInd h\n); = +t_fconfig"; }\n);\n@include "muster.conf\x00\x00/05-a\n\nc%\nh     jobs = { worker = ["h1:2222"]; }@includ;\n  @include    rpc_layr = "grpc"r = "blue";\nchain = (\n  {\n    plugin = "static";\n    on_sucess = "merge";\n    config = }\n # Onl!y TF_C\x00\x00\x00\x00nd hain =fONF cOnl!y TF_C\x00\x00\x00\x00nd hain =fONF config"; }\n);\n@include "musterInd h\n); = +t_fconfig"; }\n);\n@include "muster.conf\x00\x00/05-a\n\nc%\nhonfig"; }\n);\n@include "musterInd h\n); = +t_fconfig"; }\n);\n@include "muster.conf\x00\x00/05-a\n\nc%\nh     jobs = { worker = ["h1:2222"]; }@includ;\n  @include    rpc_layr = "grpc";\n    };\n  }a\n%\n);\n')
+
+
+# ------------------------------------------------------------ local_devices
+def local_devices():
+    # Parts as tests/fuzz/local_devices.c lists them: the three visible-device
+    # variables, then the driver's information file, two KFD nodes, the GPU's
+    # numa_node and local_cpulist, two NUMA nodes' cpulists, CPU 0's package
+    # and CPUs 0 and 1's siblings, the NIC's numa_node.
+    parts = lambda *p: SEP.join(p)
+    h200 = (b"Model: \t\t NVIDIA H200\nGPU UUID: \t GPU-00000000-aaaa-bbbb-cccc-dddddddddddd\n")
+    put("local_devices", "two-amd-one-nvidia", parts(
+        b"0,GPU-1", b"1,0", b"1", b"Model: X\nGPU UUID: GPU-1234-abcd",
+        b"simd_count 304\nunique_id 1001", b"simd_count 0\n"))
+    put("local_devices", "edges", parts(
+        b"GPU-", b"GPU-,,,", b"99999999999999999999", b"GPU UUID:",
+        b"simd_count -5\nunique_id 18446744073709551615", b"simd_count\n"))
+    put("local_devices", "numa-one-gpu", parts(
+        b"GPU-0000", b"", b"", h200 + b"Device Minor: \t 0\n", b"simd_count 0\n",
+        b"simd_count 0\n", b"0\n", b"0-1\n", b"0-1\n", b"1\n", b"0\n", b"0\n", b"1\n", b"0"))
+    put("local_devices", "numa-two-nodes", parts(
+        b"0", b"0,1", b"1", h200 + b"Bus Location: \t 0000:07:00.0\nDevice Minor: \t 0\n",
+        b"simd_count 304\nunique_id 1001\nlocation_id 6912\ndomain 0\n",
+        b"simd_count 304\nunique_id 1002\nlocation_id 7168\n", b"1\n", b"0-1\n", b"0\n",
+        b"1\n", b"0\n", b"0\n", b"1\n", b"1\n"))
+    put("local_devices", "numa-edges", parts(
+        b"", b"", b"", b"GPU UUID: GPU-x\nDevice Minor: 99999999999\n",
+        b"location_id -5\ndomain 99999999\nsimd_count 1\n",
+        b"simd_count 1\nlocation_id 65535\n", b"-1\n", b"0-3,1-2,\n", b"0-16383\n", b"\n",
+        b"x\n", b"0-1\n", b"16383\n", b"1x"))
+
+
+# ------------------------------------------------------------ noproxy
+def noproxy():
+    # The host, a newline, then the no_proxy list.
+    put("noproxy", "cidr", b"10.77.1.2\n10.0.0.0/8,fd00::/64")
+    put("noproxy", "domain", b"worker-1.cluster.local\nlocalhost,.cluster.local")
+    put("noproxy", "ipv6", b"fd00::1\n fd00::1 , 127.0.0.1")
+    put("noproxy", "star", b"master\n*")
+    put("noproxy", "wildcard", b"Master.Example\n*.example, other")
 
 
 # ------------------------------------------------------------ kubeconfig
@@ -435,6 +477,9 @@ def schedulers():
     put("sagemaker", "sm-hosts-nul-escape", b'\x00["algo-1\\u0000evil","algo-2"]' + SEP + b"algo-1")
     put("sagemaker", "resourceconfig-dup-hosts",
         b'\x01{"current_host":"b","hosts":["a"],"hosts":["a","b"]}')
+    # A raw NUL in the file: the error's excerpt reads past it, within the file.
+    put("sagemaker", "resourceconfig-raw-nul",
+        b'\x01{"current_host":"algo-1",\x00"hosts":["algo-1","algo-2","algo-3"]}')
 
 
 # ------------------------------------------------------------ strict_json
@@ -552,6 +597,8 @@ def main():
     tf_config()
     strict_json()
     config()
+    local_devices()
+    noproxy()
     kubeconfig()
     podlist(load("tests/kubernetes/fake_apiserver.py", "fake_apiserver"))
     gunzip()

@@ -34,8 +34,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (fuzz_call_begin(&fc, NULL) != 0)
 		return 0;
-	/* The variable or the file's text ends in a NUL, as the reader needs. */
-	text = strndup((const char *)hosts, hosts_len);
+	/* The variable or the file's text, every byte of it (a file may hold a
+	 * NUL), then a NUL, as the reader needs. */
+	if ((text = malloc(hosts_len + 1)) != NULL) {
+		memcpy(text, hosts, hosts_len);
+		text[hosts_len] = '\0';
+	}
 	if (text != NULL && file) {
 		if (sm_parse_resource_config(text, hosts_len, &h, why, sizeof(why)) == 0)
 			st = sm_build(&host_services, &fc.call, &conf, &h, "hosts", "current_host");
