@@ -119,8 +119,8 @@ const struct cli_command cli_commands[] = {
 	{ "hostfile", "hostfile --for openmpi|mpich|horovod|deepspeed [--jobs J,...]\n"
 	  "              [--nproc-per-node N|gpu]",
 	  "print a hostfile for an MPI-style launcher",
-	  "  --for FRAMEWORK          openmpi, deepspeed (HOST slots=N lines) or mpich,\n"
-	  "                           horovod (HOST:N lines)\n"
+	  "  --for FRAMEWORK          openmpi, deepspeed, horovod (HOST slots=N lines)\n"
+	  "                           or mpich (HOST:N lines)\n"
 	  "  --jobs JOB[,JOB...]      the jobs that train (default: every job but ps\n"
 	  "                           and evaluator)\n"
 	  "  --nproc-per-node N|gpu   processes per task (default 1); gpu: one per\n"

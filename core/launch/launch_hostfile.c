@@ -43,14 +43,15 @@ static size_t collect(struct slot *s, const struct muster_plan *p)
 	return n;
 }
 
-/* The first host of `s` that the form cannot hold, or NULL.  MPICH's
+/* The first host of `s` that the launcher cannot take, or NULL.  MPICH's
  * Hydra cuts a hostfile line at its first ':' (strtok(":"), host then
- * process count) and horovodrun's -H host:slots splits at every ':'
- * (exactly two fields); neither takes brackets.  An IPv6 address, the
- * only host with a ':', has no spelling either reads. */
-static const char *unwritable_host(const struct slot *s, size_t n, const char *sep)
+ * process count); horovodrun turns each `HOST slots=N` line of its
+ * --hostfile into `HOST:N` and splits that at every ':' (exactly two
+ * fields).  Neither takes brackets, so an IPv6 address, the only host
+ * with a ':', has no spelling either reads. */
+static const char *unwritable_host(const struct slot *s, size_t n, const char *flavor)
 {
-	if (strcmp(sep, ":") != 0)
+	if (strcmp(flavor, "mpich") != 0 && strcmp(flavor, "horovod") != 0)
 		return NULL;
 	for (size_t i = 0; i < n; i++)
 		if (strchr(s[i].host, ':') != NULL)
@@ -83,9 +84,12 @@ MUSTER_API int muster_plan_hostfile(char **out, const muster_plan *p, const char
 		return rc;
 	if (!flavor)
 		flavor = p->framework ? p->framework : "";
-	if (strcmp(flavor, "openmpi") == 0 || strcmp(flavor, "deepspeed") == 0)
+	/* horovodrun --hostfile reads `HOST slots=N` only (its -H takes
+	 * HOST:N, comma-separated, on the command line). */
+	if (strcmp(flavor, "openmpi") == 0 || strcmp(flavor, "deepspeed") == 0 ||
+	    strcmp(flavor, "horovod") == 0)
 		sep = " slots=";
-	else if (strcmp(flavor, "mpich") == 0 || strcmp(flavor, "horovod") == 0)
+	else if (strcmp(flavor, "mpich") == 0)
 		sep = ":";
 	else
 		return error_set(err, MUSTER_EINVAL, "unknown hostfile form '%s' (openmpi, mpich, "
@@ -97,7 +101,7 @@ MUSTER_API int muster_plan_hostfile(char **out, const muster_plan *p, const char
 	if (!s)
 		return error_set(err, MUSTER_ENOMEM, "out of memory");
 	size_t n = collect(s, p);
-	const char *ipv6 = n == (size_t)-1 ? NULL : unwritable_host(s, n, sep);
+	const char *ipv6 = n == (size_t)-1 ? NULL : unwritable_host(s, n, flavor);
 	if (ipv6) {
 		int len = (int)strlen(ipv6) - 2; /* written in brackets */
 		rc = error_set(err, MUSTER_ENOENT, "hostfile for %s: host %.*s is an IPv6 address, which "

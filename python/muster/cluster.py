@@ -129,8 +129,8 @@ class Cluster:
         """A hostfile for an MPI-style launcher, as ``muster hostfile --for
         FLAVOR`` prints it: one line per host of the training tasks (`jobs`
         and `nproc_per_node` as for :meth:`env`), in node order, its slots
-        the processes of its tasks: "HOST slots=N" for "openmpi" and
-        "deepspeed", "HOST:N" for "mpich" and "horovod"."""
+        the processes of its tasks: "HOST slots=N" for "openmpi",
+        "deepspeed" and "horovod", "HOST:N" for "mpich"."""
         nproc, gpus = _nproc(nproc_per_node)
         return self._r.hostfile(flavor, _job_list(jobs), nproc, gpus)
 

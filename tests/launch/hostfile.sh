@@ -19,15 +19,16 @@ expect_out "127.0.0.1:1
 localhost:1
 ps0:1" "mpich: HOST:N, --jobs chooses the nodes"
 run -c "$conf" hostfile --for horovod --nproc-per-node 3
-expect_out "127.0.0.1:6
-localhost:3" "horovod: HOST:N"
+expect_out "127.0.0.1 slots=6
+localhost slots=3" "horovod: HOST slots=N, what horovodrun --hostfile reads (not its -H HOST:N)"
 run -c "$fixtures/sparse.conf" hostfile --for openmpi
 expect_status 0 "a sparse job is fine for a hostfile"
 expect_out "c0 slots=1
 w0 slots=1
 w2 slots=1" "... every task, chief first"
 # An IPv6 host: Open MPI's and DeepSpeed's forms write it bare; MPICH's
-# Hydra and horovodrun split HOST:N at every ':' and take no brackets, so
+# Hydra and horovodrun (which makes HOST:N of each line) split HOST:N at
+# every ':' and take no brackets, so
 # no spelling of it reaches them: an error naming the host.
 v6=$tmp/v6.conf
 cat >"$v6" <<'CONF'
