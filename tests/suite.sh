@@ -82,6 +82,33 @@ configure_in() {
 	mkdir -p "$dir" && (cd "$dir" && "$src/configure" "$@" >configure.out 2>&1)
 }
 
+# The suite may be the first command run on a fresh Debian machine: as
+# root, what .ci/packages lists and dpkg does not have is installed first
+# (as the quick start's command would), so the two README commands work in
+# either order.  Elsewhere nothing is installed; a missing tool fails the
+# step that needs it, with its log.
+missing_packages() {
+	while read -r pkg; do
+		dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q ' installed$' ||
+			printf '%s\n' "$pkg"
+	done <"$top/.ci/packages"
+}
+if [ "$(id -u)" = 0 ] && [ -r "$top/.ci/packages" ] && command -v dpkg-query >/dev/null &&
+	command -v apt-get >/dev/null; then
+	missing=$(missing_packages)
+	if [ -n "$missing" ]; then
+		echo "== installing what the suite needs:" $missing
+		# shellcheck disable=SC2086 # one package a word
+		if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			--no-install-recommends $missing; } >"$top/packages.out" 2>&1; then
+			echo "FAIL: apt-get install"
+			show "$top/packages.out"
+			echo "0 passed, 1 failed, 0 skipped"
+			exit 1
+		fi
+	fi
+fi
+
 src=$top
 if [ -f "$top/config.status" ]; then
 	echo "== the source tree is configured in place: building from a clean copy ($copy)"
