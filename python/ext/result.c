@@ -219,20 +219,45 @@ static PyObject *env_dict(char **env)
 	return d;
 }
 
+/* The plan, its network probe when probe_ms > 0 (the GIL let go: name
+ * lookups may take that long), then the own process's environment. */
+static int launch_env_probed(char ***env, const muster_result *r, const muster_launch *l,
+                             long probe_ms, muster_error *err)
+{
+	muster_plan *p = NULL;
+	int rc = muster_launch_plan(&p, r, l, err);
+	if (rc == 0 && probe_ms > 0) {
+		Py_BEGIN_ALLOW_THREADS
+		rc = muster_plan_probe_network(p, probe_ms, err);
+		Py_END_ALLOW_THREADS
+	}
+	if (rc == 0)
+		rc = muster_plan_env(env, p, l->local_rank, l->local_device_ids, err);
+	muster_plan_free(p);
+	return rc;
+}
+
 static PyObject *result_launch_env(PyObject *self, PyObject *args, PyObject *kwargs)
 {
 	static char *kwlist[] = {"framework", "task_type", "task_id", "jobs", "nproc_per_node",
-	                         "local_rank", "local_gpus", NULL};
+	                         "local_rank", "local_gpus", "probe_ms", NULL};
 	muster_launch l = MUSTER_LAUNCH_INIT;
 	PyObject *task_id_obj = Py_None;
-	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s|zOzlll:launch_env", kwlist, &l.framework,
-	                                 &l.task_type, &task_id_obj, &l.jobs, &l.nproc_per_node,
-	                                 &l.local_rank, &l.local_gpus) ||
+	long probe_ms = 0;
+	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s|zOzllll:launch_env", kwlist,
+	                                 &l.framework, &l.task_type, &task_id_obj, &l.jobs,
+	                                 &l.nproc_per_node, &l.local_rank, &l.local_gpus,
+	                                 &probe_ms) ||
 	    parse_task_id(task_id_obj, 1, &l.task_id) < 0)
 		return NULL;
 	char **env = NULL;
 	muster_error err = {0};
-	int rc = muster_launch_env(&env, R(self), &l, &err);
+	/* Only PyTorch and JAX get interface variables; muster_launch_env()
+	 * gives TensorFlow's, and refuses any other framework by name. */
+	int probe = probe_ms > 0 &&
+	            (strcmp(l.framework, "pytorch") == 0 || strcmp(l.framework, "jax") == 0);
+	int rc = probe ? launch_env_probed(&env, R(self), &l, probe_ms, &err)
+	               : muster_launch_env(&env, R(self), &l, &err);
 	if (rc < 0)
 		return ext_raise(rc, err.message, NULL);
 	PyObject *d = env_dict(env);
@@ -326,7 +351,8 @@ static PyMethodDef result_methods[] = {
 	 "tf_config(task_type, task_id, sparse=False) -> str: the TF_CONFIG for that task."},
 	{"launch_env", KW(result_launch_env),
 	 "launch_env(framework, task_type=None, task_id=None, jobs=None, nproc_per_node=1, "
-	 "local_rank=0, local_gpus=0) -> dict: `muster env`'s variables, in its order; task "
+	 "local_rank=0, local_gpus=0, probe_ms=0) -> dict: `muster env`'s variables, in its "
+	 "order (probe_ms > 0: with the interface variables of a network probe that long); task "
 	 "None: own; nproc_per_node -1: each task's GPUs."},
 	{"hostfile", KW(result_hostfile),
 	 "hostfile(flavor, jobs=None, nproc_per_node=1, local_gpus=0) -> str: `muster "

@@ -11,6 +11,9 @@ TaskName = Union[str, Tuple[str, int]]
 Jobs = Union[str, Sequence[str], None]
 NProc = Union[int, str]
 
+# How long env(choose_interface=True) looks the peers up: `muster env`'s bound.
+_PROBE_MS = 2000
+
 
 class Cluster:
     """Who is in the training cluster, and which task this process is.
@@ -95,7 +98,8 @@ class Cluster:
         return self._r.tf_config(task_type, task_id, sparse)
 
     def env(self, framework: str, task: Optional[TaskName] = None, *, jobs: Jobs = None,
-            nproc_per_node: NProc = 1, local_rank: int = 0) -> Dict[str, str]:
+            nproc_per_node: NProc = 1, local_rank: int = 0,
+            choose_interface: bool = False) -> Dict[str, str]:
         """The environment a process of `task` ("worker:1" or ("worker", 1);
         None: this process's own task) reads to join a `framework` launch,
         as ``muster env --for FRAMEWORK`` prints it: name -> value, in the
@@ -119,11 +123,19 @@ class Cluster:
         scheduler's (see muster(1)).  `jobs` ("worker,chief" or a sequence
         of names) are the jobs that train; None: all but ps and evaluator.
         NoSuchTaskError names what is missing (the task, a job, a training
-        task, a GPU count); muster.Error for an unknown framework."""
+        task, a GPU count); muster.Error for an unknown framework.
+
+        ``choose_interface=True`` adds what ``muster env`` adds by default:
+        the peers' names are looked up (within 2 s) and routed here, and
+        the interface that reaches them goes into GLOO_SOCKET_IFNAME,
+        NCCL_SOCKET_IFNAME and the others (see muster(1)), each unless
+        os.environ has it, with MASTER_ADDR replaced on the master's node
+        when its name is a loopback address here.  Off by default, so that
+        a library call does no network lookups unasked."""
         task_type, task_id = _split_task(task) if task is not None else (None, None)
         nproc, gpus = _nproc(nproc_per_node)
         return self._r.launch_env(framework, task_type, task_id, _job_list(jobs), nproc,
-                                  local_rank, gpus)
+                                  local_rank, gpus, _PROBE_MS if choose_interface else 0)
 
     def hostfile(self, flavor: str, *, jobs: Jobs = None, nproc_per_node: NProc = 1) -> str:
         """A hostfile for an MPI-style launcher, as ``muster hostfile --for

@@ -275,6 +275,38 @@ def test_env_is_muster_env(launch_conf, framework):
         assert c.env(framework, "ps:0") == cli_env(launch_conf, framework, "--task", "ps:0")
 
 
+@pytest.mark.parametrize("framework", ["pytorch", "jax"])
+def test_env_choose_interface_is_muster_envs(conf, monkeypatch, framework):
+    # A worker whose master is 198.51.100.1 (TEST-NET-2, no real host's):
+    # the interface is the one the kernel routes it through, as `ip route
+    # get` says; without choose_interface nothing is looked up or set.
+    for name in ("GLOO_SOCKET_IFNAME", "NCCL_SOCKET_IFNAME", "TP_SOCKET_IFNAME",
+                 "OMPI_MCA_btl_tcp_if_include", "OMPI_MCA_oob_tcp_if_include",
+                 "OMPI_MCA_btl_tcp_if_exclude", "OMPI_MCA_oob_tcp_if_exclude"):
+        monkeypatch.delenv(name, raising=False)
+    path = conf('chain = ( { plugin = "static"; config = { jobs = { master = '
+                '["198.51.100.1:2222"]; worker = ["127.0.0.1:2222"]; }; task = { type = '
+                '"worker"; index = 0; }; }; } );')
+    c = muster.resolve(path)
+    assert "NCCL_SOCKET_IFNAME" not in c.env(framework)
+    got = c.env(framework, choose_interface=True)
+    assert list(got.items()) == list(cli_env(path, framework).items())
+    # iproute2 as built, without the sanitizer the suite preloads into us.
+    plain_env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+    route = subprocess.run(["ip", "route", "get", "198.51.100.1"], capture_output=True,
+                           text=True, env=plain_env)
+    words = route.stdout.split()
+    if route.returncode != 0 or "dev" not in words:
+        assert "NCCL_SOCKET_IFNAME" not in got, route.stderr  # no route: nothing chosen
+        pytest.skip("no route to 198.51.100.1 here: %s" % route.stderr.strip())
+    dev = words[words.index("dev") + 1]
+    assert got["NCCL_SOCKET_IFNAME"] == "=" + dev
+    assert got["OMPI_MCA_btl_tcp_if_include"] == dev
+    assert got.get("GLOO_SOCKET_IFNAME") == (dev if framework == "pytorch" else None)
+    monkeypatch.setenv("NCCL_SOCKET_IFNAME", "mine")
+    assert "NCCL_SOCKET_IFNAME" not in c.env(framework, choose_interface=True)
+
+
 def test_env_numbering_and_local_rank(launch_conf):
     c = muster.resolve(launch_conf)
     env = c.env("pytorch", nproc_per_node=4, local_rank=3)
