@@ -1,4 +1,5 @@
-/* Command-line helpers: getopt_long restarts, its help and errors, TYPE:ID. */
+/* Command-line helpers: getopt_long restarts, its help and errors, TYPE:ID,
+ * --format table|json. */
 #include <config.h>
 
 #include <errno.h>
@@ -39,6 +40,14 @@ int cli_getopt_default(int c, char **argv, const char *cmd)
 	if (optopt > ' ' && optopt < 127)
 		return cli_usage_error("%sinvalid option -- '%c'", what, optopt);
 	return cli_usage_error("%sinvalid option '%s'", what, arg);
+}
+
+int cli_parse_table_format(const char *cmd, const char *arg, int *json)
+{
+	if (strcmp(arg, "json") != 0 && strcmp(arg, "table") != 0)
+		return cli_usage_error("%s: unknown format '%s' (table or json)", cmd, arg);
+	*json = strcmp(arg, "json") == 0;
+	return 0;
 }
 
 int cli_parse_task(const char *arg, char **type, long *id)

@@ -78,6 +78,9 @@ void cli_getopt_reset(void);
  * the usage of `cmd` (0); '?' or ':' is reported, CLI_EXIT_USAGE.  `cmd`
  * NULL: the global options, whose switch takes 'h' itself. */
 int cli_getopt_default(int c, char **argv, const char *cmd);
+/* --format of a command that prints a table or JSON (status, topo,
+ * doctor): *json set, 0; else CLI_EXIT_USAGE, the message naming `cmd`. */
+int cli_parse_table_format(const char *cmd, const char *arg, int *json);
 /* Parse "TYPE:ID" strictly (split at the last colon): TYPE non-empty, ID
  * a non-negative decimal integer.  *type is a malloc()ed copy for the
  * caller to free().  0 on success, else the exit status (the message is

@@ -112,12 +112,8 @@ int cmd_doctor(const struct cli_global *g, int argc, char **argv)
 				return CLI_EXIT_USAGE;
 			break;
 		case 'f':
-			if (strcmp(optarg, "json") == 0)
-				json = 1;
-			else if (strcmp(optarg, "table") == 0)
-				json = 0;
-			else
-				return cli_usage_error("doctor: unknown format '%s' (table or json)", optarg);
+			if (cli_parse_table_format("doctor", optarg, &json) != 0)
+				return CLI_EXIT_USAGE;
 			break;
 		default:
 			return cli_getopt_default(c, argv, "doctor");

@@ -313,9 +313,8 @@ int cmd_status(const struct cli_global *g, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
-			if (strcmp(optarg, "json") != 0 && strcmp(optarg, "table") != 0)
-				return cli_usage_error("status: unknown format '%s' (table or json)", optarg);
-			o.json = strcmp(optarg, "json") == 0;
+			if (cli_parse_table_format("status", optarg, &o.json) != 0)
+				return CLI_EXIT_USAGE;
 			break;
 		case 'w':
 			o.watch = 1;

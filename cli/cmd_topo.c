@@ -25,9 +25,8 @@ int cmd_topo(const struct cli_global *g, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
-			if (strcmp(optarg, "json") != 0 && strcmp(optarg, "table") != 0)
-				return cli_usage_error("topo: unknown format '%s' (table or json)", optarg);
-			json = strcmp(optarg, "json") == 0;
+			if (cli_parse_table_format("topo", optarg, &json) != 0)
+				return CLI_EXIT_USAGE;
 			break;
 		case 'R':
 			sysroot = optarg;

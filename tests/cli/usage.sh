@@ -57,6 +57,10 @@ usage_error "empty config name" "-c/--config: the file name is empty" -c "" reso
 usage_error "global option after the command" "resolve: invalid option -- 'v'" \
 	-c "$missing" resolve -v
 usage_error "unknown format" "resolve: unknown format 'yaml'" -c "$missing" resolve --format yaml
+for cmd in status topo doctor; do
+	usage_error "$cmd: unknown format" "$cmd: unknown format 'yaml' \(table or json\)" \
+		-c "$missing" $cmd --format yaml
+done
 usage_error "--format without its argument" "resolve: option '--format' requires an argument" \
 	-c "$missing" resolve --format
 usage_error "operand after resolve" "resolve: unexpected argument 'now'" -c "$missing" resolve now
