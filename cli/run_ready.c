@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "lib/clock.h"
+#include "lib/lookup_reason.h"
 #include "run_ready.h"
 
 /* The progress line goes out when a try fails or the first one has taken
@@ -134,27 +135,6 @@ static int wait_fd(struct waiter *w, int fd, short events, long long end)
 			return -1;
 		if (clock_now_ms() >= end)
 			return 0;
-	}
-}
-
-static void lookup_reason(char *why, size_t size, int rc, int saved)
-{
-	switch (rc) {
-	case EAI_NONAME:
-	case EAI_NODATA:
-		snprintf(why, size, "no such name");
-		break;
-	case EAI_AGAIN:
-		snprintf(why, size, "the name server did not answer (temporary failure)");
-		break;
-	case EAI_FAIL:
-		snprintf(why, size, "the name server failed");
-		break;
-	case EAI_SYSTEM:
-		snprintf(why, size, "name lookup: %s", strerror(saved));
-		break;
-	default:
-		snprintf(why, size, "name lookup: %s", gai_strerror(rc));
 	}
 }
 

@@ -1,5 +1,6 @@
 # lib: the leaf library of small helpers every floor shares (address check,
-# clock and backoff, environment reader, reasons, quoting, growable
+# clock and backoff, environment reader, reasons (a name lookup's too),
+# quoting, growable
 # arrays, libmuster's error and log filling, strict JSON), one file a
 # helper.  Of the project it includes only the public <muster/muster.h>
 # (for muster_error and muster_log_fn), never core/, plugins/, tfos/, cli/
@@ -17,6 +18,7 @@ lib_libutil_la_SOURCES = \
 	lib/httpd.c lib/httpd.h \
 	lib/job_port.c lib/job_port.h \
 	lib/log.c lib/log.h \
+	lib/lookup_reason.c lib/lookup_reason.h \
 	lib/prom.c lib/prom.h \
 	lib/quote.c lib/quote.h \
 	lib/reason.c lib/reason.h \

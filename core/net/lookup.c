@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "lib/lookup_reason.h"
 #include "lookup.h"
 
 /* What the caller and its workers share.  Each holds a reference; the last
@@ -45,7 +46,9 @@ static void job_release(struct job *j)
 		job_free(j);
 }
 
-static void answer_from(struct lookup_answer *a, int rc, const struct addrinfo *list)
+/* getaddrinfo()'s return `rc` (errno `saved` after it) as an answer. */
+static void answer_from(struct lookup_answer *a, int rc, int saved,
+                        const struct addrinfo *list)
 {
 	memset(a, 0, sizeof(*a));
 	switch (rc) {
@@ -61,21 +64,11 @@ static void answer_from(struct lookup_answer *a, int rc, const struct addrinfo *
 	case EAI_NODATA:
 #endif
 		a->status = LOOKUP_NONAME;
-		snprintf(a->reason, sizeof(a->reason), "no such name");
-		return;
-	case EAI_AGAIN:
-		a->status = LOOKUP_FAILED;
-		snprintf(a->reason, sizeof(a->reason), "the resolver did not answer");
-		return;
-	case EAI_SYSTEM:
-		a->status = LOOKUP_FAILED;
-		snprintf(a->reason, sizeof(a->reason), "lookup failed: %s", strerror(errno));
-		return;
+		break;
 	default:
 		a->status = LOOKUP_FAILED;
-		snprintf(a->reason, sizeof(a->reason), "lookup failed: %s", gai_strerror(rc));
-		return;
 	}
+	lookup_reason(a->reason, sizeof(a->reason), rc, saved);
 }
 
 /* One stream address of `name`, as a connecting client would ask: any
@@ -89,7 +82,7 @@ static void lookup_one(struct lookup_answer *a, const char *name, int numeric_on
 	hints.ai_socktype = SOCK_STREAM;
 	hints.ai_flags = numeric_only ? AI_NUMERICHOST : 0;
 	int rc = getaddrinfo(name, NULL, &hints, &list);
-	answer_from(a, rc, list);
+	answer_from(a, rc, errno, list);
 	if (list != NULL)
 		freeaddrinfo(list);
 }
